@@ -1,0 +1,51 @@
+import { Hono, type Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { internalPath } from "./http/addressing.js";
+import { appAuth, managementAuth } from "./http/auth.js";
+import type { Emulator, Env } from "./http/context.js";
+import { ApiError, apiError } from "./http/errors.js";
+import { control } from "./control/routes.js";
+import { apps } from "./resources/apps/routes.js";
+import { apiKeys } from "./resources/api-keys/routes.js";
+import { authTokens } from "./resources/auth-tokens/routes.js";
+import { users } from "./resources/users/routes.js";
+
+/** The REST plane's routes, relative to `/v3`. */
+function restPlane(): Hono<Env> {
+  return new Hono<Env>().route("/", users).route("/", authTokens).route("/", apiKeys);
+}
+
+/**
+ * The whole HTTP surface on one port: addressing (getPath) -> plane -> auth -> resource routes. Errors of every
+ * kind end in one handler that renders the platform's envelope.
+ */
+export function createApp(emulator: Emulator, log: (line: string) => void = console.error): Hono<Env> {
+  const app = new Hono<Env>({ getPath: (req) => internalPath(req.url) });
+
+  app.use("*", async (c, next) => {
+    c.set("emulator", emulator);
+    await next();
+    // Persistence observes committed writes: any successful write on a platform plane.
+    if (c.req.method !== "GET" && c.res.status < 400 && c.req.path.startsWith("/@")) emulator.store.changed();
+  });
+
+  app.route("/_emulator", control);
+  app.use("/@mgmt/*", managementAuth);
+  app.route("/@mgmt", apps);
+  app.use("/@rest/:appId/:region/*", appAuth);
+  app.route("/@rest/:appId/:region/v3", restPlane());
+
+  const render = (c: Context<Env>, err: ApiError) => {
+    if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+    const source = c.req.path.startsWith("/_emulator") ? "emulator" : "chat-api";
+    return c.json(err.toBody(source), err.status as ContentfulStatusCode);
+  };
+  app.notFound((c) => render(c, apiError("ERR_API_NOT_FOUND")));
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return render(c, err);
+    log(`chat-emulator: unexpected error on ${c.req.method} ${c.req.url}: ${err.stack ?? String(err)}`);
+    return render(c, new ApiError("ERR_EXCEPTION", 500, "Something went wrong in the emulator. This is a bug; please report it."));
+  });
+
+  return app;
+}

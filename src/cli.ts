@@ -1,0 +1,113 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { PersistenceError, SeedError, startEmulator, type RunningEmulator } from "./index.js";
+import { VERSION } from "./version.js";
+
+/** `chat-emulator`: flags (each also from CHAT_EMULATOR_<NAME>) -> options -> startEmulator. */
+
+function fail(message: string): never {
+  process.stderr.write(`chat-emulator: ${message}\n`);
+  process.exit(2);
+}
+
+function intArg(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
+    return Number(value);
+  };
+}
+
+function banner(e: RunningEmulator, data: string | undefined): string {
+  const rows: [string, string][] = [];
+  const app = e.defaultApp;
+  if (app) {
+    rows.push(["REST (default app)", `${e.url}/v3`]);
+    rows.push(["REST", e.baseUrl()]);
+    rows.push(["App ID", `${app.appId}  (region ${app.region})`]);
+    rows.push(["REST API Key", `${app.restApiKey}  (fullAccess)`]);
+    rows.push(["Auth Key", `${app.authKey}  (authOnly)`]);
+  } else rows.push(["Apps", "none (create one through the management API)"]);
+  rows.push(["Management", e.management.url]);
+  rows.push(["Management key", e.management.key]);
+  rows.push(["Management secret", e.management.secret]);
+  rows.push(["Control", `${e.url}/_emulator`]);
+  rows.push(["Data file", data ?? "none (state lives in memory)"]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return [
+    `chat-emulator ${VERSION} is listening on ${e.url}`,
+    "",
+    ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`),
+    "",
+  ].join("\n");
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const program = new Command("chat-emulator")
+    .description("Local emulator of the chat platform's REST API v3")
+    .version(VERSION, "-v, --version")
+    .addOption(new Option("-p, --port <port>", "port to listen on (0 = a free port)").env("CHAT_EMULATOR_PORT").default(4780).argParser(intArg("--port", 0, 65535)))
+    .addOption(new Option("--host <host>", "interface to bind").env("CHAT_EMULATOR_HOST").default("127.0.0.1"))
+    .addOption(new Option("--data <file>", "JSON file to load state from and save it to").env("CHAT_EMULATOR_DATA"))
+    .addOption(new Option("--seed <file|none>", 'seed file, or "none" for no apps (default: the bundled demo app)').env("CHAT_EMULATOR_SEED"))
+    .addOption(new Option("--management-key <key>", "management API key header").env("CHAT_EMULATOR_MANAGEMENT_KEY"))
+    .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET"))
+    .addOption(new Option("--random-seed <n>", "make generated ids and keys repeatable").env("CHAT_EMULATOR_RANDOM_SEED").argParser(intArg("--random-seed", 0, 2 ** 32 - 1)))
+    .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith("error:") ? `chat-emulator: ${s}` : s) });
+
+  try {
+    program.parse(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
+    throw e;
+  }
+  const o = program.opts<{
+    port: number;
+    host: string;
+    data?: string;
+    seed?: string;
+    managementKey?: string;
+    managementSecret?: string;
+    randomSeed?: number;
+    quiet?: boolean;
+  }>();
+
+  let emulator: RunningEmulator;
+  try {
+    emulator = await startEmulator({
+      port: o.port,
+      host: o.host,
+      data: o.data,
+      seed: o.seed,
+      managementKey: o.managementKey,
+      managementSecret: o.managementSecret,
+      randomSeed: o.randomSeed,
+      quiet: o.quiet,
+    });
+  } catch (e) {
+    if (e instanceof SeedError || e instanceof PersistenceError) fail(e.message);
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === "EADDRINUSE") fail(`port ${o.port} on ${o.host} is already in use (try --port 0 for a free one).`);
+    if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") fail(`cannot bind to host ${o.host}.`);
+    throw e;
+  }
+  if (!o.quiet) process.stdout.write(banner(emulator, o.data));
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    emulator.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`chat-emulator: error while stopping: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+await main();

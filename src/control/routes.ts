@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import type { Env } from "../http/context.js";
+import { ApiError, badRequest } from "../http/errors.js";
+import { readBody, validate } from "../http/validate.js";
+import { parseState, SeedError } from "../store/seed.js";
+
+/** Control bodies (state documents) may be large; the 10 KB platform limit does not apply here. */
+const CONTROL_BODY_LIMIT = 512 * 1024 * 1024;
+
+function appNotFound(appId: string): ApiError {
+  return new ApiError("ERR_APP_NOT_FOUND", 404, `The app ${appId} does not exist in the emulator.`);
+}
+
+/** The `/_emulator` control API (design §4). Responses are plain JSON objects. */
+export const control = new Hono<Env>()
+  .get("/health", (c) => {
+    const { store, version, startedAtMs } = c.var.emulator;
+    return c.json({
+      status: "ok",
+      version,
+      uptimeMs: Date.now() - startedAtMs,
+      apps: [...store.apps.values()].map((a) => ({ appId: a.meta.appId, region: a.meta.region, name: a.meta.name })),
+      defaultAppId: store.defaultAppId ?? null,
+    });
+  })
+
+  .post("/reset", async (c) => {
+    const body = await readBody(c, CONTROL_BODY_LIMIT);
+    validate(body, { appId: { type: "string" }, to: { type: "string", in: ["seed", "empty"] } });
+    const { store } = c.var.emulator;
+    const appId = (body.appId as string | undefined)?.toLowerCase();
+    if (appId !== undefined && !store.apps.has(appId)) throw appNotFound(appId);
+    const to = (body.to as "seed" | "empty" | undefined) ?? "seed";
+    store.reset({ appId, to });
+    return c.json({ reset: appId ? [appId] : [...store.apps.keys()], to });
+  })
+
+  .get("/state", (c) => c.json(c.var.emulator.store.toData()))
+
+  .put("/state", async (c) => {
+    const body = await readBody(c, CONTROL_BODY_LIMIT);
+    const { store, clock } = c.var.emulator;
+    try {
+      store.replace(parseState(body, clock.now(), "state"));
+    } catch (e) {
+      if (e instanceof SeedError) throw badRequest({ state: [e.message] });
+      throw e;
+    }
+    return c.json({ apps: [...store.apps.keys()] });
+  });

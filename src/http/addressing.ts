@@ -1,0 +1,51 @@
+/**
+ * Addressing: which plane and app a request is for, from the Host label or the path label (design §2). Hono's
+ * `getPath` hook turns every form into one internal path, so each route is registered once:
+ *   REST   /@rest/{appId}/{region}/v3/...      calls  /@calls/{appId}/{region}/v3/...
+ *   mgmt   /@mgmt/...                           control /_emulator/... (unchanged)
+ * The default app is `/@rest/@/@/v3/...`. Version `v3.0` (used by the client SDK) is served as `v3`.
+ */
+
+const HOST_LABEL = /^([a-z0-9]+)\.(api|call)-(us|eu|in)\./i;
+const PATH_LABEL = /^\/([a-z0-9]+)\.(api|call)-(us|eu|in)(?=\/|$)/i;
+
+export const DEFAULT_LABEL = "@";
+
+function plane(kind: string): string {
+  return kind.toLowerCase() === "api" ? "/@rest" : "/@calls";
+}
+
+function versioned(prefix: string, rest: string): string {
+  if (rest.startsWith("/v3.0/") || rest === "/v3.0") rest = "/v3" + rest.slice(5);
+  return prefix + rest;
+}
+
+export function internalPath(url: string): string {
+  const hostStart = url.indexOf("://") + 3;
+  const pathStart = url.indexOf("/", hostStart);
+  const host = pathStart === -1 ? url.slice(hostStart) : url.slice(hostStart, pathStart);
+  if (pathStart === -1) return "/";
+  const query = url.indexOf("?", pathStart);
+  let path = query === -1 ? url.slice(pathStart) : url.slice(pathStart, query);
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+
+  if (path.startsWith("/_emulator")) return path;
+  const h = HOST_LABEL.exec(host);
+  if (h) return versioned(`${plane(h[2])}/${h[1].toLowerCase()}/${h[3].toLowerCase()}`, path);
+  if (/^apimgmt\./i.test(host)) return "/@mgmt" + (path === "/" ? "" : path);
+  const p = PATH_LABEL.exec(path);
+  if (p) return versioned(`${plane(p[2])}/${p[1].toLowerCase()}/${p[3].toLowerCase()}`, path.slice(p[0].length));
+  if (path === "/apimgmt" || path.startsWith("/apimgmt/")) return "/@mgmt" + path.slice(8);
+  if (path.startsWith("/v3")) return versioned(`/@rest/${DEFAULT_LABEL}/${DEFAULT_LABEL}`, path);
+  return path;
+}
+
+/** The API path as a user wrote it relative to the plane ("/v3/users/superhero1"), for journal and rules. */
+export function apiPath(internal: string): string {
+  if (internal.startsWith("/@mgmt")) return internal.slice(6) || "/";
+  if (internal.startsWith("/@rest/") || internal.startsWith("/@calls/")) {
+    const third = internal.indexOf("/", internal.indexOf("/", internal.indexOf("/", 2) + 1) + 1);
+    return third === -1 ? "/" : internal.slice(third);
+  }
+  return internal;
+}

@@ -1,0 +1,67 @@
+import type { MiddlewareHandler } from "hono";
+import { apiError, badRequest, maskKey } from "./errors.js";
+import { apiPath, DEFAULT_LABEL } from "./addressing.js";
+import type { Ctx, Env } from "./context.js";
+import type { UserRecord } from "../store/types.js";
+
+/** What an authOnly key ("Auth Key") may do: create users and create auth tokens. */
+const AUTH_ONLY_ALLOWED = /^\/v3\/users(\/[^/]+\/auth_tokens)?$/;
+
+/**
+ * REST and calls planes: app id -> key present -> key known -> key scope (the platform's order of checks).
+ * Leaves the addressed app and key in the context.
+ */
+export const appAuth: MiddlewareHandler<Env> = async (c, next) => {
+  const { store } = c.var.emulator;
+  const appId = c.req.param("appId")!;
+  const region = c.req.param("region")!;
+  const app = appId === DEFAULT_LABEL ? store.defaultApp : store.apps.get(appId);
+  if (!app) {
+    if (appId === DEFAULT_LABEL) throw apiError("AUTH_ERR_EMPTY_APPID");
+    throw apiError("AUTH_ERR_INVALID_APPID", { appId, region });
+  }
+  if (region !== DEFAULT_LABEL && app.meta.region !== region) throw apiError("AUTH_ERR_INVALID_APPID", { appId, region });
+  const key = c.req.header("apikey");
+  if (!key) throw apiError("AUTH_ERR_EMPTY_APIKEY");
+  const record = app.apiKeys.get(key);
+  if (!record) throw apiError("AUTH_ERR_APIKEY_NOT_FOUND", { key: maskKey(key) });
+  if (record.scope === "authOnly" && !(c.req.method === "POST" && AUTH_ONLY_ALLOWED.test(apiPath(c.req.path))))
+    throw apiError("AUTH_ERR_NO_ACCESS", { key: maskKey(key) });
+  c.set("app", app);
+  c.set("apiKey", record);
+  await next();
+};
+
+/** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
+export const managementAuth: MiddlewareHandler<Env> = async (c, next) => {
+  const { management } = c.var.emulator;
+  const key = c.req.header("key");
+  const secret = c.req.header("secret");
+  if (!key || !secret) throw apiError("AUTH_ERR_EMPTY_AUTH_HEADER");
+  if (key !== management.key || secret !== management.secret)
+    throw apiError("AUTH_ERR_INVALID_CREDENTIALS", { key: maskKey(key) });
+  await next();
+};
+
+/** uids are case-insensitive on the platform and stored lower-cased. */
+export function normalizeUid(uid: string): string {
+  return uid.toLowerCase();
+}
+
+/**
+ * The `onBehalfOf` user of an operation. "required": missing header is 400; "optional": undefined when absent.
+ * An unknown, deleted or deactivated uid is ERR_UID_NOT_FOUND either way.
+ */
+export function onBehalfOf(c: Ctx, mode: "required"): UserRecord;
+export function onBehalfOf(c: Ctx, mode: "optional"): UserRecord | undefined;
+export function onBehalfOf(c: Ctx, mode: "required" | "optional"): UserRecord | undefined {
+  const raw = c.req.header("onBehalfOf");
+  if (raw === undefined || raw === "") {
+    if (mode === "required") throw badRequest({ onBehalfOf: ["The onBehalfOf header is required."] });
+    return undefined;
+  }
+  const uid = normalizeUid(raw);
+  const user = c.var.app.activeUser(uid);
+  if (!user) throw apiError("ERR_UID_NOT_FOUND", { uid });
+  return user;
+}

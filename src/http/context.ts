@@ -1,0 +1,25 @@
+import type { Context } from "hono";
+import type { AppState } from "../store/app-state.js";
+import type { Clock } from "../store/clock.js";
+import type { Store } from "../store/store.js";
+import type { ApiKeyRecord } from "../store/types.js";
+
+/** What every handler can reach: the emulator's parts, shared by all requests. */
+export interface Emulator {
+  store: Store;
+  clock: Clock;
+  version: string;
+  startedAtMs: number;
+  management: { key: string; secret: string };
+}
+
+export type Env = {
+  Variables: {
+    emulator: Emulator;
+    /** The app addressed by the request (REST and calls planes). */
+    app: AppState;
+    apiKey: ApiKeyRecord;
+  };
+};
+
+export type Ctx = Context<Env>;

@@ -1,0 +1,147 @@
+/**
+ * The one error catalogue: every platform code the emulator sends, with its HTTP status and message templates.
+ * Statuses follow ../shared/reference/errors.md (observed where known, its inferred defaults otherwise).
+ * Templates use {name} placeholders filled from the params given to `apiError`.
+ */
+
+export interface ErrorSpec {
+  status: number;
+  message: string;
+  /** Defaults to `message` with "please" turned into "so please" where the platform does that; else same text. */
+  devMessage?: string;
+}
+
+const VALIDATION = "Failed to validate the data sent with the request.";
+
+export const ERRORS = {
+  // Authentication and addressing
+  AUTH_ERR_EMPTY_APPID: { status: 401, message: "The appId is missing. Please use a correct appId." },
+  AUTH_ERR_INVALID_APPID: {
+    status: 401,
+    message: "The appId {appId} is invalid or does not exist in the region {region}. Please use a correct appId and region.",
+  },
+  AUTH_ERR_EMPTY_APIKEY: { status: 401, message: "The apiKey is missing. Please provide an apiKey in the request header." },
+  AUTH_ERR_APIKEY_NOT_FOUND: {
+    status: 401,
+    message: "The key {key} does not exist. Please use correct apiKey.",
+    devMessage: "The {key} key doesn't work. Please use correct apiKey.",
+  },
+  AUTH_ERR_NO_ACCESS: {
+    status: 403,
+    message:
+      "The key {key} cannot be used to perform this operation. Please use API key with a correct scope to perform the operation.",
+  },
+  AUTH_ERR_EMPTY_AUTH_HEADER: {
+    status: 401,
+    message: "The key and secret headers are missing. Please provide the management key and secret.",
+  },
+  AUTH_ERR_INVALID_CREDENTIALS: {
+    status: 401,
+    message: "The key {key} and the given secret do not match. Please use correct management credentials.",
+  },
+
+  // General
+  ERR_API_NOT_FOUND: { status: 404, message: "The API endpoint is invalid. Please verify the API call." },
+  ERR_BAD_REQUEST: { status: 400, message: VALIDATION },
+  ERR_PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than {limit}. Please send a smaller body." },
+  ERR_TOO_MANY_REQUESTS: {
+    status: 429,
+    message: "Too many requests. You have exceeded the rate limit. Please retry after the specified time.",
+  },
+  ERR_OPERATION_FAILED: { status: 503, message: "The operation failed. Please try again." },
+  ERR_PLAN_QUOTA_RESTRICTION: { status: 403, message: "{what} Please contact support to raise the limit." },
+
+  // API keys
+  ERR_APIKEY_NOT_FOUND: { status: 404, message: "The apiKey {key} does not exist. Please use a correct apiKey." },
+  ERR_APIKEY_NO_SELF_ACTION: {
+    status: 403,
+    message: "The apiKey {key} cannot be used to update or delete itself. Please use another apiKey.",
+  },
+
+  // Users
+  ERR_UID_NOT_FOUND: {
+    status: 404,
+    message: "The UID {uid} does not exist, please make sure you have created a user with UID {uid}.",
+    devMessage: "The UID {uid} does not exist, so please make sure you have created a user with UID {uid}.",
+  },
+  ERR_UID_ALREADY_EXISTS: {
+    status: 400,
+    message: "The uid {uid} already exists. Please use another uid or try after permanently deleting the user.",
+  },
+
+  // Auth tokens
+  ERR_AUTH_TOKEN_NOT_FOUND: {
+    status: 404,
+    message: "The auth token {authToken} does not exist for the user {uid}. Please use a valid auth token.",
+  },
+
+  // Roles
+  ERR_ROLE_NOT_FOUND: { status: 404, message: "The role {role} does not exist. Please use a valid role." },
+
+  // Management
+  ERR_APP_NOT_FOUND: { status: 404, message: "The app {appId} does not exist. Please use a correct appId." },
+  ERR_APP_ARCHIVED: {
+    status: 403,
+    message: "The app {appId} has been deleted and is archived. Please use another app.",
+  },
+} satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export type Details = Record<string, string[]>;
+
+/** A platform error: thrown anywhere, rendered once by the root error handler. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly devMessage: string;
+  constructor(
+    readonly code: string,
+    status: number,
+    message: string,
+    devMessage?: string,
+    readonly details?: Details,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = status;
+    this.devMessage = devMessage ?? message;
+  }
+
+  toBody(source = "chat-api") {
+    const error: Record<string, unknown> = {
+      message: this.message,
+      devMessage: this.devMessage,
+      source,
+      code: this.code,
+    };
+    if (this.details) error.details = this.details;
+    return { error };
+  }
+}
+
+function fill(template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
+}
+
+/** Builds the catalogue error for `code`, filling message templates from `params`. */
+export function apiError(code: ErrorCode, params: Record<string, unknown> = {}, details?: Details): ApiError {
+  const spec: ErrorSpec = ERRORS[code];
+  return new ApiError(
+    code,
+    spec.status,
+    fill(spec.message, params),
+    fill(spec.devMessage ?? spec.message, params),
+    details,
+  );
+}
+
+/** A validation failure: 400 ERR_BAD_REQUEST with Laravel-style `details`. */
+export function badRequest(details: Details): ApiError {
+  return apiError("ERR_BAD_REQUEST", {}, details);
+}
+
+/** Keys quoted in messages keep their first and last five characters; the rest become stars. */
+export function maskKey(key: string): string {
+  if (key.length <= 10) return "*".repeat(key.length);
+  return key.slice(0, 5) + "*".repeat(key.length - 10) + key.slice(-5);
+}

@@ -1,0 +1,200 @@
+import { ApiError, badRequest, type Details } from "./errors.js";
+import type { Ctx } from "./context.js";
+
+/**
+ * Request validation with the platform's (Laravel-style) sentences, collected per field into `details`.
+ * Bodies are described by small declarative specs; query strings by the `Query` reader.
+ */
+
+export type Body = Record<string, unknown>;
+
+export const BODY_LIMIT_BYTES = 10 * 1024;
+
+/** Reads a JSON object body: empty is `{}`; too large, non-JSON content types and malformed JSON are refused. */
+export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES): Promise<Body> {
+  const declared = Number(c.req.header("content-length") ?? 0);
+  if (declared > limit) throw tooLarge(limit);
+  const text = await c.req.text();
+  if (text.length === 0) return {};
+  if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+  const type = c.req.header("content-type");
+  if (type && !/json/i.test(type))
+    throw new ApiError("ERR_BAD_REQUEST", 415, "The request body must be JSON. Please send it with Content-Type: application/json.");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest({ body: ["The request body must be valid JSON."] });
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw badRequest({ body: ["The request body must be a JSON object."] });
+  return parsed as Body;
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(
+    "ERR_BAD_REQUEST",
+    413,
+    `The request body may not be greater than ${limit / 1024} KB.`,
+  );
+}
+
+export interface FieldSpec {
+  /** Absent, null, "" or [] fails with "field is required". */
+  required?: boolean;
+  /** Present but empty fails with "field must have a value" (updates). */
+  filled?: boolean;
+  type?: "string" | "boolean" | "integer" | "object" | "array";
+  /** Characters for strings (code points: emoji count once), items for arrays. */
+  max?: number;
+  /** Serialized size limit for objects. */
+  maxKb?: number;
+  in?: readonly string[];
+  url?: boolean;
+  pattern?: RegExp;
+  patternMessage?: string;
+  items?: FieldSpec;
+}
+
+export type Schema = Record<string, FieldSpec>;
+
+const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i;
+
+function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+}
+
+function checkField(name: string, v: unknown, spec: FieldSpec, details: Details): void {
+  const fail = (message: string) => {
+    (details[name] ??= []).push(message);
+  };
+  if (spec.required && isEmpty(v)) return fail(`The ${name} field is required.`);
+  if (v === undefined) return;
+  if (spec.filled && isEmpty(v)) return fail(`The ${name} field must have a value.`);
+  if (v === null && !spec.required) return;
+  switch (spec.type) {
+    case "string":
+      if (typeof v !== "string") return fail(`The ${name} must be a string.`);
+      if (spec.max !== undefined && [...v].length > spec.max)
+        fail(`The ${name} may not be greater than ${spec.max} characters.`);
+      if (spec.url && !URL_PATTERN.test(v)) fail(`The ${name} must be a valid URL.`);
+      if (spec.pattern && !spec.pattern.test(v)) fail(spec.patternMessage ?? `The ${name} format is invalid.`);
+      break;
+    case "boolean":
+      if (typeof v !== "boolean" && v !== 0 && v !== 1 && v !== "true" && v !== "false" && v !== "0" && v !== "1")
+        return fail(`The ${name} field must be true or false.`);
+      break;
+    case "integer":
+      if (!Number.isInteger(typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v))
+        return fail(`The ${name} must be an integer.`);
+      break;
+    case "object":
+      if (typeof v !== "object" || Array.isArray(v) || v === null) return fail(`The ${name} must be an object.`);
+      if (spec.maxKb !== undefined && Buffer.byteLength(JSON.stringify(v)) > spec.maxKb * 1024)
+        fail(`The ${name} may not be greater than ${spec.maxKb} kilobytes.`);
+      break;
+    case "array":
+      if (!Array.isArray(v)) return fail(`The ${name} must be an array.`);
+      if (spec.max !== undefined && v.length > spec.max) fail(`The ${name} may not have more than ${spec.max} items.`);
+      if (spec.items) v.forEach((item, i) => checkField(`${name}.${i}`, item, spec.items!, details));
+      break;
+  }
+  if (spec.in && !spec.in.includes(v as string)) fail(`The selected ${name} is invalid.`);
+}
+
+/** Validates `body` against `schema`; throws 400 ERR_BAD_REQUEST with every failing field's sentences. */
+export function validate(body: Body, schema: Schema): void {
+  const details: Details = {};
+  for (const [name, spec] of Object.entries(schema)) checkField(name, body[name], spec, details);
+  if (Object.keys(details).length > 0) throw badRequest(details);
+}
+
+export function asBool(v: unknown): boolean {
+  return v === true || v === 1 || v === "true" || v === "1";
+}
+
+/**
+ * Reads query parameters with the platform's coercions (booleans as true/1, lists comma-separated or repeated)
+ * and collects problems; `done()` throws them as one ERR_BAD_REQUEST.
+ */
+export class Query {
+  private readonly details: Details = {};
+  constructor(private readonly c: Ctx) {}
+
+  raw(name: string): string | undefined {
+    return this.c.req.query(name);
+  }
+
+  str(name: string): string | undefined {
+    const v = this.c.req.query(name);
+    return v === undefined || v === "" ? undefined : v;
+  }
+
+  bool(name: string): boolean {
+    const v = this.c.req.query(name);
+    if (v === undefined || v === "") return false;
+    if (!["true", "false", "1", "0"].includes(v.toLowerCase())) {
+      this.fail(name, `The ${name} field must be true or false.`);
+      return false;
+    }
+    return v.toLowerCase() === "true" || v === "1";
+  }
+
+  int(name: string, opts: { def: number; min?: number; max?: number }): number {
+    const v = this.c.req.query(name);
+    if (v === undefined || v === "") return opts.def;
+    if (!/^-?\d+$/.test(v)) {
+      this.fail(name, `The ${name} must be an integer.`);
+      return opts.def;
+    }
+    const n = Number(v);
+    if (opts.min !== undefined && n < opts.min) this.fail(name, `The ${name} must be at least ${opts.min}.`);
+    else if (opts.max !== undefined && n > opts.max) this.fail(name, `The ${name} may not be greater than ${opts.max}.`);
+    return n;
+  }
+
+  optInt(name: string): number | undefined {
+    const v = this.c.req.query(name);
+    if (v === undefined || v === "") return undefined;
+    if (!/^-?\d+$/.test(v)) {
+      this.fail(name, `The ${name} must be an integer.`);
+      return undefined;
+    }
+    return Number(v);
+  }
+
+  /** `a,b` or repeated `x=a&x=b` (also `x[]=a`). */
+  list(name: string): string[] | undefined {
+    const values = [...(this.c.req.queries(name) ?? []), ...(this.c.req.queries(`${name}[]`) ?? [])];
+    if (values.length === 0) return undefined;
+    const items = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter((s) => s.length > 0);
+    return items.length > 0 ? items : undefined;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+    const v = this.str(name);
+    if (v === undefined) return undefined;
+    if (!allowed.includes(v as T)) {
+      this.fail(name, `The selected ${name} is invalid.`);
+      return undefined;
+    }
+    return v as T;
+  }
+
+  listOf<T extends string>(name: string, allowed: readonly T[]): T[] | undefined {
+    const items = this.list(name);
+    if (!items) return undefined;
+    items.forEach((v, i) => {
+      if (!allowed.includes(v as T)) this.fail(`${name}.${i}`, `The selected ${name}.${i} is invalid.`);
+    });
+    return items as T[];
+  }
+
+  fail(name: string, message: string): void {
+    (this.details[name] ??= []).push(message);
+  }
+
+  done(): void {
+    if (Object.keys(this.details).length > 0) throw badRequest(this.details);
+  }
+}

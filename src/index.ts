@@ -1,0 +1,149 @@
+import { createApp } from "./app.js";
+import type { Emulator } from "./http/context.js";
+import { Clock } from "./store/clock.js";
+import { Persistence } from "./store/persistence.js";
+import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
+import { Store, type CreateAppOptions } from "./store/store.js";
+import type { AppData, Region } from "./store/types.js";
+import { listen } from "./server.js";
+import { VERSION } from "./version.js";
+import { seedRandom } from "./util/random.js";
+
+export { SeedError } from "./store/seed.js";
+export { PersistenceError } from "./store/persistence.js";
+export type { StateData, AppData, Region } from "./store/types.js";
+
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (the default here) picks a free one. The CLI defaults to 4780. */
+  port?: number;
+  host?: string;
+  /** JSON data file: loaded at start (created if missing), saved after changes, flushed on close. */
+  data?: string;
+  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled demo app. */
+  seed?: string | { apps: unknown[] };
+  managementKey?: string;
+  managementSecret?: string;
+  /** Makes generated ids and keys repeatable. */
+  randomSeed?: number;
+  /** Where log lines go (default stderr); `quiet` silences them. */
+  log?: (line: string) => void;
+  quiet?: boolean;
+}
+
+export interface AppInfo {
+  appId: string;
+  region: Region;
+  restApiKey: string;
+  authKey: string;
+}
+
+export interface RunningEmulator {
+  /** http://host:port */
+  url: string;
+  port: number;
+  /** The default app (first of the seed), or undefined when started without apps. */
+  defaultApp: AppInfo | undefined;
+  /** REST base URL of an app (default app when omitted): `{url}/{appId}.api-{region}/v3`. */
+  baseUrl(appId?: string): string;
+  management: { url: string; key: string; secret: string };
+  createApp(opts?: Partial<CreateAppOptions>): AppInfo;
+  reset(opts?: { appId?: string; to?: "seed" | "empty" }): void;
+  /** Flushes the data file (if any) and stops listening. */
+  close(): Promise<void>;
+  /** In-process access for tests: `emulator.app.request(...)` skips the network. */
+  app: ReturnType<typeof createApp>;
+  store: Store;
+  clock: Clock;
+}
+
+export const DEFAULT_MANAGEMENT_KEY = "chat-emulator-management-key";
+export const DEFAULT_MANAGEMENT_SECRET = "chat-emulator-management-secret";
+
+function loadSeed(seed: EmulatorOptions["seed"], now: number): AppData[] {
+  if (seed === "none") return [];
+  if (seed === undefined) return readSeedFile(DEFAULT_SEED_PATH, now);
+  if (typeof seed === "string") return readSeedFile(seed, now);
+  return parseState(seed, now, "seed");
+}
+
+/** Builds the store, app and persistence without listening: the in-process core of `startEmulator`. */
+export async function createEmulator(options: EmulatorOptions = {}) {
+  seedRandom(options.randomSeed);
+  const log = options.quiet ? () => {} : (options.log ?? ((line: string) => process.stderr.write(line + "\n")));
+  const clock = new Clock();
+  const store = new Store(clock);
+  store.seed(loadSeed(options.seed, clock.now()));
+  const persistence = options.data
+    ? await Persistence.open(options.data, store, { now: clock.now(), log })
+    : undefined;
+  const emulator: Emulator = {
+    store,
+    clock,
+    version: VERSION,
+    startedAtMs: Date.now(),
+    management: {
+      key: options.managementKey ?? DEFAULT_MANAGEMENT_KEY,
+      secret: options.managementSecret ?? DEFAULT_MANAGEMENT_SECRET,
+    },
+  };
+  return { emulator, app: createApp(emulator, log), persistence, log };
+}
+
+function appInfo(store: Store, appId: string | undefined): AppInfo | undefined {
+  const app = appId ? store.apps.get(appId) : undefined;
+  if (!app) return undefined;
+  const keys = [...app.apiKeys.values()];
+  return {
+    appId: app.meta.appId,
+    region: app.meta.region,
+    restApiKey: keys.find((k) => k.scope === "fullAccess")?.apiKey ?? "",
+    authKey: keys.find((k) => k.scope === "authOnly")?.apiKey ?? "",
+  };
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const { emulator, app, persistence } = await createEmulator(options);
+  const host = options.host ?? "127.0.0.1";
+  let listening;
+  try {
+    listening = await listen(app, options.port ?? 0, host);
+  } catch (e) {
+    persistence?.close();
+    throw e;
+  }
+  const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  const url = `http://${shownHost}:${listening.port}`;
+  const { store, clock, management } = emulator;
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port: listening.port,
+    get defaultApp() {
+      return appInfo(store, store.defaultAppId);
+    },
+    baseUrl(appId?: string) {
+      const app = store.apps.get(appId ?? store.defaultAppId ?? "");
+      if (!app) throw new Error(`chat-emulator: no app ${appId ?? "(default)"}`);
+      return `${url}/${app.meta.appId}.api-${app.meta.region}/v3`;
+    },
+    management: { url: `${url}/apimgmt`, ...management },
+    createApp(opts = {}) {
+      const created = store.createApp({ name: opts.name ?? "Test App", ...opts });
+      return appInfo(store, created.meta.appId)!;
+    },
+    reset(opts) {
+      store.reset(opts);
+    },
+    close() {
+      closed ??= (async () => {
+        await listening.close();
+        await persistence?.flush();
+        persistence?.close();
+      })();
+      return closed;
+    },
+    app,
+    store,
+    clock,
+  };
+}

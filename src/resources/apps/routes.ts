@@ -1,0 +1,84 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError } from "../../http/errors.js";
+import { pageOf } from "../../http/pagination.js";
+import { ok, page } from "../../http/reply.js";
+import { asBool, Query, readBody, validate } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { REGIONS, type Region } from "../../store/types.js";
+
+const REGION_INFO: Record<Region, { id: Region; name: string; description: string }> = {
+  us: { id: "us", name: "USA", description: "The USA region has servers located at Ohio." },
+  eu: { id: "eu", name: "Europe", description: "The Europe region has servers located at Ireland." },
+  in: { id: "in", name: "India", description: "The India region has servers located at Mumbai." },
+};
+
+const TRIAL_DAYS = 30;
+const ARCHIVE_DAYS = 30;
+
+/** The management API's app object, with its API keys keyed by value. */
+export function appView(app: AppState): Record<string, unknown> {
+  const apiKeys: Record<string, unknown> = {};
+  for (const k of app.apiKeys.values())
+    apiKeys[k.apiKey] = { apiKey: k.apiKey, name: k.name, scope: k.scope, createdBy: k.createdBy ?? "app_system" };
+  const m = app.meta;
+  return {
+    id: m.appId,
+    name: m.name,
+    plan: m.plan,
+    trialEndsAt: m.createdAt + TRIAL_DAYS * 86400,
+    state: m.state,
+    owner: 1,
+    region: m.region,
+    version: m.version,
+    createdAt: m.createdAt,
+    appOwner: { id: 1, name: "Chat Emulator", email: "owner@chat-emulator.local" },
+    appRegion: REGION_INFO[m.region],
+    apiKeys,
+  };
+}
+
+function pathApp(c: Ctx): AppState {
+  const appId = c.req.param("appId")!.toLowerCase();
+  const { store } = c.var.emulator;
+  const app = store.apps.get(appId);
+  if (app) return app;
+  throw apiError(store.isArchived(appId) ? "ERR_APP_ARCHIVED" : "ERR_APP_NOT_FOUND", { appId });
+}
+
+export const apps = new Hono<Env>()
+  .post("/apps", async (c) => {
+    const body = await readBody(c);
+    validate(body, {
+      name: { required: true, type: "string", max: 100 },
+      region: { type: "string", in: REGIONS },
+      version: { type: "string", in: ["3"] },
+      skipSampleData: { type: "boolean" },
+    });
+    const app = c.var.emulator.store.createApp({
+      name: body.name as string,
+      region: (body.region as Region | undefined) ?? "us",
+      skipSampleData: asBool(body.skipSampleData),
+    });
+    return ok(c, appView(app));
+  })
+
+  .get("/apps", (c) => {
+    const q = new Query(c);
+    const searchKey = q.str("searchKey")?.toLowerCase();
+    const perPage = q.int("perPage", { def: 25, min: 1, max: 1000 });
+    const pageNo = q.int("page", { def: 1, min: 1 });
+    q.done();
+    const matching = [...c.var.emulator.store.apps.values()].filter(
+      (a) => !searchKey || a.meta.appId.includes(searchKey) || a.meta.name.toLowerCase().includes(searchKey),
+    );
+    const { data, pagination } = pageOf(matching, perPage, pageNo);
+    return page(c, data.map(appView), pagination);
+  })
+
+  .delete("/apps/:appId", (c) => {
+    const app = pathApp(c);
+    const { store, clock } = c.var.emulator;
+    store.deleteApp(app.meta.appId);
+    return ok(c, { success: true, scheduledToDeleteAt: clock.now() + ARCHIVE_DAYS * 86400 });
+  });

@@ -1,0 +1,179 @@
+import { Hono } from "hono";
+import type { Env, Ctx } from "../../http/context.js";
+import { apiError } from "../../http/errors.js";
+import { normalizeUid, onBehalfOf } from "../../http/auth.js";
+import { page, ok, success } from "../../http/reply.js";
+import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import type { JsonObject, UserRecord } from "../../store/types.js";
+import { mintToken } from "../auth-tokens/tokens.js";
+import { listUsers } from "./list.js";
+import { userView } from "./view.js";
+
+const ID = /^[A-Za-z0-9-]+$/;
+const ID_MESSAGE = (field: string) => `The ${field} may only contain letters, numbers, and dashes.`;
+
+/** Attribute rules shared by create and update (spec limits). */
+const ATTRIBUTES: Schema = {
+  avatar: { type: "string", max: 3000, url: true },
+  link: { type: "string", max: 3000, url: true },
+  role: { type: "string", max: 100 },
+  statusMessage: { type: "string", max: 1000 },
+  metadata: { type: "object", maxKb: 5 },
+  tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
+};
+
+const CREATE: Schema = {
+  uid: { required: true, type: "string", max: 100, pattern: ID, patternMessage: ID_MESSAGE("uid") },
+  name: { required: true, type: "string", max: 100 },
+  ...ATTRIBUTES,
+  withAuthToken: { type: "boolean" },
+};
+
+const UPDATE: Schema = {
+  name: { filled: true, type: "string", max: 100 },
+  ...ATTRIBUTES,
+  unset: { type: "array", items: { type: "string", in: ["avatar", "link", "metadata"] } },
+};
+
+/** A user addressed by path: ERR_UID_NOT_FOUND unless it exists and is active. */
+export function pathUser(c: Ctx, uid = c.req.param("uid")!): UserRecord {
+  const id = normalizeUid(uid);
+  const user = c.var.app.activeUser(id);
+  if (!user) throw apiError("ERR_UID_NOT_FOUND", { uid: id });
+  return user;
+}
+
+function checkRole(c: Ctx, role: unknown): void {
+  if (typeof role === "string" && !c.var.app.roles.has(role)) throw apiError("ERR_ROLE_NOT_FOUND", { role });
+}
+
+function applyAttributes(user: UserRecord, body: Body): void {
+  for (const k of ["avatar", "link", "role", "statusMessage"] as const)
+    if (typeof body[k] === "string") user[k] = body[k] as string;
+  if (body.metadata !== undefined && body.metadata !== null) user.metadata = body.metadata as JsonObject;
+  if (Array.isArray(body.tags)) user.tags = [...new Set(body.tags as string[])];
+}
+
+function uidList(body: Body, field: string): string[] {
+  validate(body, { [field]: { required: true, type: "array", items: { required: true, type: "string" } } });
+  return [...new Set((body[field] as string[]).map(normalizeUid))];
+}
+
+export const users = new Hono<Env>()
+  .post("/users", async (c) => {
+    const body = await readBody(c);
+    validate(body, CREATE);
+    const app = c.var.app;
+    const uid = normalizeUid(body.uid as string);
+    if (app.users.has(uid)) throw apiError("ERR_UID_ALREADY_EXISTS", { uid });
+    checkRole(c, body.role);
+    const now = c.var.emulator.clock.now();
+    const user: UserRecord = { uid, name: body.name as string, role: "default", tags: [], status: "offline", createdAt: now };
+    applyAttributes(user, body);
+    app.addUser(user);
+    const view = userView(user, { tags: true });
+    if (asBool(body.withAuthToken)) view.authToken = mintToken(app, uid, now).authToken;
+    return ok(c, view);
+  })
+
+  .get("/users", (c) => {
+    const q = new Query(c);
+    const viewer = onBehalfOf(c, "optional");
+    const role = q.str("role");
+    const roles = q.list("roles");
+    const filters = {
+      searchKey: q.str("searchKey"),
+      searchIn: q.listOf("searchIn", ["name", "uid"] as const),
+      status: q.oneOf("status", ["available", "offline"] as const),
+      roles: role || roles ? [...(role ? [role] : []), ...(roles ?? [])] : undefined,
+      tags: q.list("tags"),
+      deactivated: q.bool("onlyDeactivated") ? "only" : q.bool("withDeactivated") ? "include" : "exclude",
+      perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
+      page: q.int("page", { def: 1, min: 1 }),
+    } as const;
+    const withTags = q.bool("withTags");
+    q.bool("count");
+    q.done();
+    const result = listUsers(c.var.app, { ...filters, searchIn: filters.searchIn ? [...filters.searchIn] : undefined, roles: filters.roles, tags: filters.tags });
+    const data = result.users.map((u) => userView(u, { viewer, tags: withTags, list: true }));
+    const last = result.users[result.users.length - 1];
+    return page(c, data, result.pagination, {
+      cursor: { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: "prepend" },
+    });
+  })
+
+  // Reactivate.
+  .put("/users", async (c) => {
+    const uids = uidList(await readBody(c), "uidsToActivate");
+    const app = c.var.app;
+    const nonDeactivatedUids: string[] = [];
+    const notFound: string[] = [];
+    for (const uid of uids) {
+      const user = app.users.get(uid);
+      if (!user || user.deletedAt !== undefined) notFound.push(uid);
+      else {
+        app.setDeactivated(user, undefined);
+        nonDeactivatedUids.push(uid);
+      }
+    }
+    return ok(c, { nonDeactivatedUids, ...(notFound.length ? { notFound } : {}) });
+  })
+
+  // Deactivate.
+  .delete("/users", async (c) => {
+    const uids = uidList(await readBody(c), "uidsToDeactivate");
+    const app = c.var.app;
+    const now = c.var.emulator.clock.now();
+    const deactivatedUids: string[] = [];
+    const alreadyDeactivatedUids: string[] = [];
+    const notFound: string[] = [];
+    for (const uid of uids) {
+      const user = app.users.get(uid);
+      if (!user || user.deletedAt !== undefined) notFound.push(uid);
+      else if (user.deactivatedAt !== undefined) alreadyDeactivatedUids.push(uid);
+      else {
+        app.setDeactivated(user, now);
+        deactivatedUids.push(uid);
+      }
+    }
+    return ok(c, {
+      deactivatedUids,
+      ...(alreadyDeactivatedUids.length ? { alreadyDeactivatedUids } : {}),
+      ...(notFound.length ? { notFound } : {}),
+    });
+  })
+
+  .get("/users/:uid", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    const user = pathUser(c);
+    return ok(c, userView(user, { viewer, tags: user.tags.length > 0 }));
+  })
+
+  .put("/users/:uid", async (c) => {
+    const user = pathUser(c);
+    const body = await readBody(c);
+    validate(body, UPDATE);
+    checkRole(c, body.role);
+    const unset = (body.unset as ("avatar" | "link" | "metadata")[] | undefined) ?? [];
+    c.var.app.updateUser(user, (u) => {
+      if (typeof body.name === "string") u.name = body.name;
+      applyAttributes(u, body);
+      for (const field of unset) delete u[field];
+      u.updatedAt = c.var.emulator.clock.now();
+    });
+    return ok(c, userView(user, { tags: true }));
+  })
+
+  .delete("/users/:uid", async (c) => {
+    const body = await readBody(c);
+    validate(body, { permanent: { type: "boolean" } });
+    const app = c.var.app;
+    const uid = normalizeUid(c.req.param("uid"));
+    const user = app.users.get(uid);
+    const permanent = asBool(body.permanent);
+    // A soft-deleted user can still be deleted permanently (that frees the uid).
+    if (!user || (user.deletedAt !== undefined && !permanent)) throw apiError("ERR_UID_NOT_FOUND", { uid });
+    if (permanent) app.deleteUserPermanently(user);
+    else app.softDeleteUser(user, c.var.emulator.clock.now());
+    return success(c, `User with ${uid} has been deleted successfully.`);
+  });

@@ -1,0 +1,43 @@
+import type { UserRecord } from "../../store/types.js";
+
+/** The 1-1 conversation id: both uids in ascending order around `_user_`. */
+export function userConversationId(a: string, b: string): string {
+  return a < b ? `${a}_user_${b}` : `${b}_user_${a}`;
+}
+
+export interface UserViewOptions {
+  /** The requesting (`onBehalfOf`) user: adds the caller-relative fields. */
+  viewer?: UserRecord;
+  /** Include `tags` (create/update replies always do; lists only with `withTags`). */
+  tags?: boolean;
+  /** List results always carry `updatedAt`. */
+  list?: boolean;
+}
+
+/** A user as the API shows it: optional attributes are left out when unset, never null. */
+export function userView(u: UserRecord, opts: UserViewOptions = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = { uid: u.uid, name: u.name };
+  if (u.link !== undefined) out.link = u.link;
+  if (u.avatar !== undefined) out.avatar = u.avatar;
+  if (u.metadata !== undefined) out.metadata = u.metadata;
+  if (u.statusMessage !== undefined) out.statusMessage = u.statusMessage;
+  out.status = u.status;
+  out.role = u.role;
+  out.createdAt = u.createdAt;
+  if (u.updatedAt !== undefined) out.updatedAt = u.updatedAt;
+  else if (opts.list) out.updatedAt = u.createdAt;
+  if (u.deactivatedAt !== undefined) out.deactivatedAt = u.deactivatedAt;
+  if (opts.tags) out.tags = u.tags;
+  if (opts.viewer && opts.viewer.uid !== u.uid) out.conversationId = userConversationId(opts.viewer.uid, u.uid);
+  return out;
+}
+
+/** The compact user entity embedded in messages and action messages. */
+export function userEntity(u: UserRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = { uid: u.uid, name: u.name };
+  if (u.avatar !== undefined) out.avatar = u.avatar;
+  out.status = u.status;
+  out.role = u.role;
+  out.createdAt = u.createdAt;
+  return out;
+}

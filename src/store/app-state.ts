@@ -1,0 +1,193 @@
+import { SortedIndex } from "./sorted-index.js";
+import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, RoleRecord, UserRecord } from "./types.js";
+
+export const DEFAULT_ROLE: RoleRecord = {
+  role: "default",
+  name: "Default Role",
+  description: "This role gives full access ",
+  createdAt: 0,
+};
+
+/** Active-user order for lists: by name (case-insensitive), then uid. */
+function byName(a: UserRecord, b: UserRecord): number {
+  const an = a.name.toLowerCase();
+  const bn = b.name.toLowerCase();
+  return an < bn ? -1 : an > bn ? 1 : a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0;
+}
+
+function byUid(a: UserRecord, b: UserRecord): number {
+  return a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0;
+}
+
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
+}
+
+function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}
+
+/**
+ * Everything one app holds, with the indexes its list endpoints read. Only this class changes users, keys and
+ * tokens, so the indexes cannot drift from the records.
+ */
+export class AppState {
+  meta: AppMeta;
+  readonly apiKeys = new Map<string, ApiKeyRecord>();
+  /** Every user that was not permanently deleted, soft-deleted ones included (their uid stays taken). */
+  readonly users = new Map<string, UserRecord>();
+  /** Users that are not soft-deleted (deactivated ones included), in list order. */
+  readonly usersByName = new SortedIndex<UserRecord>(byName);
+  readonly usersByUid = new SortedIndex<UserRecord>(byUid);
+  readonly usersByRole = new Map<string, Set<UserRecord>>();
+  readonly usersByTag = new Map<string, Set<UserRecord>>();
+  deactivatedCount = 0;
+  /** Per user, their tokens oldest first. */
+  readonly tokensByUser = new Map<string, AuthTokenRecord[]>();
+  readonly tokens = new Map<string, AuthTokenRecord>();
+  readonly roles = new Map<string, RoleRecord>();
+
+  constructor(data: AppData) {
+    this.meta = { ...data.app };
+    this.load(data);
+  }
+
+  /** Replaces all content with `data` (records are copied, so `data` stays untouched). */
+  load(data: AppData): void {
+    this.meta = { ...data.app };
+    this.apiKeys.clear();
+    this.users.clear();
+    this.usersByRole.clear();
+    this.usersByTag.clear();
+    this.tokensByUser.clear();
+    this.tokens.clear();
+    this.roles.clear();
+    this.deactivatedCount = 0;
+    for (const k of data.apiKeys) this.apiKeys.set(k.apiKey, { ...k });
+    this.roles.set(DEFAULT_ROLE.role, { ...DEFAULT_ROLE, createdAt: data.app.createdAt });
+    for (const r of data.roles) this.roles.set(r.role, structuredClone(r));
+    const listed: UserRecord[] = [];
+    for (const u of data.users) {
+      const user = structuredClone(u);
+      this.users.set(user.uid, user);
+      if (user.deletedAt === undefined) {
+        listed.push(user);
+        this.indexAttributes(user);
+        if (user.deactivatedAt !== undefined) this.deactivatedCount++;
+      }
+    }
+    this.usersByName.reset(listed);
+    this.usersByUid.reset(listed);
+    for (const t of data.authTokens) this.addToken({ ...t });
+  }
+
+  /** The app's data as live references: serialize or clone it, never mutate it. */
+  toData(): AppData {
+    const roles = [...this.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role);
+    const authTokens: AuthTokenRecord[] = [];
+    for (const list of this.tokensByUser.values()) authTokens.push(...list);
+    return { app: this.meta, apiKeys: [...this.apiKeys.values()], users: [...this.users.values()], authTokens, roles };
+  }
+
+  // ---- users ----
+
+  /** A user that can be read or act: exists, not deleted, not deactivated. */
+  activeUser(uid: string): UserRecord | undefined {
+    const u = this.users.get(uid);
+    return u && u.deletedAt === undefined && u.deactivatedAt === undefined ? u : undefined;
+  }
+
+  get activeUserCount(): number {
+    return this.usersByName.size - this.deactivatedCount;
+  }
+
+  addUser(user: UserRecord): void {
+    this.users.set(user.uid, user);
+    this.usersByName.insert(user);
+    this.usersByUid.insert(user);
+    this.indexAttributes(user);
+  }
+
+  /** Applies `change` to a listed user, keeping every index in step. */
+  updateUser(user: UserRecord, change: (u: UserRecord) => void): void {
+    this.usersByName.remove(user);
+    this.unindexAttributes(user);
+    change(user);
+    this.usersByName.insert(user);
+    this.indexAttributes(user);
+  }
+
+  setDeactivated(user: UserRecord, at: number | undefined): void {
+    if ((user.deactivatedAt !== undefined) === (at !== undefined)) return;
+    if (at === undefined) {
+      delete user.deactivatedAt;
+      this.deactivatedCount--;
+    } else {
+      user.deactivatedAt = at;
+      this.deactivatedCount++;
+    }
+  }
+
+  /** Soft delete: the uid stays taken, the user leaves every list and lookup. */
+  softDeleteUser(user: UserRecord, at: number): void {
+    if (user.deletedAt !== undefined) return;
+    this.unlist(user);
+    user.deletedAt = at;
+    this.flushTokens(user.uid);
+  }
+
+  deleteUserPermanently(user: UserRecord): void {
+    if (user.deletedAt === undefined) this.unlist(user);
+    this.users.delete(user.uid);
+    this.flushTokens(user.uid);
+  }
+
+  private unlist(user: UserRecord): void {
+    this.usersByName.remove(user);
+    this.usersByUid.remove(user);
+    this.unindexAttributes(user);
+    if (user.deactivatedAt !== undefined) this.deactivatedCount--;
+  }
+
+  private indexAttributes(user: UserRecord): void {
+    addTo(this.usersByRole, user.role, user);
+    for (const t of user.tags) addTo(this.usersByTag, t, user);
+  }
+
+  private unindexAttributes(user: UserRecord): void {
+    removeFrom(this.usersByRole, user.role, user);
+    for (const t of user.tags) removeFrom(this.usersByTag, t, user);
+  }
+
+  // ---- auth tokens ----
+
+  addToken(token: AuthTokenRecord, maxPerUser = Infinity): void {
+    let list = this.tokensByUser.get(token.uid);
+    if (!list) this.tokensByUser.set(token.uid, (list = []));
+    list.push(token);
+    this.tokens.set(token.authToken, token);
+    // Rolling retention: beyond the limit the oldest tokens are archived (they stop existing for the API).
+    while (list.length > maxPerUser) this.tokens.delete(list.shift()!.authToken);
+  }
+
+  removeToken(token: AuthTokenRecord): void {
+    this.tokens.delete(token.authToken);
+    const list = this.tokensByUser.get(token.uid);
+    if (!list) return;
+    const at = list.indexOf(token);
+    if (at !== -1) list.splice(at, 1);
+    if (list.length === 0) this.tokensByUser.delete(token.uid);
+  }
+
+  flushTokens(uid: string): void {
+    const list = this.tokensByUser.get(uid);
+    if (!list) return;
+    for (const t of list) this.tokens.delete(t.authToken);
+    this.tokensByUser.delete(uid);
+  }
+}

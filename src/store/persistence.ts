@@ -1,0 +1,97 @@
+import { Low } from "lowdb";
+import { DataFile } from "lowdb/node";
+import { parseState, SeedError } from "./seed.js";
+import type { Store } from "./store.js";
+import type { StateData } from "./types.js";
+
+export class PersistenceError extends Error {}
+
+/**
+ * `--data FILE`: the store observed and saved through lowdb (steno writes a temp file and renames it, so a
+ * crash never leaves a half-written file). Bursts of changes coalesce into one write, off the request path;
+ * `flush()` waits until everything acknowledged so far is on disk.
+ */
+export class Persistence {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private dirty = false;
+  private readonly unsubscribe: () => void;
+
+  private constructor(
+    private readonly db: Low<StateData | null>,
+    private readonly store: Store,
+    private readonly delayMs: number,
+    private readonly log: (line: string) => void,
+  ) {
+    this.unsubscribe = store.onChange(() => this.schedule());
+  }
+
+  /** Loads `path` into the store (a missing or empty file is created from the current state). */
+  static async open(
+    path: string,
+    store: Store,
+    opts: { now: number; delayMs?: number; log?: (line: string) => void },
+  ): Promise<Persistence> {
+    const file = new DataFile<StateData | null>(path, {
+      parse: (text) => (text.trim() === "" ? null : (JSON.parse(text) as StateData)),
+      stringify: (data) => JSON.stringify(data),
+    });
+    const db = new Low<StateData | null>(file, null);
+    try {
+      await db.read();
+    } catch (e) {
+      const reason = e instanceof SyntaxError ? `is not valid JSON (${e.message})` : `cannot be read (${String(e)})`;
+      throw new PersistenceError(`${path}: ${reason}; the file was left untouched.`);
+    }
+    const persistence = new Persistence(db, store, opts.delayMs ?? 20, opts.log ?? (() => {}));
+    if (db.data) {
+      try {
+        store.replace(parseState(db.data, opts.now, path));
+      } catch (e) {
+        persistence.close();
+        if (e instanceof SeedError) throw new PersistenceError(`${e.message}; the file was left untouched.`);
+        throw e;
+      }
+    } else {
+      persistence.dirty = true;
+      await persistence.kick();
+    }
+    return persistence;
+  }
+
+  private schedule(): void {
+    this.dirty = true;
+    if (!this.timer && !this.running) this.timer = setTimeout(() => void this.kick(), this.delayMs);
+  }
+
+  private kick(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.running ??= this.loop().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.dirty) {
+      this.dirty = false;
+      try {
+        await this.db.adapter.write(this.store.toData());
+      } catch (e) {
+        this.log(`chat-emulator: could not save the data file: ${String(e)}`);
+      }
+    }
+  }
+
+  /** Resolves once every change made before the call is written. */
+  async flush(): Promise<void> {
+    if (this.running) await this.running;
+    if (this.dirty) await this.kick();
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.unsubscribe();
+  }
+}

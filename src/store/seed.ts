@@ -1,0 +1,238 @@
+import { readFileSync } from "node:fs";
+import { REGIONS } from "./types.js";
+import type {
+  ApiKeyRecord,
+  AppData,
+  AuthTokenRecord,
+  JsonObject,
+  Region,
+  RoleRecord,
+  UserRecord,
+} from "./types.js";
+
+/**
+ * Seed and state files: one format for `--seed`, `--data` and `/_emulator/state`. A file lists apps; an app entry
+ * may set `sampleData: true` to start from the built-in sample users (fixtures/sample-data.json). Everything is
+ * validated on load, and the first bad field is reported with its path.
+ */
+
+export class SeedError extends Error {}
+
+export interface SampleData {
+  users: Partial<UserRecord>[];
+}
+
+const FIXTURES = new URL("../../fixtures/", import.meta.url);
+
+let sampleCache: SampleData | undefined;
+export function sampleData(): SampleData {
+  return (sampleCache ??= JSON.parse(readFileSync(new URL("sample-data.json", FIXTURES), "utf8")) as SampleData);
+}
+
+export const DEFAULT_SEED_PATH = new URL("seed.json", FIXTURES);
+
+export const ID_PATTERN = /^[a-z0-9-]+$/;
+
+type Obj = Record<string, unknown>;
+
+class Checker {
+  constructor(private readonly source: string) {}
+
+  fail(path: string, problem: string): never {
+    throw new SeedError(`${this.source}: ${path} ${problem}`);
+  }
+  obj(v: unknown, path: string): Obj {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) this.fail(path, "must be an object");
+    return v as Obj;
+  }
+  arr(v: unknown, path: string): unknown[] {
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) this.fail(path, "must be an array");
+    return v;
+  }
+  str(v: unknown, path: string, max = 10_000): string {
+    if (typeof v !== "string" || v.length === 0) this.fail(path, "must be a non-empty string");
+    if ([...v].length > max) this.fail(path, `must be at most ${max} characters`);
+    return v;
+  }
+  optStr(v: unknown, path: string, max?: number): string | undefined {
+    return v === undefined ? undefined : this.str(v, path, max);
+  }
+  id(v: unknown, path: string): string {
+    const s = this.str(v, path, 100).toLowerCase();
+    if (!ID_PATTERN.test(s)) this.fail(path, "may only contain letters, numbers and dashes");
+    return s;
+  }
+  int(v: unknown, path: string): number {
+    if (!Number.isInteger(v) || (v as number) < 0) this.fail(path, "must be a non-negative integer (Unix seconds)");
+    return v as number;
+  }
+  optInt(v: unknown, path: string): number | undefined {
+    return v === undefined ? undefined : this.int(v, path);
+  }
+  json(v: unknown, path: string): JsonObject | undefined {
+    return v === undefined ? undefined : (this.obj(v, path) as JsonObject);
+  }
+  tags(v: unknown, path: string): string[] {
+    return this.arr(v, path).map((t, i) => this.str(t, `${path}[${i}]`, 100));
+  }
+  oneOf<T extends string>(v: unknown, path: string, allowed: readonly T[], fallback?: T): T {
+    if (v === undefined && fallback !== undefined) return fallback;
+    if (!allowed.includes(v as T)) this.fail(path, `must be one of ${allowed.join(", ")}`);
+    return v as T;
+  }
+}
+
+function setIf<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) target[key] = value;
+}
+
+function user(c: Checker, raw: unknown, path: string, createdAt: number): UserRecord {
+  const o = c.obj(raw, path);
+  const u: UserRecord = {
+    uid: c.id(o.uid, `${path}.uid`),
+    name: c.str(o.name, `${path}.name`, 100),
+    role: o.role === undefined ? "default" : c.str(o.role, `${path}.role`),
+    tags: c.tags(o.tags, `${path}.tags`),
+    status: c.oneOf(o.status, `${path}.status`, ["available", "offline"] as const, "offline"),
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt,
+  };
+  setIf(u, "avatar", c.optStr(o.avatar, `${path}.avatar`, 3000));
+  setIf(u, "link", c.optStr(o.link, `${path}.link`, 3000));
+  setIf(u, "statusMessage", c.optStr(o.statusMessage, `${path}.statusMessage`));
+  setIf(u, "metadata", c.json(o.metadata, `${path}.metadata`));
+  setIf(u, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
+  setIf(u, "deactivatedAt", c.optInt(o.deactivatedAt, `${path}.deactivatedAt`));
+  setIf(u, "deletedAt", c.optInt(o.deletedAt, `${path}.deletedAt`));
+  return u;
+}
+
+function apiKey(c: Checker, raw: unknown, path: string, createdAt: number): ApiKeyRecord {
+  const o = c.obj(raw, path);
+  const k: ApiKeyRecord = {
+    apiKey: c.str(o.apiKey, `${path}.apiKey`, 100),
+    name: c.str(o.name, `${path}.name`, 100),
+    scope: c.oneOf(o.scope, `${path}.scope`, ["fullAccess", "authOnly"] as const),
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt,
+  };
+  setIf(k, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
+  setIf(k, "createdBy", c.optStr(o.createdBy, `${path}.createdBy`));
+  return k;
+}
+
+function role(c: Checker, raw: unknown, path: string, createdAt: number): RoleRecord {
+  const o = c.obj(raw, path);
+  const r: RoleRecord = {
+    role: c.id(o.role, `${path}.role`),
+    name: c.str(o.name, `${path}.name`, 100),
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt,
+  };
+  setIf(r, "description", c.optStr(o.description, `${path}.description`));
+  setIf(r, "metadata", c.json(o.metadata, `${path}.metadata`));
+  if (o.settings !== undefined) {
+    const s = c.obj(o.settings, `${path}.settings`);
+    const modes = ["all", "friendsOnly"] as const;
+    r.settings = {};
+    if (s.listUsers !== undefined) r.settings.listUsers = c.oneOf(s.listUsers, `${path}.settings.listUsers`, modes);
+    if (s.sendMessagesTo !== undefined)
+      r.settings.sendMessagesTo = c.oneOf(s.sendMessagesTo, `${path}.settings.sendMessagesTo`, modes);
+  }
+  setIf(r, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
+  return r;
+}
+
+function authToken(c: Checker, raw: unknown, path: string): AuthTokenRecord {
+  const o = c.obj(raw, path);
+  const t: AuthTokenRecord = {
+    uid: c.id(o.uid, `${path}.uid`),
+    authToken: c.str(o.authToken, `${path}.authToken`, 200),
+    createdAt: c.int(o.createdAt, `${path}.createdAt`),
+  };
+  setIf(t, "platform", c.optStr(o.platform, `${path}.platform`));
+  setIf(t, "userAgent", c.optStr(o.userAgent, `${path}.userAgent`));
+  setIf(t, "deviceId", c.optStr(o.deviceId, `${path}.deviceId`));
+  setIf(t, "appInfo", c.json(o.appInfo, `${path}.appInfo`));
+  return t;
+}
+
+function unique<T>(c: Checker, items: T[], key: (t: T) => string, path: string, what: string): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) c.fail(`${path}[${i}]`, `repeats the ${what} ${k}`);
+    seen.add(k);
+  });
+}
+
+/** Builds one app's data from a seed or state entry; `now` stamps records that carry no time. */
+export function parseApp(raw: unknown, path: string, now: number, source = "seed"): AppData {
+  const c = new Checker(source);
+  const o = c.obj(raw, path);
+  const a = c.obj(o.app, `${path}.app`);
+  const createdAt = c.optInt(a.createdAt, `${path}.app.createdAt`) ?? now;
+  const appId = c.str(a.appId, `${path}.app.appId`, 64).toLowerCase();
+  if (!/^[a-z0-9]+$/.test(appId)) c.fail(`${path}.app.appId`, "may only contain letters and numbers");
+  const data: AppData = {
+    app: {
+      appId,
+      name: c.str(a.name, `${path}.app.name`, 100),
+      region: c.oneOf<Region>(a.region, `${path}.app.region`, REGIONS, "us"),
+      createdAt,
+      plan: typeof a.plan === "string" ? a.plan : "trial",
+      state: "active",
+      version: typeof a.version === "string" ? a.version : "3",
+    },
+    apiKeys: c.arr(o.apiKeys, `${path}.apiKeys`).map((k, i) => apiKey(c, k, `${path}.apiKeys[${i}]`, createdAt)),
+    users: [],
+    authTokens: c.arr(o.authTokens, `${path}.authTokens`).map((t, i) => authToken(c, t, `${path}.authTokens[${i}]`)),
+    roles: c.arr(o.roles, `${path}.roles`).map((r, i) => role(c, r, `${path}.roles[${i}]`, createdAt)),
+  };
+  if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");
+  if (o.sampleData === true) {
+    const sample = sampleData();
+    data.users.push(...sample.users.map((u, i) => user(c, u, `sample-data.users[${i}]`, createdAt)));
+  }
+  data.users.push(...c.arr(o.users, `${path}.users`).map((u, i) => user(c, u, `${path}.users[${i}]`, createdAt)));
+
+  unique(c, data.apiKeys, (k) => k.apiKey, `${path}.apiKeys`, "apiKey");
+  unique(c, data.users, (u) => u.uid, `${path}.users`, "uid");
+  unique(c, data.roles, (r) => r.role, `${path}.roles`, "role");
+  const roles = new Set(["default", ...data.roles.map((r) => r.role)]);
+  data.users.forEach((u, i) => {
+    if (!roles.has(u.role)) c.fail(`${path}.users[${i}].role`, `names the unknown role ${u.role}`);
+  });
+  const uids = new Set(data.users.map((u) => u.uid));
+  data.authTokens.forEach((t, i) => {
+    if (!uids.has(t.uid)) c.fail(`${path}.authTokens[${i}].uid`, `names the unknown user ${t.uid}`);
+  });
+  return data;
+}
+
+/** Parses a whole seed or state document. */
+export function parseState(raw: unknown, now: number, source: string): AppData[] {
+  const c = new Checker(source);
+  const doc = c.obj(raw, "(top level)");
+  if (doc.format !== undefined && doc.format !== "chat-emulator/seed@1" && doc.format !== "chat-emulator/state@1")
+    c.fail("format", 'must be "chat-emulator/seed@1" or "chat-emulator/state@1"');
+  const apps = c.arr(doc.apps, "apps").map((a, i) => parseApp(a, `apps[${i}]`, now, source));
+  unique(c, apps, (a) => a.app.appId, "apps", "appId");
+  return apps;
+}
+
+/** Reads and parses a seed file; any problem becomes a one-line SeedError. */
+export function readSeedFile(path: string | URL, now: number): AppData[] {
+  const label = path instanceof URL ? path.pathname : path;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new SeedError(`${label}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new SeedError(`${label}: is not valid JSON (${(e as Error).message})`);
+  }
+  return parseState(json, now, label);
+}

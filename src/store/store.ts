@@ -1,0 +1,138 @@
+import { AppState } from "./app-state.js";
+import type { Clock } from "./clock.js";
+import { parseApp } from "./seed.js";
+import type { ApiKeyRecord, AppData, Region, StateData } from "./types.js";
+import { randomHex } from "../util/random.js";
+
+export interface CreateAppOptions {
+  name: string;
+  region?: Region;
+  skipSampleData?: boolean;
+  appId?: string;
+}
+
+/**
+ * The only owner of state: the apps, each with its birth data (what a reset returns it to). Listeners hear about
+ * every committed change; persistence is one of them.
+ */
+export class Store {
+  readonly apps = new Map<string, AppState>();
+  /** What each app was born with: the seed entry, or the sample data of a created app. */
+  private readonly origins = new Map<string, AppData>();
+  private readonly archived = new Set<string>();
+  private seedApps: AppData[] = [];
+  private listeners = new Set<() => void>();
+  defaultAppId: string | undefined;
+
+  constructor(readonly clock: Clock) {}
+
+  /** Installs the seed: these apps and their content become what a full reset returns to. */
+  seed(apps: AppData[]): void {
+    this.seedApps = apps.map((a) => structuredClone(a));
+    this.apps.clear();
+    this.origins.clear();
+    for (const a of apps) this.install(a, a);
+    this.defaultAppId = apps[0]?.app.appId;
+  }
+
+  /** Replaces live content with saved state (data file or `PUT /_emulator/state`); origins of seed apps stay. */
+  replace(apps: AppData[]): void {
+    this.apps.clear();
+    for (const a of apps) {
+      const origin = this.origins.get(a.app.appId) ?? a;
+      this.install(a, origin);
+    }
+    if (!this.defaultAppId || !this.apps.has(this.defaultAppId)) this.defaultAppId = apps[0]?.app.appId;
+    this.changed();
+  }
+
+  private install(data: AppData, origin: AppData): AppState {
+    const state = new AppState(data);
+    this.apps.set(data.app.appId, state);
+    this.origins.set(data.app.appId, structuredClone(origin));
+    this.archived.delete(data.app.appId);
+    return state;
+  }
+
+  get defaultApp(): AppState | undefined {
+    return this.defaultAppId ? this.apps.get(this.defaultAppId) : undefined;
+  }
+
+  isArchived(appId: string): boolean {
+    return this.archived.has(appId);
+  }
+
+  createApp(opts: CreateAppOptions): AppState {
+    const now = this.clock.now();
+    let appId = opts.appId?.toLowerCase();
+    while (!appId || this.apps.has(appId) || this.archived.has(appId)) appId = randomHex(16);
+    const key = (name: string, scope: ApiKeyRecord["scope"]): ApiKeyRecord => ({
+      apiKey: randomHex(40),
+      name,
+      scope,
+      createdAt: now,
+      createdBy: "app_system",
+    });
+    const data = parseApp(
+      {
+        app: { appId, name: opts.name, region: opts.region ?? "us", createdAt: now },
+        apiKeys: [key("Rest API Key", "fullAccess"), key("Auth Key", "authOnly")],
+        sampleData: !opts.skipSampleData,
+      },
+      "app",
+      now,
+    );
+    const state = this.install(data, data);
+    this.defaultAppId ??= appId;
+    this.changed();
+    return state;
+  }
+
+  deleteApp(appId: string): boolean {
+    if (!this.apps.delete(appId)) return false;
+    this.archived.add(appId);
+    if (this.defaultAppId === appId) this.defaultAppId = this.apps.keys().next().value;
+    this.changed();
+    return true;
+  }
+
+  /**
+   * Back to birth content: one app, or every app (seed apps are restored even if deleted; created apps keep
+   * existing, reset to their own birth content). `to: "empty"` keeps each app and its keys but no content.
+   */
+  reset(opts: { appId?: string; to?: "seed" | "empty" } = {}): void {
+    const to = opts.to ?? "seed";
+    const target = (origin: AppData): AppData => {
+      if (to === "seed") return origin;
+      const live = this.apps.get(origin.app.appId);
+      return { app: origin.app, apiKeys: live ? live.toData().apiKeys : origin.apiKeys, users: [], authTokens: [], roles: [] };
+    };
+    if (opts.appId) {
+      const app = this.apps.get(opts.appId);
+      const origin = this.origins.get(opts.appId);
+      if (!app || !origin) return;
+      app.load(target(origin));
+    } else {
+      for (const seedApp of this.seedApps) {
+        if (!this.apps.has(seedApp.app.appId)) this.install(seedApp, seedApp);
+      }
+      for (const [appId, app] of this.apps) app.load(target(this.origins.get(appId)!));
+      this.defaultAppId = this.seedApps[0]?.app.appId ?? this.apps.keys().next().value;
+    }
+    this.changed();
+  }
+
+  toData(): StateData {
+    return { format: "chat-emulator/state@1", apps: [...this.apps.values()].map((a) => a.toData()) };
+  }
+
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Tells listeners (persistence) that state changed; called once per committed write. */
+  changed(): void {
+    for (const fn of this.listeners) fn();
+  }
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * Random hex for generated ids and keys. Crypto-random by default; `seed()` switches to a repeatable
+ * generator (mulberry32) so that `--random-seed N` gives the same ids on every run.
+ */
+let next: (() => number) | null = null;
+
+export function seedRandom(seed: number | undefined): void {
+  if (seed === undefined) {
+    next = null;
+    return;
+  }
+  let a = seed >>> 0;
+  next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A number in [0, 1): seeded when a seed is set. */
+export function random(): number {
+  return next ? next() : Math.random();
+}
+
+export function randomHex(length: number): string {
+  if (!next) return randomBytes(Math.ceil(length / 2)).toString("hex").slice(0, length);
+  let out = "";
+  while (out.length < length) out += Math.floor(next() * 16).toString(16);
+  return out;
+}

@@ -1,0 +1,68 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { APP_ID, emulator, expectError, REST_KEY, type TestEmulator } from "./helpers.js";
+
+let e: TestEmulator;
+beforeEach(async () => {
+  e = await emulator();
+});
+
+describe("addressing", () => {
+  it("serves the default app at /v3", async () => {
+    const r = await e.get("/v3/users/superhero1");
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ uid: "superhero1", name: "Iron Man" });
+  });
+
+  it("serves the path label form /{appId}.api-{region}/v3", async () => {
+    const r = await e.get(`/${APP_ID}.api-us/v3/users/superhero2`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.name).toBe("Captain America");
+  });
+
+  it("serves the Host label form {appId}.api-{region}.<anything>", async () => {
+    const r = await e.get(`http://${APP_ID}.api-us.cometchat.io/v3/users/superhero3`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.name).toBe("Spiderman");
+  });
+
+  it("accepts the SDK's v3.0 version segment", async () => {
+    const r = await e.get(`/${APP_ID}.api-us/v3.0/users/superhero4`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.name).toBe("Wolverine");
+  });
+
+  it("answers AUTH_ERR_INVALID_APPID for an unknown app and for the wrong region", async () => {
+    const unknown = expectError(await e.get("/0000000000000000.api-us/v3/users"), 401, "AUTH_ERR_INVALID_APPID");
+    expect(unknown.source).toBe("chat-api");
+    expectError(await e.get(`/${APP_ID}.api-eu/v3/users`), 401, "AUTH_ERR_INVALID_APPID");
+    expectError(await e.get(`http://${APP_ID}.api-in.example.test/v3/users`), 401, "AUTH_ERR_INVALID_APPID");
+  });
+
+  it("answers ERR_API_NOT_FOUND with the platform's message for unknown routes and methods", async () => {
+    const err = expectError(await e.get("/v3/userss"), 404, "ERR_API_NOT_FOUND");
+    expect(err.message).toBe("The API endpoint is invalid. Please verify the API call.");
+    expectError(await e.call("PATCH", "/v3/users"), 404, "ERR_API_NOT_FOUND");
+    expectError(await e.get("/nothing/here"), 404, "ERR_API_NOT_FOUND");
+    expectError(await e.get(`/${APP_ID}.api-us/v2/users`), 404, "ERR_API_NOT_FOUND");
+  });
+
+  it("treats a trailing slash like none", async () => {
+    expect((await e.get("/v3/users/")).status).toBe(200);
+  });
+
+  it("reports AUTH_ERR_EMPTY_APPID at /v3 when there are no apps", async () => {
+    const empty = await emulator({ seed: "none" });
+    expectError(await empty.get("/v3/users", { key: REST_KEY }), 401, "AUTH_ERR_EMPTY_APPID");
+  });
+});
+
+describe("control: health", () => {
+  it("reports ok with version, uptime and apps", async () => {
+    const r = await e.get("/_emulator/health", { key: null });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: "ok", defaultAppId: APP_ID });
+    expect(typeof r.body.version).toBe("string");
+    expect(typeof r.body.uptimeMs).toBe("number");
+    expect(r.body.apps).toEqual([{ appId: APP_ID, region: "us", name: "Chat Emulator Demo" }]);
+  });
+});
