@@ -40,6 +40,8 @@ export async function emulator(options: EmulatorOptions = {}) {
   }
   return {
     ...e,
+    clock: e.emulator.clock,
+    store: e.emulator.store,
     call,
     get: (path: string, opts?: CallOptions) => call("GET", path, opts),
     post: (path: string, body?: unknown, opts?: CallOptions) => call("POST", path, { ...opts, body }),

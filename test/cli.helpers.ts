@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../bin/chat-emulator.js", import.meta.url));
+
+export interface RunningCli {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the real CLI on a free port and resolves once its banner names the URL. */
+export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+  const child = spawn(process.execPath, [BIN, "--port", "0", ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`CLI did not start: ${out}${err}`)), 10_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: m[1],
+          stdout: () => out,
+          stderr: () => err,
+          exited,
+          stop(signal = "SIGTERM") {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`CLI exited with ${code}: ${out}${err}`));
+    });
+  });
+}
+
+/** Runs the CLI to completion (for flags that exit) and collects its output. */
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`CLI did not exit: ${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,98 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { APP_ID, emulator, expectError, REST_KEY, type TestEmulator } from "./helpers.js";
+
+let e: TestEmulator;
+beforeEach(async () => {
+  e = await emulator();
+});
+
+describe("POST /_emulator/reset", () => {
+  it("returns every app to the seed by default", async () => {
+    await e.post("/v3/users", { uid: "temp", name: "Temp" });
+    await e.del("/v3/users/superhero1", { permanent: true });
+    const r = await e.post("/_emulator/reset", {});
+    expect(r.body).toEqual({ reset: [APP_ID], to: "seed" });
+    expectError(await e.get("/v3/users/temp"), 404, "ERR_UID_NOT_FOUND");
+    expect((await e.get("/v3/users/superhero1")).status).toBe(200);
+  });
+
+  it("empties one app but keeps it reachable with its keys", async () => {
+    const created = await e.post("/v3/apikeys", { name: "mine", scope: "fullAccess" });
+    const r = await e.post("/_emulator/reset", { appId: APP_ID, to: "empty" });
+    expect(r.status).toBe(200);
+    expect((await e.get("/v3/users")).body.data).toEqual([]);
+    expect((await e.get("/v3/users", { key: created.body.data.apiKey })).status).toBe(200);
+  });
+
+  it("resets a created app to its own birth content and restores deleted seed apps", async () => {
+    const app = (await e.mgmt("POST", "/apps", { name: "Created", region: "us", skipSampleData: true })).body.data;
+    const key = Object.keys(app.apiKeys)[0];
+    await e.post(`/${app.id}.api-us/v3/users`, { uid: "x", name: "X" }, { key });
+    await e.mgmt("DELETE", `/apps/${APP_ID}`);
+    await e.post("/_emulator/reset");
+    expect((await e.get(`/${app.id}.api-us/v3/users`, { key })).body.data).toEqual([]);
+    expect((await e.get("/v3/users", { key: REST_KEY })).body.meta.pagination.total).toBe(5);
+  });
+
+  it("refuses unknown apps and bad targets", async () => {
+    const unknown = expectError(await e.post("/_emulator/reset", { appId: "nope" }), 404, "ERR_APP_NOT_FOUND");
+    expect(unknown.source).toBe("emulator");
+    expectError(await e.post("/_emulator/reset", { to: "yesterday" }), 400, "ERR_BAD_REQUEST");
+  });
+});
+
+describe("GET/PUT /_emulator/state", () => {
+  it("exports the whole state and replaces it from the same format", async () => {
+    await e.post("/v3/users", { uid: "exported", name: "Exported", tags: ["t"] });
+    const state = (await e.get("/_emulator/state")).body;
+    expect(state.format).toBe("chat-emulator/state@1");
+    expect(state.apps[0].users.map((u: any) => u.uid)).toContain("exported");
+
+    await e.post("/_emulator/reset");
+    expectError(await e.get("/v3/users/exported"), 404, "ERR_UID_NOT_FOUND");
+    const put = await e.put("/_emulator/state", state);
+    expect(put.body).toEqual({ apps: [APP_ID] });
+    expect((await e.get("/v3/users/exported")).body.data.tags).toEqual(["t"]);
+  });
+
+  it("refuses an invalid state with the path of the bad field and keeps the current one", async () => {
+    const state = (await e.get("/_emulator/state")).body;
+    state.apps[0].users[2].uid = "bad uid";
+    const err = expectError(await e.put("/_emulator/state", state), 400, "ERR_BAD_REQUEST");
+    expect(err.details!.state[0]).toBe("state: apps[0].users[2].uid may only contain letters, numbers and dashes");
+    expect((await e.get("/v3/users")).body.meta.pagination.total).toBe(5);
+  });
+});
+
+describe("seed files", () => {
+  it("starts with no apps for seed none", async () => {
+    const empty = await emulator({ seed: "none" });
+    expect((await empty.get("/_emulator/health")).body.apps).toEqual([]);
+  });
+
+  it("accepts seed data with its own users and roles", async () => {
+    const custom = await emulator({
+      seed: {
+        apps: [
+          {
+            app: { appId: "abc123", name: "Custom", region: "eu" },
+            apiKeys: [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }],
+            roles: [{ role: "moderator", name: "Moderator" }],
+            users: [{ uid: "mod1", name: "Mod", role: "moderator" }],
+          },
+        ],
+      },
+    });
+    const r = await custom.get("/abc123.api-eu/v3/users", { key: "k".repeat(40) });
+    expect(r.body.data).toEqual([expect.objectContaining({ uid: "mod1", role: "moderator" })]);
+  });
+
+  it("refuses a bad seed with the path of the bad field", async () => {
+    await expect(
+      emulator({ seed: { apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "u1", name: "U", role: "ghost" }] }] } }),
+    ).rejects.toThrow("seed: apps[0].users[0].role names the unknown role ghost");
+    await expect(emulator({ seed: { apps: [{ app: { appId: "a1", name: "A", region: "mars" } }] } })).rejects.toThrow(
+      "seed: apps[0].app.region must be one of us, eu, in",
+    );
+  });
+});
