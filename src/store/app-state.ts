@@ -1,3 +1,6 @@
+import { Groups } from "./groups.js";
+import { Messages } from "./messages.js";
+import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, RoleRecord, UserRecord } from "./types.js";
 
@@ -19,19 +22,6 @@ function byUid(a: UserRecord, b: UserRecord): number {
   return a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0;
 }
 
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
-
-function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
-}
-
 /**
  * Everything one app holds, with the indexes its list endpoints read. Only this class changes users, keys and
  * tokens, so the indexes cannot drift from the records.
@@ -51,6 +41,8 @@ export class AppState {
   readonly tokensByUser = new Map<string, AuthTokenRecord[]>();
   readonly tokens = new Map<string, AuthTokenRecord>();
   readonly roles = new Map<string, RoleRecord>();
+  readonly groups = new Groups();
+  readonly messages = new Messages();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -84,6 +76,8 @@ export class AppState {
     this.usersByName.reset(listed);
     this.usersByUid.reset(listed);
     for (const t of data.authTokens) this.addToken({ ...t });
+    this.groups.load(data.groups);
+    this.messages.load(data.messages, data.lastMessageId);
   }
 
   /** The app's data as live references: serialize or clone it, never mutate it. */
@@ -91,7 +85,16 @@ export class AppState {
     const roles = [...this.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role);
     const authTokens: AuthTokenRecord[] = [];
     for (const list of this.tokensByUser.values()) authTokens.push(...list);
-    return { app: this.meta, apiKeys: [...this.apiKeys.values()], users: [...this.users.values()], authTokens, roles };
+    return {
+      app: this.meta,
+      apiKeys: [...this.apiKeys.values()],
+      users: [...this.users.values()],
+      authTokens,
+      roles,
+      groups: this.groups.toData(),
+      messages: this.messages.toData(),
+      lastMessageId: this.messages.lastId,
+    };
   }
 
   // ---- users ----
@@ -139,12 +142,14 @@ export class AppState {
     this.unlist(user);
     user.deletedAt = at;
     this.flushTokens(user.uid);
+    this.groups.forgetUser(user.uid);
   }
 
   deleteUserPermanently(user: UserRecord): void {
     if (user.deletedAt === undefined) this.unlist(user);
     this.users.delete(user.uid);
     this.flushTokens(user.uid);
+    this.groups.forgetUser(user.uid);
   }
 
   private unlist(user: UserRecord): void {

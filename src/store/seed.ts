@@ -1,10 +1,15 @@
 import { readFileSync } from "node:fs";
-import { REGIONS } from "./types.js";
+import { conversationIdOf } from "./conversation-ids.js";
+import { GROUP_TYPES, REGIONS, SCOPES } from "./types.js";
 import type {
   ApiKeyRecord,
   AppData,
+  AppMeta,
   AuthTokenRecord,
+  GroupData,
   JsonObject,
+  MessageCategory,
+  MessageRecord,
   Region,
   RoleRecord,
   UserRecord,
@@ -19,7 +24,9 @@ import type {
 export class SeedError extends Error {}
 
 export interface SampleData {
-  users: Partial<UserRecord>[];
+  users: unknown[];
+  groups: unknown[];
+  messages: unknown[];
 }
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
@@ -72,6 +79,10 @@ class Checker {
   }
   json(v: unknown, path: string): JsonObject | undefined {
     return v === undefined ? undefined : (this.obj(v, path) as JsonObject);
+  }
+  bool(v: unknown, path: string): boolean | undefined {
+    if (v !== undefined && typeof v !== "boolean") this.fail(path, "must be a boolean");
+    return v;
   }
   tags(v: unknown, path: string): string[] {
     return this.arr(v, path).map((t, i) => this.str(t, `${path}[${i}]`, 100));
@@ -141,6 +152,78 @@ function role(c: Checker, raw: unknown, path: string, createdAt: number): RoleRe
   return r;
 }
 
+function group(c: Checker, raw: unknown, path: string, createdAt: number): GroupData {
+  const o = c.obj(raw, path);
+  const g: GroupData = {
+    guid: c.id(o.guid, `${path}.guid`),
+    name: c.str(o.name, `${path}.name`, 100),
+    type: c.oneOf(o.type, `${path}.type`, GROUP_TYPES, "public"),
+    tags: c.tags(o.tags, `${path}.tags`),
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt,
+    members: [],
+    bannedUsers: [],
+  };
+  setIf(g, "password", c.optStr(o.password, `${path}.password`));
+  if (g.type === "password" && g.password === undefined) c.fail(`${path}.password`, "is required for a password group");
+  setIf(g, "icon", c.optStr(o.icon, `${path}.icon`, 3000));
+  setIf(g, "description", c.optStr(o.description, `${path}.description`));
+  setIf(g, "metadata", c.json(o.metadata, `${path}.metadata`));
+  setIf(g, "owner", o.owner === undefined ? undefined : c.id(o.owner, `${path}.owner`));
+  setIf(g, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
+  setIf(g, "updatedBy", c.optStr(o.updatedBy, `${path}.updatedBy`));
+  g.members = c.arr(o.members, `${path}.members`).map((m, i) => {
+    const mo = c.obj(m, `${path}.members[${i}]`);
+    return {
+      uid: c.id(mo.uid, `${path}.members[${i}].uid`),
+      scope: c.oneOf(mo.scope, `${path}.members[${i}].scope`, SCOPES, "participant"),
+      joinedAt: c.optInt(mo.joinedAt, `${path}.members[${i}].joinedAt`) ?? g.createdAt,
+    };
+  });
+  g.bannedUsers = c.arr(o.bannedUsers, `${path}.bannedUsers`).map((b, i) => {
+    const bo = c.obj(b, `${path}.bannedUsers[${i}]`);
+    return {
+      uid: c.id(bo.uid, `${path}.bannedUsers[${i}].uid`),
+      bannedAt: c.optInt(bo.bannedAt, `${path}.bannedUsers[${i}].bannedAt`) ?? g.createdAt,
+      bannedBy: bo.bannedBy === undefined ? "app_system" : c.str(bo.bannedBy, `${path}.bannedUsers[${i}].bannedBy`),
+    };
+  });
+  const members = new Set(g.members.map((m) => m.uid));
+  if (g.owner !== undefined && !members.has(g.owner)) c.fail(`${path}.owner`, `names ${g.owner}, who is not a member`);
+  unique(c, g.members, (m) => m.uid, `${path}.members`, "uid");
+  g.bannedUsers.forEach((b, i) => {
+    if (members.has(b.uid)) c.fail(`${path}.bannedUsers[${i}].uid`, `names ${b.uid}, who is also a member`);
+  });
+  return g;
+}
+
+const CATEGORIES: readonly MessageCategory[] = ["message", "custom", "action", "call"];
+
+/** A stored message; `id` may be left out (the next free id is used) and `conversationId` is derived. */
+function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<MessageRecord, "id" | "conversationId"> & { id?: number } {
+  const o = c.obj(raw, path);
+  const receiverType = c.oneOf(o.receiverType, `${path}.receiverType`, ["user", "group"] as const, "user");
+  const m: Omit<MessageRecord, "id" | "conversationId"> & { id?: number } = {
+    sender: o.sender === "app_system" ? "app_system" : c.id(o.sender, `${path}.sender`),
+    receiverType,
+    receiver: c.id(o.receiver, `${path}.receiver`),
+    category: c.oneOf(o.category, `${path}.category`, CATEGORIES, "message"),
+    type: o.type === undefined ? "text" : c.str(o.type, `${path}.type`, 100),
+    data: c.json(o.data, `${path}.data`) ?? {},
+    sentAt: c.optInt(o.sentAt, `${path}.sentAt`) ?? sentAt,
+    updatedAt: 0,
+  };
+  m.updatedAt = c.optInt(o.updatedAt, `${path}.updatedAt`) ?? m.sentAt;
+  setIf(m, "id", o.id === undefined ? undefined : c.int(typeof o.id === "string" && /^\d+$/.test(o.id) ? Number(o.id) : o.id, `${path}.id`));
+  setIf(m, "muid", c.optStr(o.muid, `${path}.muid`));
+  const parentId = o.parentId;
+  setIf(m, "parentId", parentId === undefined ? undefined : c.int(typeof parentId === "string" && /^\d+$/.test(parentId) ? Number(parentId) : parentId, `${path}.parentId`));
+  setIf(m, "replyCount", c.optInt(o.replyCount, `${path}.replyCount`));
+  if (o.tags !== undefined) m.tags = c.tags(o.tags, `${path}.tags`);
+  for (const k of ["editedAt", "deletedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
+  for (const k of ["editedBy", "deletedBy"] as const) setIf(m, k, c.optStr(o[k], `${path}.${k}`));
+  return m;
+}
+
 function authToken(c: Checker, raw: unknown, path: string): AuthTokenRecord {
   const o = c.obj(raw, path);
   const t: AuthTokenRecord = {
@@ -186,13 +269,21 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
     users: [],
     authTokens: c.arr(o.authTokens, `${path}.authTokens`).map((t, i) => authToken(c, t, `${path}.authTokens[${i}]`)),
     roles: c.arr(o.roles, `${path}.roles`).map((r, i) => role(c, r, `${path}.roles[${i}]`, createdAt)),
+    groups: [],
+    messages: [],
+    lastMessageId: o.lastMessageId === undefined ? 0 : c.int(o.lastMessageId, `${path}.lastMessageId`),
   };
+  const rawMessages: unknown[] = [];
   if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");
   if (o.sampleData === true) {
     const sample = sampleData();
     data.users.push(...sample.users.map((u, i) => user(c, u, `sample-data.users[${i}]`, createdAt)));
+    data.groups.push(...sample.groups.map((g, i) => group(c, g, `sample-data.groups[${i}]`, createdAt)));
+    rawMessages.push(...sample.messages.map((m, i) => [m, `sample-data.messages[${i}]`]));
   }
   data.users.push(...c.arr(o.users, `${path}.users`).map((u, i) => user(c, u, `${path}.users[${i}]`, createdAt)));
+  data.groups.push(...c.arr(o.groups, `${path}.groups`).map((g, i) => group(c, g, `${path}.groups[${i}]`, createdAt)));
+  rawMessages.push(...c.arr(o.messages, `${path}.messages`).map((m, i) => [m, `${path}.messages[${i}]`]));
 
   unique(c, data.apiKeys, (k) => k.apiKey, `${path}.apiKeys`, "apiKey");
   unique(c, data.users, (u) => u.uid, `${path}.users`, "uid");
@@ -205,7 +296,45 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   data.authTokens.forEach((t, i) => {
     if (!uids.has(t.uid)) c.fail(`${path}.authTokens[${i}].uid`, `names the unknown user ${t.uid}`);
   });
+  unique(c, data.groups, (g) => g.guid, `${path}.groups`, "guid");
+  data.groups.forEach((g, i) => {
+    for (const [list, entries] of [["members", g.members], ["bannedUsers", g.bannedUsers]] as const)
+      entries.forEach((m, j) => {
+        if (!uids.has(m.uid)) c.fail(`${path}.groups[${i}].${list}[${j}].uid`, `names the unknown user ${m.uid}`);
+      });
+  });
+  data.messages = messages(c, rawMessages as [unknown, string][], data, now);
+  data.lastMessageId = Math.max(data.lastMessageId, data.messages.at(-1)?.id ?? 0);
   return data;
+}
+
+/** Messages in id order: given ids must increase; missing ones continue the sequence. */
+function messages(c: Checker, raw: [unknown, string][], data: AppData, now: number): MessageRecord[] {
+  const uids = new Set(data.users.map((u) => u.uid));
+  const guids = new Set(data.groups.map((g) => g.guid));
+  const out: MessageRecord[] = [];
+  const conversations = new Map<number, string>();
+  let last = 0;
+  for (const [entry, path] of raw) {
+    const m = message(c, entry, path, now);
+    if (m.id !== undefined && m.id <= last) c.fail(`${path}.id`, `must be greater than the previous message id ${last}`);
+    const id = m.id ?? last + 1;
+    last = id;
+    if (m.sender !== "app_system" && !uids.has(m.sender)) c.fail(`${path}.sender`, `names the unknown user ${m.sender}`);
+    if (!(m.receiverType === "user" ? uids : guids).has(m.receiver))
+      c.fail(`${path}.receiver`, `names the unknown ${m.receiverType} ${m.receiver}`);
+    const conversationId = conversationIdOf(m);
+    if (m.parentId !== undefined && conversations.get(m.parentId) !== conversationId)
+      c.fail(`${path}.parentId`, `names no earlier message of the same conversation`);
+    conversations.set(id, conversationId);
+    out.push({ ...m, id, conversationId });
+  }
+  return out;
+}
+
+/** An app with its identity and nothing else (reset to empty). */
+export function emptyApp(app: AppMeta): AppData {
+  return { app, apiKeys: [], users: [], authTokens: [], roles: [], groups: [], messages: [], lastMessageId: 0 };
 }
 
 /** Parses a whole seed or state document. */

@@ -1,6 +1,6 @@
 import { AppState } from "./app-state.js";
 import type { Clock } from "./clock.js";
-import { parseApp } from "./seed.js";
+import { emptyApp, parseApp } from "./seed.js";
 import type { ApiKeyRecord, AppData, Region, StateData } from "./types.js";
 import { randomHex } from "../util/random.js";
 
@@ -105,7 +105,7 @@ export class Store {
     const target = (origin: AppData): AppData => {
       if (to === "seed") return origin;
       const live = this.apps.get(origin.app.appId);
-      return { app: origin.app, apiKeys: live ? live.toData().apiKeys : origin.apiKeys, users: [], authTokens: [], roles: [] };
+      return { ...emptyApp(origin.app), apiKeys: live ? live.toData().apiKeys : origin.apiKeys };
     };
     if (opts.appId) {
       const app = this.apps.get(opts.appId);

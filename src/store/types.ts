@@ -55,6 +55,73 @@ export interface RoleRecord {
   updatedAt?: number;
 }
 
+export type GroupType = "public" | "password" | "private";
+export const GROUP_TYPES: readonly GroupType[] = ["public", "password", "private"];
+export type Scope = "admin" | "moderator" | "participant";
+export const SCOPES: readonly Scope[] = ["admin", "moderator", "participant"];
+
+export interface GroupRecord {
+  guid: string;
+  name: string;
+  type: GroupType;
+  password?: string;
+  icon?: string;
+  description?: string;
+  metadata?: JsonObject;
+  /** Absent for a group the app created without an owner. */
+  owner?: string;
+  tags: string[];
+  createdAt: number;
+  updatedAt?: number;
+  updatedBy?: string;
+}
+
+export interface MemberRecord {
+  uid: string;
+  scope: Scope;
+  joinedAt: number;
+}
+
+export interface BanRecord {
+  uid: string;
+  bannedAt: number;
+  bannedBy: string;
+}
+
+/** A group as files hold it: its members (in join order) and banned users inline. */
+export interface GroupData extends GroupRecord {
+  members: MemberRecord[];
+  bannedUsers: BanRecord[];
+}
+
+export type ReceiverType = "user" | "group";
+export type MessageCategory = "message" | "custom" | "action" | "call";
+
+/**
+ * A message as stored. Sender and receiver entities are built when the message is shown (from the live user and
+ * group), which keeps a stored text message small; action messages keep their entity snapshots in `data`.
+ */
+export interface MessageRecord {
+  id: number;
+  conversationId: string;
+  sender: string;
+  receiverType: ReceiverType;
+  receiver: string;
+  category: MessageCategory;
+  type: string;
+  data: JsonObject;
+  sentAt: number;
+  updatedAt: number;
+  muid?: string;
+  parentId?: number;
+  replyCount?: number;
+  tags?: string[];
+  editedAt?: number;
+  editedBy?: string;
+  deletedAt?: number;
+  deletedBy?: string;
+}
+
 export interface AppMeta {
   appId: string;
   name: string;
@@ -72,6 +139,10 @@ export interface AppData {
   users: UserRecord[];
   authTokens: AuthTokenRecord[];
   roles: RoleRecord[];
+  groups: GroupData[];
+  messages: MessageRecord[];
+  /** The last message id handed out (ids are never reused, even after a permanent delete). */
+  lastMessageId: number;
 }
 
 export interface StateData {

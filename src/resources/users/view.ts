@@ -1,9 +1,5 @@
+import { userConversationId } from "../../store/conversation-ids.js";
 import type { UserRecord } from "../../store/types.js";
-
-/** The 1-1 conversation id: both uids in ascending order around `_user_`. */
-export function userConversationId(a: string, b: string): string {
-  return a < b ? `${a}_user_${b}` : `${b}_user_${a}`;
-}
 
 export interface UserViewOptions {
   /** The requesting (`onBehalfOf`) user: adds the caller-relative fields. */

@@ -1,0 +1,110 @@
+import type { MessageRecord } from "./types.js";
+
+/** Position of the first message with an id not below `id` in an id-ascending array. */
+export function lowerBoundId(list: readonly MessageRecord[], id: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function removeById(list: MessageRecord[], id: number): void {
+  const at = lowerBoundId(list, id);
+  if (list[at]?.id === id) list.splice(at, 1);
+}
+
+/**
+ * The messages of one app. Ids come from a per-app sequence, so every list is kept in id order by appending:
+ * the app-wide list, one list per conversation and one per thread. A lookup by id is a binary search; a page of
+ * one conversation is a binary search plus a slice, whatever the app holds in total.
+ */
+export class Messages {
+  private all: MessageRecord[] = [];
+  private readonly conversations = new Map<string, MessageRecord[]>();
+  private readonly threads = new Map<number, MessageRecord[]>();
+  lastId = 0;
+
+  load(messages: MessageRecord[], lastId: number): void {
+    this.all = messages.map((m) => structuredClone(m)).sort((a, b) => a.id - b.id);
+    this.conversations.clear();
+    this.threads.clear();
+    for (const m of this.all) this.index(m);
+    this.lastId = Math.max(lastId, this.all.at(-1)?.id ?? 0);
+  }
+
+  /** Live references: serialize or clone, never mutate. */
+  toData(): MessageRecord[] {
+    return this.all;
+  }
+
+  get size(): number {
+    return this.all.length;
+  }
+
+  /** Every message in id order. */
+  list(): readonly MessageRecord[] {
+    return this.all;
+  }
+
+  get(id: number): MessageRecord | undefined {
+    const m = this.all[lowerBoundId(this.all, id)];
+    return m?.id === id ? m : undefined;
+  }
+
+  /** Stores a new message under the next id. */
+  add(message: Omit<MessageRecord, "id">): MessageRecord {
+    const m: MessageRecord = { id: ++this.lastId, ...message };
+    this.all.push(m);
+    this.index(m);
+    return m;
+  }
+
+  /** Permanent delete. */
+  remove(m: MessageRecord): void {
+    removeById(this.all, m.id);
+    const conversation = this.conversations.get(m.conversationId);
+    if (conversation) {
+      removeById(conversation, m.id);
+      if (conversation.length === 0) this.conversations.delete(m.conversationId);
+    }
+    if (m.parentId !== undefined) {
+      const thread = this.threads.get(m.parentId);
+      if (thread) removeById(thread, m.id);
+    }
+  }
+
+  /** One conversation's messages (thread replies included) in id order. */
+  conversation(conversationId: string): readonly MessageRecord[] {
+    return this.conversations.get(conversationId) ?? [];
+  }
+
+  /** The replies to one message in id order. */
+  thread(parentId: number): readonly MessageRecord[] {
+    return this.threads.get(parentId) ?? [];
+  }
+
+  /** Removes a whole conversation (its group was deleted). */
+  dropConversation(conversationId: string): void {
+    const conversation = this.conversations.get(conversationId);
+    if (!conversation) return;
+    const gone = new Set(conversation.map((m) => m.id));
+    this.all = this.all.filter((m) => !gone.has(m.id));
+    for (const m of conversation) if (m.parentId === undefined) this.threads.delete(m.id);
+    this.conversations.delete(conversationId);
+  }
+
+  private index(m: MessageRecord): void {
+    let conversation = this.conversations.get(m.conversationId);
+    if (!conversation) this.conversations.set(m.conversationId, (conversation = []));
+    conversation.push(m);
+    if (m.parentId !== undefined) {
+      let thread = this.threads.get(m.parentId);
+      if (!thread) this.threads.set(m.parentId, (thread = []));
+      thread.push(m);
+    }
+  }
+}
