@@ -9,10 +9,19 @@ import { apps } from "./resources/apps/routes.js";
 import { apiKeys } from "./resources/api-keys/routes.js";
 import { authTokens } from "./resources/auth-tokens/routes.js";
 import { users } from "./resources/users/routes.js";
+import { groups } from "./resources/groups/routes.js";
+import { members } from "./resources/members/routes.js";
+import { bannedUsers } from "./resources/banned-users/routes.js";
 
 /** The REST plane's routes, relative to `/v3`. */
 function restPlane(): Hono<Env> {
-  return new Hono<Env>().route("/", users).route("/", authTokens).route("/", apiKeys);
+  return new Hono<Env>()
+    .route("/", users)
+    .route("/", authTokens)
+    .route("/", apiKeys)
+    .route("/", groups)
+    .route("/", members)
+    .route("/", bannedUsers);
 }
 
 /**

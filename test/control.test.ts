@@ -55,6 +55,24 @@ describe("GET/PUT /_emulator/state", () => {
     expect((await e.get("/v3/users/exported")).body.data.tags).toEqual(["t"]);
   });
 
+  it("round-trips groups, members, bans and messages, keeping the message id sequence", async () => {
+    await e.post("/v3/groups", { guid: "kept", name: "Kept", type: "password", password: "pw", tags: ["t"] }, { onBehalfOf: "superhero1" });
+    await e.post("/v3/groups/kept/members", { moderators: ["superhero2"], usersToBan: ["superhero5"] });
+    const state = (await e.get("/_emulator/state")).body;
+    const kept = state.apps[0].groups.find((g: any) => g.guid === "kept");
+    expect(kept).toMatchObject({ password: "pw", members: [{ uid: "superhero1", scope: "admin" }, { uid: "superhero2", scope: "moderator" }], bannedUsers: [{ uid: "superhero5", bannedBy: "app_system" }] });
+    const lastId = state.apps[0].lastMessageId;
+    expect(lastId).toBe(state.apps[0].messages.at(-1).id);
+
+    await e.post("/_emulator/reset");
+    expectError(await e.get("/v3/groups/kept"), 404, "ERR_GUID_NOT_FOUND");
+    await e.put("/_emulator/state", state);
+    expect((await e.get("/v3/groups/kept", { onBehalfOf: "superhero2" })).body.data).toMatchObject({ scope: "moderator", membersCount: 2 });
+    expect((await e.get("/v3/groups/kept/bannedusers")).body.data.map((u: any) => u.uid)).toEqual(["superhero5"]);
+    const next = await e.post("/v3/groups/kept/members", { participants: ["superhero3"] });
+    expect(Number(next.body.data.participants.superhero3.data.id)).toBe(lastId + 1);
+  });
+
   it("refuses an invalid state with the path of the bad field and keeps the current one", async () => {
     const state = (await e.get("/_emulator/state")).body;
     state.apps[0].users[2].uid = "bad uid";
@@ -87,12 +105,41 @@ describe("seed files", () => {
     expect(r.body.data).toEqual([expect.objectContaining({ uid: "mod1", role: "moderator" })]);
   });
 
+  it("accepts groups with members and bans, and messages", async () => {
+    const custom = await emulator({
+      seed: {
+        apps: [
+          {
+            app: { appId: "abc123", name: "Custom" },
+            apiKeys: [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }],
+            users: [{ uid: "u1", name: "One" }, { uid: "u2", name: "Two" }, { uid: "u3", name: "Three" }],
+            groups: [{ guid: "crew", name: "Crew", owner: "u1", members: [{ uid: "u1", scope: "admin" }, { uid: "u2" }], bannedUsers: [{ uid: "u3" }] }],
+            messages: [{ id: 10, sender: "u1", receiverType: "group", receiver: "crew", data: { text: "hi" } }, { sender: "u2", receiver: "u1", data: { text: "yo" } }],
+          },
+        ],
+      },
+    });
+    const key = { key: "k".repeat(40) };
+    expect((await custom.get("/abc123.api-us/v3/groups/crew", key)).body.data).toMatchObject({ owner: "u1", membersCount: 2, type: "public" });
+    const app = custom.store.apps.get("abc123")!;
+    expect(app.messages.conversation("u1_user_u2").map((m) => m.id)).toEqual([11]);
+    expect(app.messages.lastId).toBe(11);
+  });
+
   it("refuses a bad seed with the path of the bad field", async () => {
     await expect(
       emulator({ seed: { apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "u1", name: "U", role: "ghost" }] }] } }),
     ).rejects.toThrow("seed: apps[0].users[0].role names the unknown role ghost");
     await expect(emulator({ seed: { apps: [{ app: { appId: "a1", name: "A", region: "mars" } }] } })).rejects.toThrow(
       "seed: apps[0].app.region must be one of us, eu, in",
+    );
+    const users = [{ uid: "u1", name: "U" }];
+    const bad = (group: object) => emulator({ seed: { apps: [{ app: { appId: "a1", name: "A" }, users, groups: [group] }] } });
+    await expect(bad({ guid: "g", name: "G", members: [{ uid: "u2" }] })).rejects.toThrow("seed: apps[0].groups[0].members[0].uid names the unknown user u2");
+    await expect(bad({ guid: "g", name: "G", type: "password" })).rejects.toThrow("seed: apps[0].groups[0].password is required for a password group");
+    await expect(bad({ guid: "g", name: "G", owner: "u1" })).rejects.toThrow("seed: apps[0].groups[0].owner names u1, who is not a member");
+    await expect(bad({ guid: "g", name: "G", members: [{ uid: "u1", scope: "boss" }] })).rejects.toThrow(
+      "seed: apps[0].groups[0].members[0].scope must be one of admin, moderator, participant",
     );
   });
 });

@@ -75,6 +75,51 @@ export const ERRORS = {
     message: "The auth token {authToken} does not exist for the user {uid}. Please use a valid auth token.",
   },
 
+  // Groups, members, bans
+  ERR_GUID_NOT_FOUND: {
+    status: 404,
+    message: "The GUID {guid} does not exist, please make sure you have created a group with GUID {guid}.",
+    devMessage: "The GUID {guid} does not exist, so please make sure you have created a group with GUID {guid}.",
+  },
+  ERR_GUID_ALREADY_EXISTS: {
+    status: 400,
+    message: "The guid {guid} already exists. Please use another guid or try after deleting the group.",
+  },
+  ERR_EMPTY_GROUP_PASS: {
+    status: 400,
+    message: "The password is required for a password protected group. Please provide a password.",
+  },
+  ERR_NOT_A_MEMBER: { status: 404, message: "The user with UID {uid} is not a member of the group {guid}." },
+  ERR_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} is already a member of the group {guid}." },
+  ERR_GROUP_NOT_JOINED: {
+    status: 403,
+    message: "The user with UID {uid} has not joined the group {guid}. Please join the group to perform this operation.",
+  },
+  ERR_GROUP_JOIN_NOT_ALLOWED: {
+    status: 403,
+    message: "The user with UID {uid} cannot join the {type} group {guid}. Please ask an admin to add the user.",
+  },
+  ERR_SAME_SCOPE: { status: 403, message: "The user with UID {uid} already has the scope {scope} in the group {guid}." },
+  ERR_BANNED_GROUPMEMBER: { status: 403, message: "The user with UID {uid} is banned from the group {guid}." },
+  ERR_ALREADY_BANNED: { status: 400, message: "The user with UID {uid} is already banned from the group {guid}." },
+  ERR_NOT_A_BANNED_USER: { status: 404, message: "The user with UID {uid} is not banned from the group {guid}." },
+  ERR_GROUP_NO_CLEARANCE: {
+    status: 403,
+    message: "The user with UID {uid} does not have the clearance to perform this operation on {target} in the group {guid}.",
+  },
+  ERR_GROUP_NO_SCOPE_CLEARANCE: {
+    status: 403,
+    message: "The user with UID {uid} cannot assign the scope {scope} in the group {guid}.",
+  },
+  ERR_GROUP_NO_ADMIN_SCOPE: {
+    status: 403,
+    message: "The user with UID {uid} needs the admin scope in the group {guid} to perform this operation.",
+  },
+  ERR_GROUP_NO_SELF_ACTION: {
+    status: 403,
+    message: "The user with UID {uid} cannot perform this operation on themselves in the group {guid}.",
+  },
+
   // Roles
   ERR_ROLE_NOT_FOUND: { status: 404, message: "The role {role} does not exist. Please use a valid role." },
 

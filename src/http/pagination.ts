@@ -22,3 +22,32 @@ export function pagination(total: number, count: number, perPage: number, page: 
     total_pages: Math.max(1, Math.ceil(total / perPage)),
   };
 }
+
+/**
+ * One page of the `candidates` (already in list order) that pass `matches`. When the caller knows the total
+ * (no filter beyond what the candidates already are), the walk stops at the end of the page.
+ */
+export function pageMatching<T>(
+  candidates: Iterable<T>,
+  matches: ((item: T) => boolean) | undefined,
+  perPage: number,
+  page: number,
+  knownTotal?: number,
+): { items: T[]; pagination: Pagination } {
+  const start = (page - 1) * perPage;
+  const end = start + perPage;
+  const items: T[] = [];
+  let seen = 0;
+  for (const item of candidates) {
+    if (matches && !matches(item)) continue;
+    if (seen >= start && seen < end) items.push(item);
+    seen++;
+    if (knownTotal !== undefined && seen >= end) break;
+  }
+  return { items, pagination: pagination(knownTotal ?? seen, items.length, perPage, page) };
+}
+
+/** An array walked from its end, without copying it. */
+export function* backwards<T>(items: readonly T[]): Generator<T> {
+  for (let i = items.length - 1; i >= 0; i--) yield items[i];
+}

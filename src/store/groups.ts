@@ -1,6 +1,6 @@
 import { SortedIndex } from "./sorted-index.js";
 import { addTo, removeFrom } from "./multimap.js";
-import type { BanRecord, GroupData, GroupRecord, GroupType, MemberRecord, Scope } from "./types.js";
+import type { BanRecord, GroupData, GroupRecord, GroupType, MemberRecord } from "./types.js";
 
 export type GroupSort = "name" | "guid" | "createdAt";
 
@@ -141,10 +141,6 @@ export class Groups {
     const mine = this.userGroups.get(uid);
     mine?.delete(guid);
     if (mine?.size === 0) this.userGroups.delete(uid);
-  }
-
-  setScope(member: MemberRecord, scope: Scope): void {
-    member.scope = scope;
   }
 
   // ---- bans ----

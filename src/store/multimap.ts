@@ -12,3 +12,10 @@ export function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   set.delete(value);
   if (set.size === 0) map.delete(key);
 }
+
+/** The distinct items of several sets (missing ones skipped), in first-seen order. */
+export function unionOf<T>(sets: (Iterable<T> | undefined)[]): T[] {
+  const seen = new Set<T>();
+  for (const s of sets) if (s) for (const item of s) seen.add(item);
+  return [...seen];
+}

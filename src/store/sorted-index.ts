@@ -34,6 +34,16 @@ export class SortedIndex<T> {
     return lo;
   }
 
+  /** The items whose `key` starts with `prefix`; the index must be ordered by `key` first. */
+  withPrefix(prefix: string, key: (item: T) => string): T[] {
+    const out: T[] = [];
+    for (let i = this.search((item) => key(item) >= prefix); i < this.items.length; i++) {
+      if (!key(this.items[i]).startsWith(prefix)) break;
+      out.push(this.items[i]);
+    }
+    return out;
+  }
+
   insert(item: T): void {
     this.items.splice(this.lowerBound(item), 0, item);
   }

@@ -1,6 +1,7 @@
 import type { AppState } from "../../store/app-state.js";
+import { unionOf } from "../../store/multimap.js";
 import type { UserRecord } from "../../store/types.js";
-import { pagination, type Pagination } from "../../http/pagination.js";
+import { pageMatching, type Pagination } from "../../http/pagination.js";
 
 export interface UserFilters {
   searchKey?: string;
@@ -16,21 +17,7 @@ export interface UserFilters {
 }
 
 function prefixRange(app: AppState, field: "name" | "uid", key: string): readonly UserRecord[] {
-  const index = field === "name" ? app.usersByName : app.usersByUid;
-  const value = (u: UserRecord) => (field === "name" ? u.name.toLowerCase() : u.uid);
-  const out: UserRecord[] = [];
-  for (let i = index.search((u) => value(u) >= key); i < index.size; i++) {
-    const u = index.at(i);
-    if (!value(u).startsWith(key)) break;
-    out.push(u);
-  }
-  return out;
-}
-
-function union(sets: (Iterable<UserRecord> | undefined)[]): UserRecord[] {
-  const seen = new Set<UserRecord>();
-  for (const s of sets) if (s) for (const u of s) seen.add(u);
-  return [...seen];
+  return field === "name" ? app.usersByName.withPrefix(key, (u) => u.name.toLowerCase()) : app.usersByUid.withPrefix(key, (u) => u.uid);
 }
 
 /**
@@ -44,11 +31,11 @@ export function listUsers(app: AppState, f: UserFilters): { users: UserRecord[];
   if (f.searchKey) {
     const key = f.searchKey.toLowerCase();
     const fields = f.searchIn?.length ? f.searchIn : (["name", "uid"] as const);
-    candidates = union(fields.map((field) => prefixRange(app, field, key))).sort(byName);
+    candidates = unionOf(fields.map((field) => prefixRange(app, field, key))).sort(byName);
   } else if (f.roles?.length) {
-    candidates = union(f.roles.map((r) => app.usersByRole.get(r))).sort(byName);
+    candidates = unionOf(f.roles.map((r) => app.usersByRole.get(r))).sort(byName);
   } else if (f.tags?.length) {
-    candidates = union(f.tags.map((t) => app.usersByTag.get(t))).sort(byName);
+    candidates = unionOf(f.tags.map((t) => app.usersByTag.get(t))).sort(byName);
   } else {
     candidates = app.usersByName.values();
     ordered = true;
@@ -66,9 +53,6 @@ export function listUsers(app: AppState, f: UserFilters): { users: UserRecord[];
     return true;
   };
 
-  const start = (f.page - 1) * f.perPage;
-  const end = start + f.perPage;
-  const users: UserRecord[] = [];
   // Unfiltered (but for deactivation) the total is a counter, so the walk stops at the page's end.
   const knownTotal =
     ordered && !f.status && !f.allow
@@ -78,13 +62,6 @@ export function listUsers(app: AppState, f: UserFilters): { users: UserRecord[];
           ? app.deactivatedCount
           : app.usersByName.size
       : undefined;
-  let seen = 0;
-  for (const u of candidates) {
-    if (!matches(u)) continue;
-    if (seen >= start && seen < end) users.push(u);
-    seen++;
-    if (knownTotal !== undefined && seen >= end) break;
-  }
-  const total = knownTotal ?? seen;
-  return { users, pagination: pagination(total, users.length, f.perPage, f.page) };
+  const { items, pagination } = pageMatching(candidates, matches, f.perPage, f.page, knownTotal);
+  return { users: items, pagination };
 }

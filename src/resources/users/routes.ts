@@ -7,6 +7,7 @@ import { asBool, Query, readBody, validate, type Body, type Schema } from "../..
 import type { JsonObject, UserRecord } from "../../store/types.js";
 import { mintToken } from "../auth-tokens/tokens.js";
 import { listUsers } from "./list.js";
+import { requireUser } from "./lookup.js";
 import { userView } from "./view.js";
 
 const ID = /^[A-Za-z0-9-]+$/;
@@ -37,10 +38,7 @@ const UPDATE: Schema = {
 
 /** A user addressed by path: ERR_UID_NOT_FOUND unless it exists and is active. */
 export function pathUser(c: Ctx, uid = c.req.param("uid")!): UserRecord {
-  const id = normalizeUid(uid);
-  const user = c.var.app.activeUser(id);
-  if (!user) throw apiError("ERR_UID_NOT_FOUND", { uid: id });
-  return user;
+  return requireUser(c.var.app, uid);
 }
 
 function checkRole(c: Ctx, role: unknown): void {

@@ -1,0 +1,206 @@
+import { apiError } from "../../http/errors.js";
+import { normalizeUid } from "../../http/auth.js";
+import type { AppState } from "../../store/app-state.js";
+import { groupConversationId } from "../../store/conversation-ids.js";
+import type { GroupRecord, JsonObject, MemberRecord, MessageRecord, Scope, UserRecord } from "../../store/types.js";
+import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../messages/view.js";
+import { groupEntity } from "./view.js";
+
+/**
+ * Membership rules shared by group creation, add-members, kick, ban, unban and scope changes: who may act on
+ * whom (clearance), the plan limits, and the `groupMember` action message every change leaves in the group.
+ * `actor` is the `onBehalfOf` user; without one the app itself acts, with full clearance.
+ */
+
+export const GROUPS_PER_USER = 2000;
+export const MEMBERS_PER_GROUP = 100_000;
+
+export type MemberAction = "added" | "joined" | "kicked" | "banned" | "unbanned" | "scopeChanged" | "left";
+
+const RANK: Record<Scope, number> = { participant: 0, moderator: 1, admin: 2 };
+
+export function pathGroup(app: AppState, guid: string): GroupRecord {
+  const id = normalizeUid(guid);
+  const group = app.groups.get(id);
+  if (!group) throw apiError("ERR_GUID_NOT_FOUND", { guid: id });
+  return group;
+}
+
+/** The acting user's membership; acting in a group needs one. */
+function actingMember(app: AppState, group: GroupRecord, actor: UserRecord): MemberRecord {
+  const mine = app.groups.member(group.guid, actor.uid);
+  if (!mine) throw apiError("ERR_GROUP_NOT_JOINED", { uid: actor.uid, guid: group.guid });
+  return mine;
+}
+
+/** Updating or deleting a group on behalf of a user needs the admin scope. */
+export function requireAdmin(app: AppState, group: GroupRecord, actor: UserRecord | undefined): void {
+  if (!actor) return;
+  if (actingMember(app, group, actor).scope !== "admin")
+    throw apiError("ERR_GROUP_NO_ADMIN_SCOPE", { uid: actor.uid, guid: group.guid });
+}
+
+/**
+ * Kick, ban, unban and scope changes: participants act on nobody, moderators on participants only, admins on
+ * everyone but the owner. `targetScope` is undefined for a banned (non-member) target, who ranks as a participant.
+ */
+export function requireClearance(
+  app: AppState,
+  group: GroupRecord,
+  actor: UserRecord | undefined,
+  targetUid: string,
+  targetScope: Scope | undefined,
+): void {
+  if (!actor) return;
+  if (actor.uid === targetUid) throw apiError("ERR_GROUP_NO_SELF_ACTION", { uid: actor.uid, guid: group.guid });
+  const mine = actingMember(app, group, actor).scope;
+  const allowed =
+    mine === "admin" ? targetUid !== group.owner : mine === "moderator" ? (targetScope ?? "participant") === "participant" : false;
+  if (!allowed) throw apiError("ERR_GROUP_NO_CLEARANCE", { uid: actor.uid, target: targetUid, guid: group.guid });
+}
+
+/** Which scopes an actor may hand out: moderators up to moderator, admins any, participants none. */
+export function requireScopeClearance(app: AppState, group: GroupRecord, actor: UserRecord | undefined, scope: Scope): void {
+  if (!actor) return;
+  const mine = actingMember(app, group, actor).scope;
+  if (mine === "participant" || RANK[scope] > RANK[mine])
+    throw apiError("ERR_GROUP_NO_SCOPE_CLEARANCE", { uid: actor.uid, scope, guid: group.guid });
+}
+
+/** Leaves the `groupMember` action message of a change in the group's conversation. */
+export function recordAction(
+  app: AppState,
+  now: number,
+  group: GroupRecord,
+  action: MemberAction,
+  actor: UserRecord | undefined,
+  target: UserRecord,
+  extras?: JsonObject,
+): MessageRecord {
+  const by = actor?.uid ?? SYSTEM_UID;
+  const data: JsonObject = {
+    action,
+    entities: {
+      by: entity(actorEntity(app, by), "user"),
+      on: entity(subjectEntity(target), "user"),
+      for: entity(groupEntity(app, group), "group"),
+    },
+  };
+  if (extras) data.extras = extras;
+  return app.messages.add({
+    conversationId: groupConversationId(group.guid),
+    sender: by,
+    receiverType: "group",
+    receiver: group.guid,
+    category: "action",
+    type: "groupMember",
+    data,
+    sentAt: now,
+    updatedAt: now,
+  });
+}
+
+/** Room for `users` to join `guid`: the plan's members-per-group and groups-per-user limits. */
+export function requireRoom(app: AppState, guid: string, users: UserRecord[]): void {
+  if (app.groups.membersCount(guid) + users.length > MEMBERS_PER_GROUP)
+    throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The group ${guid} has reached the limit of ${MEMBERS_PER_GROUP} members.` });
+  for (const user of users)
+    if (app.groups.groupsOf(user.uid).size >= GROUPS_PER_USER)
+      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", {
+        what: `The user ${user.uid} has reached the limit of ${GROUPS_PER_USER} groups; they must leave a group before joining another.`,
+      });
+}
+
+/** Makes `user` a member with `scope`; `joined` when they add themselves, `added` otherwise. */
+export function addMember(
+  app: AppState,
+  now: number,
+  group: GroupRecord,
+  user: UserRecord,
+  scope: Scope,
+  actor: UserRecord | undefined,
+): MessageRecord {
+  const params = { uid: user.uid, guid: group.guid };
+  if (app.groups.ban(group.guid, user.uid)) throw apiError("ERR_BANNED_GROUPMEMBER", params);
+  if (app.groups.member(group.guid, user.uid)) throw apiError("ERR_ALREADY_JOINED", params);
+  const self = actor?.uid === user.uid;
+  if (self) {
+    if (group.type !== "public" || scope !== "participant")
+      throw apiError("ERR_GROUP_JOIN_NOT_ALLOWED", { uid: user.uid, guid: group.guid, type: group.type });
+  } else {
+    requireScopeClearance(app, group, actor, scope);
+  }
+  requireRoom(app, group.guid, [user]);
+  app.groups.addMember(group.guid, { uid: user.uid, scope, joinedAt: now });
+  return recordAction(app, now, group, self ? "joined" : "added", actor, user);
+}
+
+/** The owner of a new group, or a new owner: an admin member (added or promoted as needed). */
+export function makeAdmin(app: AppState, now: number, group: GroupRecord, user: UserRecord, actor: UserRecord | undefined): void {
+  const member = app.groups.member(group.guid, user.uid);
+  if (!member) {
+    if (app.groups.ban(group.guid, user.uid)) throw apiError("ERR_BANNED_GROUPMEMBER", { uid: user.uid, guid: group.guid });
+    requireRoom(app, group.guid, [user]);
+    app.groups.addMember(group.guid, { uid: user.uid, scope: "admin", joinedAt: now });
+  } else if (member.scope !== "admin") {
+    const old = member.scope;
+    member.scope = "admin";
+    recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: "admin", old } });
+  }
+}
+
+/** Kick (by someone else) or leave (oneself; the owner cannot leave). */
+export function removeMember(app: AppState, now: number, group: GroupRecord, user: UserRecord, actor: UserRecord | undefined): void {
+  const member = app.groups.member(group.guid, user.uid);
+  if (!member) throw apiError("ERR_NOT_A_MEMBER", { uid: user.uid, guid: group.guid });
+  const leaving = actor?.uid === user.uid;
+  if (leaving && group.owner === user.uid) throw apiError("ERR_GROUP_NO_SELF_ACTION", { uid: user.uid, guid: group.guid });
+  if (!leaving) requireClearance(app, group, actor, user.uid, member.scope);
+  app.groups.removeMember(group.guid, user.uid);
+  recordAction(app, now, group, leaving ? "left" : "kicked", actor, user);
+}
+
+/** Bans a member (they leave the group) or, through add-members' `usersToBan`, a user who is not one. */
+export function banUser(
+  app: AppState,
+  now: number,
+  group: GroupRecord,
+  user: UserRecord,
+  actor: UserRecord | undefined,
+  opts: { membersOnly: boolean },
+): void {
+  const params = { uid: user.uid, guid: group.guid };
+  if (app.groups.ban(group.guid, user.uid)) throw apiError("ERR_ALREADY_BANNED", params);
+  const member = app.groups.member(group.guid, user.uid);
+  if (!member && opts.membersOnly) throw apiError("ERR_NOT_A_MEMBER", params);
+  requireClearance(app, group, actor, user.uid, member?.scope);
+  if (member) app.groups.removeMember(group.guid, user.uid);
+  app.groups.addBan(group.guid, { uid: user.uid, bannedAt: now, bannedBy: actor?.uid ?? SYSTEM_UID });
+  if (member) recordAction(app, now, group, "banned", actor, user);
+}
+
+export function unbanUser(app: AppState, now: number, group: GroupRecord, user: UserRecord, actor: UserRecord | undefined): void {
+  if (!app.groups.ban(group.guid, user.uid)) throw apiError("ERR_NOT_A_BANNED_USER", { uid: user.uid, guid: group.guid });
+  requireClearance(app, group, actor, user.uid, undefined);
+  app.groups.removeBan(group.guid, user.uid);
+  recordAction(app, now, group, "unbanned", actor, user);
+}
+
+export function changeScope(
+  app: AppState,
+  now: number,
+  group: GroupRecord,
+  user: UserRecord,
+  scope: Scope,
+  actor: UserRecord | undefined,
+): MemberRecord {
+  const member = app.groups.member(group.guid, user.uid);
+  if (!member) throw apiError("ERR_NOT_A_MEMBER", { uid: user.uid, guid: group.guid });
+  requireClearance(app, group, actor, user.uid, member.scope);
+  requireScopeClearance(app, group, actor, scope);
+  if (member.scope === scope) throw apiError("ERR_SAME_SCOPE", { uid: user.uid, scope, guid: group.guid });
+  const old = member.scope;
+  member.scope = scope;
+  recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: scope, old } });
+  return member;
+}

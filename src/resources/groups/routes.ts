@@ -1,0 +1,201 @@
+import { Hono } from "hono";
+import type { Env } from "../../http/context.js";
+import { apiError } from "../../http/errors.js";
+import { normalizeUid, onBehalfOf } from "../../http/auth.js";
+import { ok, page, success } from "../../http/reply.js";
+import { Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { groupConversationId } from "../../store/conversation-ids.js";
+import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type Scope, type UserRecord } from "../../store/types.js";
+import { SYSTEM_UID } from "../messages/view.js";
+import { requireUser } from "../users/lookup.js";
+import { listGroups } from "./list.js";
+import { addMember, banUser, makeAdmin, pathGroup, requireAdmin, requireRoom } from "./membership.js";
+import { groupView } from "./view.js";
+
+const GUID = /^[A-Za-z0-9-]+$/;
+
+const UID_LIST = { type: "array", items: { required: true, type: "string" } } as const;
+/** The lists of add-members and of `members` on create, with the scope each gives. */
+export const MEMBER_LISTS = { admins: "admin", moderators: "moderator", participants: "participant" } as const satisfies Record<
+  string,
+  Scope
+>;
+
+const ATTRIBUTES: Schema = {
+  type: { type: "string", in: GROUP_TYPES },
+  password: { type: "string", max: 100 },
+  icon: { type: "string", max: 3000, url: true },
+  description: { type: "string", max: 1000 },
+  metadata: { type: "object", maxKb: 5 },
+  owner: { type: "string", max: 100 },
+  tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
+};
+
+const CREATE: Schema = {
+  guid: {
+    required: true,
+    type: "string",
+    max: 100,
+    pattern: GUID,
+    patternMessage: "The guid may only contain letters, numbers, and dashes.",
+  },
+  name: { required: true, type: "string", max: 100 },
+  ...ATTRIBUTES,
+  type: { required: true, type: "string", in: GROUP_TYPES },
+  members: { type: "object" },
+};
+
+const UPDATE: Schema = {
+  name: { filled: true, type: "string", max: 100 },
+  ...ATTRIBUTES,
+  unset: { type: "array", items: { type: "string", in: ["icon", "description", "metadata"] } },
+};
+
+export const MEMBERS: Schema = {
+  admins: UID_LIST,
+  moderators: UID_LIST,
+  participants: UID_LIST,
+  usersToBan: UID_LIST,
+};
+
+function applyAttributes(g: GroupRecord, body: Body): void {
+  if (typeof body.name === "string") g.name = body.name;
+  if (typeof body.type === "string") g.type = body.type as GroupType;
+  if (g.type === "password") {
+    if (typeof body.password === "string" && body.password !== "") g.password = body.password;
+  } else delete g.password;
+  for (const k of ["icon", "description"] as const) if (typeof body[k] === "string") g[k] = body[k] as string;
+  if (body.metadata !== undefined && body.metadata !== null) g.metadata = body.metadata as JsonObject;
+  if (Array.isArray(body.tags)) g.tags = [...new Set(body.tags as string[])];
+}
+
+/** A password group needs a password: given now, or kept from before when the type was already `password`. */
+function requirePassword(body: Body, current?: GroupRecord): void {
+  const type = (body.type as GroupType | undefined) ?? current?.type;
+  const password = body.password || (current?.type === "password" ? current.password : undefined);
+  if (type === "password" && !password) throw apiError("ERR_EMPTY_GROUP_PASS");
+}
+
+/** The `members` of a create request, checked in full before anything is created. */
+function initialMembers(app: AppState, raw: unknown, admins: UserRecord[]): { user: UserRecord; scope: Scope | "banned" }[] {
+  if (raw === undefined || raw === null) return [];
+  const body = raw as Body;
+  const lists = Object.keys(MEMBERS);
+  validate(
+    Object.fromEntries(lists.map((k) => [`members.${k}`, body[k]])),
+    Object.fromEntries(lists.map((k) => [`members.${k}`, MEMBERS[k]])),
+  );
+  const out: { user: UserRecord; scope: Scope | "banned" }[] = [];
+  const seen = new Set(admins.map((u) => u.uid));
+  for (const [list, scope] of [...Object.entries(MEMBER_LISTS), ["usersToBan", "banned"] as const]) {
+    for (const uid of (body[list] as string[] | undefined) ?? []) {
+      const user = requireUser(app, uid);
+      if (seen.has(user.uid)) continue;
+      seen.add(user.uid);
+      out.push({ user, scope: scope as Scope | "banned" });
+    }
+  }
+  return out;
+}
+
+export const groups = new Hono<Env>()
+  .post("/groups", async (c) => {
+    const body = await readBody(c);
+    validate(body, CREATE);
+    const app = c.var.app;
+    const creator = onBehalfOf(c, "optional");
+    const guid = normalizeUid(body.guid as string);
+    if (app.groups.get(guid)) throw apiError("ERR_GUID_ALREADY_EXISTS", { guid });
+    const owner = typeof body.owner === "string" ? requireUser(app, body.owner) : creator;
+    requirePassword(body);
+    const now = c.var.emulator.clock.now();
+    const group: GroupRecord = { guid, name: body.name as string, type: body.type as GroupType, tags: [], createdAt: now };
+    applyAttributes(group, body);
+    if (owner) group.owner = owner.uid;
+    const admins = [...new Set([owner, creator])].filter((u) => u !== undefined);
+    const members = initialMembers(app, body.members, admins);
+    // Every check happens before the group exists, so a refused create leaves nothing behind.
+    requireRoom(app, guid, [...admins, ...members.filter((m) => m.scope !== "banned").map((m) => m.user)]);
+
+    app.groups.add(group);
+    for (const admin of admins) makeAdmin(app, now, group, admin, creator);
+    for (const { user, scope } of members) {
+      if (scope === "banned") banUser(app, now, group, user, undefined, { membersOnly: false });
+      else if (!app.groups.member(guid, user.uid)) addMember(app, now, group, user, scope, undefined);
+    }
+    return ok(c, groupView(app, group, { viewer: creator ?? owner, tags: group.tags.length > 0 }));
+  })
+
+  .get("/groups", (c) => {
+    const q = new Query(c);
+    const viewer = onBehalfOf(c, "optional");
+    const type = q.oneOf("type", GROUP_TYPES);
+    const types = q.listOf("types", GROUP_TYPES);
+    const hasJoined = q.bool("hasJoined");
+    if (hasJoined && !viewer) q.fail("onBehalfOf", "The onBehalfOf header is required when hasJoined is true.");
+    const filters = {
+      searchKey: q.str("searchKey"),
+      searchIn: q.listOf("searchIn", ["name", "guid"] as const),
+      types: type || types ? [...(type ? [type] : []), ...(types ?? [])] : undefined,
+      tags: q.list("tags"),
+      joinedBy: hasJoined ? viewer : undefined,
+      updatedAt: q.optInt("updatedAt"),
+      affix: q.oneOf("affix", ["append", "prepend"] as const) ?? "append",
+      sortBy: q.oneOf("sortBy", ["name", "guid", "createdAt"] as const) ?? "name",
+      sortOrder: q.oneOf("sortOrder", ["asc", "desc"] as const) ?? "asc",
+      perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
+      page: q.int("page", { def: 1, min: 1 }),
+    };
+    const withTags = q.bool("withTags");
+    q.done();
+    const app = c.var.app;
+    const result = listGroups(app, filters);
+    const last = result.groups.at(-1);
+    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: filters.affix };
+    return page(c, result.groups.map((g) => groupView(app, g, { viewer, tags: withTags })), result.pagination, {
+      cursor,
+      meta: { pagination: result.pagination, cursor },
+    });
+  })
+
+  .get("/groups/:guid", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    const group = pathGroup(c.var.app, c.req.param("guid"));
+    return ok(c, groupView(c.var.app, group, { viewer, tags: group.tags.length > 0 }));
+  })
+
+  .put("/groups/:guid", async (c) => {
+    const actor = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const group = pathGroup(app, c.req.param("guid"));
+    const body = await readBody(c);
+    validate(body, UPDATE);
+    requireAdmin(app, group, actor);
+    // The owner can only be handed over by the app itself.
+    const newOwner = !actor && typeof body.owner === "string" ? requireUser(app, body.owner) : undefined;
+    requirePassword(body, group);
+    if (newOwner && app.groups.ban(group.guid, newOwner.uid))
+      throw apiError("ERR_BANNED_GROUPMEMBER", { uid: newOwner.uid, guid: group.guid });
+
+    const now = c.var.emulator.clock.now();
+    app.groups.update(group, (g) => {
+      applyAttributes(g, body);
+      for (const field of (body.unset as ("icon" | "description" | "metadata")[] | undefined) ?? []) delete g[field];
+      if (newOwner) g.owner = newOwner.uid;
+      g.updatedAt = now;
+      g.updatedBy = actor?.uid ?? SYSTEM_UID;
+    });
+    if (newOwner) makeAdmin(app, now, group, newOwner, undefined);
+    return ok(c, groupView(app, group, { viewer: actor, tags: group.tags.length > 0 }));
+  })
+
+  .delete("/groups/:guid", (c) => {
+    const actor = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const group = pathGroup(app, c.req.param("guid"));
+    requireAdmin(app, group, actor);
+    app.groups.delete(group);
+    app.messages.dropConversation(groupConversationId(group.guid));
+    return success(c, `Group with guid ${group.guid} has been deleted successfully.`);
+  });

@@ -1,0 +1,110 @@
+import { Hono } from "hono";
+import type { Env } from "../../http/context.js";
+import { ApiError, badRequest } from "../../http/errors.js";
+import { onBehalfOf } from "../../http/auth.js";
+import { pageMatching } from "../../http/pagination.js";
+import { ok, page, success } from "../../http/reply.js";
+import { Query, readBody, validate, type Body } from "../../http/validate.js";
+import { SCOPES, type Scope } from "../../store/types.js";
+import { MEMBER_LISTS, MEMBERS } from "../groups/routes.js";
+import { addMember, banUser, changeScope, pathGroup, removeMember } from "../groups/membership.js";
+import { messageView } from "../messages/view.js";
+import { requireUser } from "../users/lookup.js";
+import { userView } from "../users/view.js";
+
+/** One item of a bulk reply: the error in the platform's envelope shape, next to `success: false`. */
+function failure(e: unknown): Record<string, unknown> {
+  if (!(e instanceof ApiError)) throw e;
+  return { success: false, message: e.message, error: e.toBody().error };
+}
+
+/** At least one list must name someone (Laravel's required_without_all). */
+function requireSomeList(body: Body): void {
+  const lists = Object.keys(MEMBERS);
+  if (lists.some((k) => (body[k] as unknown[] | undefined)?.length)) return;
+  throw badRequest(
+    Object.fromEntries(
+      lists.map((k) => [k, [`The ${k} field is required when none of ${lists.filter((o) => o !== k).join(" / ")} are present.`]]),
+    ),
+  );
+}
+
+export const members = new Hono<Env>()
+  .post("/groups/:guid/members", async (c) => {
+    const actor = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const group = pathGroup(app, c.req.param("guid"));
+    const body = await readBody(c);
+    validate(body, MEMBERS);
+    requireSomeList(body);
+    const now = c.var.emulator.clock.now();
+    const data: Record<string, Record<string, unknown>> = {};
+    for (const [list, scope] of Object.entries(MEMBER_LISTS) as [string, Scope][]) {
+      const uids = body[list] as string[] | undefined;
+      if (!uids?.length) continue;
+      data[list] = {};
+      for (const uid of uids) {
+        try {
+          const message = addMember(app, now, group, requireUser(app, uid), scope, actor);
+          data[list][uid] = { success: true, data: messageView(app, message) };
+        } catch (e) {
+          data[list][uid] = failure(e);
+        }
+      }
+    }
+    const toBan = body.usersToBan as string[] | undefined;
+    if (toBan?.length) {
+      data.usersToBan = {};
+      for (const uid of toBan) {
+        try {
+          banUser(app, now, group, requireUser(app, uid), actor, { membersOnly: false });
+          data.usersToBan[uid] = { success: true };
+        } catch (e) {
+          data.usersToBan[uid] = failure(e);
+        }
+      }
+    }
+    return ok(c, data);
+  })
+
+  .get("/groups/:guid/members", (c) => {
+    const app = c.var.app;
+    const group = pathGroup(app, c.req.param("guid"));
+    const q = new Query(c);
+    const status = q.oneOf("status", ["available", "offline"] as const);
+    const scopes = q.listOf("scopes", SCOPES);
+    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
+    const pageNo = q.int("page", { def: 1, min: 1 });
+    q.done();
+    const all = app.groups.membership(group.guid).members;
+    const wanted = scopes ? new Set(scopes) : undefined;
+    const matches =
+      status || wanted
+        ? (m: { uid: string; scope: Scope }) => (!wanted || wanted.has(m.scope)) && (!status || app.users.get(m.uid)?.status === status)
+        : undefined;
+    // Only this group's members are walked, and without filters only up to the end of the page.
+    const result = pageMatching(all.values(), matches, perPage, pageNo, matches ? undefined : all.size);
+    const data = result.items.map((m) => ({ ...userView(app.users.get(m.uid)!, { list: true }), scope: m.scope, joinedAt: m.joinedAt }));
+    const last = result.items.at(-1);
+    return page(c, data, result.pagination, { cursor: { updatedAt: last?.joinedAt ?? c.var.emulator.clock.now(), affix: "prepend" } });
+  })
+
+  .put("/groups/:guid/members/:uid", async (c) => {
+    const actor = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const group = pathGroup(app, c.req.param("guid"));
+    const user = requireUser(app, c.req.param("uid"));
+    const body = await readBody(c);
+    validate(body, { scope: { type: "string", in: SCOPES } });
+    const member = changeScope(app, c.var.emulator.clock.now(), group, user, (body.scope as Scope | undefined) ?? "participant", actor);
+    return ok(c, { guid: group.guid, uid: user.uid, scope: member.scope, joinedAt: member.joinedAt });
+  })
+
+  .delete("/groups/:guid/members/:uid", (c) => {
+    const actor = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const group = pathGroup(app, c.req.param("guid"));
+    const user = requireUser(app, c.req.param("uid"));
+    removeMember(app, c.var.emulator.clock.now(), group, user, actor);
+    return success(c, `The member with ${user.uid} has been kicked from the Group with ${group.guid}.`);
+  });

@@ -1,0 +1,63 @@
+import type { AppState } from "../../store/app-state.js";
+import type { JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
+import { groupEntity } from "../groups/view.js";
+import { userEntity } from "../users/view.js";
+
+export const SYSTEM_UID = "app_system";
+
+/** The entity of a uid: the live user, the system actor, or what is left of a permanently deleted user. */
+export function actorEntity(app: AppState, uid: string): Record<string, unknown> {
+  const user = app.users.get(uid);
+  if (user) return userEntity(user);
+  if (uid === SYSTEM_UID) return { uid, name: "System", role: "default", status: "offline", createdAt: app.meta.createdAt };
+  return { uid, name: uid, role: "default", status: "offline", createdAt: app.meta.createdAt };
+}
+
+export function entity(value: Record<string, unknown>, entityType: "user" | "group" | "message"): JsonObject {
+  return { entity: value, entityType } as JsonObject;
+}
+
+/**
+ * A message as the API shows it. Chat and custom messages get their sender/receiver entities from the live
+ * user and group; action messages carry the snapshots taken when they happened.
+ */
+export function messageView(app: AppState, m: MessageRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: String(m.id) };
+  if (m.muid !== undefined) out.muid = m.muid;
+  out.conversationId = m.conversationId;
+  out.sender = m.sender;
+  out.receiverType = m.receiverType;
+  out.receiver = m.receiver;
+  out.category = m.category;
+  out.type = m.type;
+  out.data = m.category === "action" || m.category === "call" ? m.data : { ...m.data, entities: chatEntities(app, m) };
+  out.sentAt = m.sentAt;
+  out.updatedAt = m.updatedAt;
+  if (m.parentId !== undefined) out.parentId = String(m.parentId);
+  if (m.replyCount !== undefined) out.replyCount = m.replyCount;
+  if (m.editedAt !== undefined) out.editedAt = m.editedAt;
+  if (m.editedBy !== undefined) out.editedBy = m.editedBy;
+  if (m.deletedAt !== undefined) out.deletedAt = m.deletedAt;
+  if (m.deletedBy !== undefined) out.deletedBy = m.deletedBy;
+  if (m.tags !== undefined) out.tags = m.tags;
+  return out;
+}
+
+function chatEntities(app: AppState, m: MessageRecord): JsonObject {
+  let receiver: JsonObject;
+  if (m.receiverType === "group") {
+    const group = app.groups.get(m.receiver);
+    receiver = entity(group ? groupEntity(app, group) : { guid: m.receiver, conversationId: m.conversationId }, "group");
+  } else {
+    receiver = entity({ ...actorEntity(app, m.receiver), conversationId: m.conversationId }, "user");
+  }
+  return { sender: entity(actorEntity(app, m.sender), "user"), receiver } as JsonObject;
+}
+
+/** The affected user of an action (`on`): a user entity with its optional attributes. */
+export function subjectEntity(u: UserRecord): Record<string, unknown> {
+  const out = userEntity(u);
+  if (u.updatedAt !== undefined) out.updatedAt = u.updatedAt;
+  if (u.link !== undefined) out.link = u.link;
+  return out;
+}

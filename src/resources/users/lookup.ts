@@ -1,0 +1,12 @@
+import { apiError } from "../../http/errors.js";
+import { normalizeUid } from "../../http/auth.js";
+import type { AppState } from "../../store/app-state.js";
+import type { UserRecord } from "../../store/types.js";
+
+/** A uid from a path or body: ERR_UID_NOT_FOUND unless the user exists and is active. */
+export function requireUser(app: AppState, uid: string): UserRecord {
+  const id = normalizeUid(uid);
+  const user = app.activeUser(id);
+  if (!user) throw apiError("ERR_UID_NOT_FOUND", { uid: id });
+  return user;
+}
