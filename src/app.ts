@@ -12,6 +12,9 @@ import { users } from "./resources/users/routes.js";
 import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
+import { messages } from "./resources/messages/routes.js";
+import { reactions } from "./resources/reactions/routes.js";
+import { conversations } from "./resources/conversations/routes.js";
 
 /** The REST plane's routes, relative to `/v3`. */
 function restPlane(): Hono<Env> {
@@ -21,7 +24,10 @@ function restPlane(): Hono<Env> {
     .route("/", apiKeys)
     .route("/", groups)
     .route("/", members)
-    .route("/", bannedUsers);
+    .route("/", bannedUsers)
+    .route("/", messages)
+    .route("/", reactions)
+    .route("/", conversations);
 }
 
 /**

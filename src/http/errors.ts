@@ -120,6 +120,60 @@ export const ERRORS = {
     message: "The user with UID {uid} cannot perform this operation on themselves in the group {guid}.",
   },
 
+  // Messages, threads, reactions, conversations
+  ERR_EMPTY_RECEIVER: { status: 400, message: "The receiver is missing. Please provide the uid or guid of the receiver." },
+  ERR_INVALID_RECEIVER_TYPE: {
+    status: 400,
+    message: "The receiverType {receiverType} is invalid. Please use user or group.",
+  },
+  ERR_INVALID_MESSAGE_CATEGORY: {
+    status: 400,
+    message: "The category {category} is invalid. Please use message or custom.",
+  },
+  ERR_EMPTY_MESSAGE_TYPE: { status: 400, message: "The type is missing. Please provide the type of the custom message." },
+  ERR_INVALID_MESSAGE_TYPE: {
+    status: 400,
+    message: "The type {type} is invalid for the category {category}. Please use one of {allowed}.",
+  },
+  ERR_INVALID_MESSAGE_DATA: { status: 400, message: "The data of the message must be an object." },
+  ERR_EMPTY_MESSAGE_TEXT: { status: 400, message: "The text of the message is missing. Please provide data.text." },
+  ERR_INVALID_MESSAGE_TEXT: { status: 400, message: "The text of the message must be a string." },
+  ERR_EMPTY_MESSAGE_FILE: {
+    status: 400,
+    message: "The {type} message has no file. Please provide data.attachments with at least one url.",
+  },
+  ERR_INVALID_MEDIA_MESSAGE: {
+    status: 400,
+    message: "The attachments of the media message are invalid: every attachment needs a url.",
+  },
+  ERR_EMPTY_CUSTOM_DATA: { status: 400, message: "The customData of the custom message is missing. Please provide data.customData." },
+  ERR_INVALID_CUSTOM_DATA: { status: 400, message: "The customData of the custom message must be an object." },
+  ERR_INVALID_METADATA: { status: 400, message: "The metadata of the message must be an object." },
+  ERR_MESSAGE_ID_NOT_FOUND: { status: 404, message: "The message with id {id} does not exist." },
+  ERR_MESSAGE_NOT_A_SENDER: {
+    status: 403,
+    message: "The user with UID {uid} is not the sender of the message {id}. Only the sender can {action} it.",
+  },
+  ERR_MESSAGE_NO_ACCESS: { status: 403, message: "The user with UID {uid} does not have access to the message {id}." },
+  ERR_MESSAGE_ACTION_NOT_ALLOWED: { status: 403, message: "The message {id} cannot be {action}: {reason}." },
+  ERR_WRONG_MESSAGE_THREAD: {
+    status: 400,
+    message: "The thread message must be sent to the conversation of its parent message {id}.",
+  },
+  ERR_MESSAGE_THREAD_NESTING: {
+    status: 400,
+    message: "The message {id} is itself a thread message. Threads cannot be nested.",
+  },
+  ERR_WRONG_MESSAGE_THREAD_CATEGORY: {
+    status: 400,
+    message: "The message {id} is of category {category}, which cannot have a thread.",
+  },
+  ERR_CONVERSATION_NOT_ACCESSIBLE: {
+    status: 403,
+    message: "The conversation {conversationId} is not accessible for the user with UID {uid}.",
+  },
+  ERR_CONVERSATION_NOT_FOUND: { status: 404, message: "The conversation {conversationId} does not exist." },
+
   // Roles
   ERR_ROLE_NOT_FOUND: { status: 404, message: "The role {role} does not exist. Please use a valid role." },
 

@@ -1,4 +1,5 @@
 import type { Ctx } from "./context.js";
+import { ApiError } from "./errors.js";
 import type { Pagination } from "./pagination.js";
 
 /** The platform wraps every payload in `data`. */
@@ -13,4 +14,10 @@ export function success(c: Ctx, message: string) {
 
 export function page(c: Ctx, data: unknown[], pagination: Pagination, extra?: Record<string, unknown>) {
   return c.json({ data, meta: { pagination }, ...extra });
+}
+
+/** One failed item of a bulk reply: the error in the envelope's shape next to `success: false` (others rethrow). */
+export function bulkFailure(e: unknown): Record<string, unknown> {
+  if (!(e instanceof ApiError)) throw e;
+  return { success: false, message: e.message, error: e.toBody().error };
 }

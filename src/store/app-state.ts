@@ -1,8 +1,10 @@
+import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
+import { Reactions } from "./reactions.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
-import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, RoleRecord, UserRecord } from "./types.js";
+import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, MessageRecord, RoleRecord, UserRecord } from "./types.js";
 
 export const DEFAULT_ROLE: RoleRecord = {
   role: "default",
@@ -43,6 +45,8 @@ export class AppState {
   readonly roles = new Map<string, RoleRecord>();
   readonly groups = new Groups();
   readonly messages = new Messages();
+  readonly reactions = new Reactions();
+  readonly conversations = new Conversations();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -78,6 +82,8 @@ export class AppState {
     for (const t of data.authTokens) this.addToken({ ...t });
     this.groups.load(data.groups);
     this.messages.load(data.messages, data.lastMessageId);
+    this.reactions.load(data.reactions, data.lastReactionId);
+    this.conversations.load(data.conversations, this.messages.list());
   }
 
   /** The app's data as live references: serialize or clone it, never mutate it. */
@@ -94,6 +100,9 @@ export class AppState {
       groups: this.groups.toData(),
       messages: this.messages.toData(),
       lastMessageId: this.messages.lastId,
+      reactions: this.reactions.toData(),
+      lastReactionId: this.reactions.lastId,
+      conversations: this.conversations.toData(),
     };
   }
 
@@ -143,6 +152,7 @@ export class AppState {
     user.deletedAt = at;
     this.flushTokens(user.uid);
     this.groups.forgetUser(user.uid);
+    this.conversations.forgetUser(user.uid);
   }
 
   deleteUserPermanently(user: UserRecord): void {
@@ -150,6 +160,7 @@ export class AppState {
     this.users.delete(user.uid);
     this.flushTokens(user.uid);
     this.groups.forgetUser(user.uid);
+    this.conversations.forgetUser(user.uid);
   }
 
   private unlist(user: UserRecord): void {
@@ -167,6 +178,32 @@ export class AppState {
   private unindexAttributes(user: UserRecord): void {
     removeFrom(this.usersByRole, user.role, user);
     for (const t of user.tags) removeFrom(this.usersByTag, t, user);
+  }
+
+  // ---- messages ----
+
+  /** Stores a new message under the next id; a one-on-one message makes its conversation exist for both users. */
+  addMessage(message: Omit<MessageRecord, "id">): MessageRecord {
+    const m = this.messages.add(message);
+    if (m.receiverType === "user") this.conversations.noteDirect(m);
+    return m;
+  }
+
+  /** Permanent delete, with the message's reactions. */
+  removeMessage(m: MessageRecord): void {
+    this.messages.remove(m);
+    this.reactions.dropMessage(m.id);
+    if (m.receiverType === "user" && this.messages.conversation(m.conversationId).length === 0)
+      this.conversations.dropDirect(m.conversationId, [m.sender, m.receiver]);
+  }
+
+  /** Permanently removes every message of a conversation (and their reactions) in one pass. */
+  dropConversation(conversationId: string): void {
+    const list = this.messages.conversation(conversationId);
+    const direct = list.find((m) => m.receiverType === "user");
+    for (const m of list) this.reactions.dropMessage(m.id);
+    this.messages.dropConversation(conversationId);
+    if (direct) this.conversations.dropDirect(conversationId, [direct.sender, direct.receiver]);
   }
 
   // ---- auth tokens ----

@@ -10,6 +10,8 @@ import type {
   JsonObject,
   MessageCategory,
   MessageRecord,
+  ConversationState,
+  ReactionRecord,
   Region,
   RoleRecord,
   UserRecord,
@@ -224,6 +226,26 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<M
   return m;
 }
 
+function reaction(c: Checker, raw: unknown, path: string): ReactionRecord {
+  const o = c.obj(raw, path);
+  return {
+    id: c.int(o.id, `${path}.id`),
+    messageId: c.int(o.messageId, `${path}.messageId`),
+    reaction: c.str(o.reaction, `${path}.reaction`, 100),
+    uid: c.id(o.uid, `${path}.uid`),
+    reactedAt: c.int(o.reactedAt, `${path}.reactedAt`),
+  };
+}
+
+function conversation(c: Checker, raw: unknown, path: string): ConversationState {
+  const o = c.obj(raw, path);
+  const s: ConversationState = { uid: c.id(o.uid, `${path}.uid`), conversationId: c.str(o.conversationId, `${path}.conversationId`, 300) };
+  if (o.tags !== undefined) s.tags = c.tags(o.tags, `${path}.tags`);
+  for (const k of ["readId", "readAt", "deliveredId", "deliveredAt", "clearedId", "untilId"] as const)
+    setIf(s, k, c.optInt(o[k], `${path}.${k}`));
+  return s;
+}
+
 function authToken(c: Checker, raw: unknown, path: string): AuthTokenRecord {
   const o = c.obj(raw, path);
   const t: AuthTokenRecord = {
@@ -272,6 +294,9 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
     groups: [],
     messages: [],
     lastMessageId: o.lastMessageId === undefined ? 0 : c.int(o.lastMessageId, `${path}.lastMessageId`),
+    reactions: c.arr(o.reactions, `${path}.reactions`).map((r, i) => reaction(c, r, `${path}.reactions[${i}]`)),
+    lastReactionId: o.lastReactionId === undefined ? 0 : c.int(o.lastReactionId, `${path}.lastReactionId`),
+    conversations: c.arr(o.conversations, `${path}.conversations`).map((s, i) => conversation(c, s, `${path}.conversations[${i}]`)),
   };
   const rawMessages: unknown[] = [];
   if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");
@@ -305,6 +330,16 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   });
   data.messages = messages(c, rawMessages as [unknown, string][], data, now);
   data.lastMessageId = Math.max(data.lastMessageId, data.messages.at(-1)?.id ?? 0);
+  const messageIds = new Set(data.messages.map((m) => m.id));
+  data.reactions.forEach((r, i) => {
+    if (!messageIds.has(r.messageId)) c.fail(`${path}.reactions[${i}].messageId`, `names the unknown message ${r.messageId}`);
+    if (!uids.has(r.uid)) c.fail(`${path}.reactions[${i}].uid`, `names the unknown user ${r.uid}`);
+  });
+  unique(c, data.reactions, (r) => String(r.id), `${path}.reactions`, "id");
+  data.lastReactionId = data.reactions.reduce((max, r) => Math.max(max, r.id), data.lastReactionId);
+  data.conversations.forEach((s, i) => {
+    if (!uids.has(s.uid)) c.fail(`${path}.conversations[${i}].uid`, `names the unknown user ${s.uid}`);
+  });
   return data;
 }
 
@@ -334,7 +369,19 @@ function messages(c: Checker, raw: [unknown, string][], data: AppData, now: numb
 
 /** An app with its identity and nothing else (reset to empty). */
 export function emptyApp(app: AppMeta): AppData {
-  return { app, apiKeys: [], users: [], authTokens: [], roles: [], groups: [], messages: [], lastMessageId: 0 };
+  return {
+    app,
+    apiKeys: [],
+    users: [],
+    authTokens: [],
+    roles: [],
+    groups: [],
+    messages: [],
+    lastMessageId: 0,
+    reactions: [],
+    lastReactionId: 0,
+    conversations: [],
+  };
 }
 
 /** Parses a whole seed or state document. */

@@ -116,10 +116,35 @@ export interface MessageRecord {
   parentId?: number;
   replyCount?: number;
   tags?: string[];
+  /** Uids mentioned as `<@uid:UID>` in the text. */
+  mentionedUids?: string[];
   editedAt?: number;
   editedBy?: string;
   deletedAt?: number;
   deletedBy?: string;
+}
+
+export interface ReactionRecord {
+  id: number;
+  messageId: number;
+  reaction: string;
+  uid: string;
+  reactedAt: number;
+}
+
+/** One user's side of one conversation: read/delivered pointers, tags, and what they may no longer see. */
+export interface ConversationState {
+  uid: string;
+  conversationId: string;
+  tags?: string[];
+  readId?: number;
+  readAt?: number;
+  deliveredId?: number;
+  deliveredAt?: number;
+  /** Reset by this user: messages up to this id are gone for them. */
+  clearedId?: number;
+  /** Left, kicked or banned from the group: messages after this id are not theirs to see. */
+  untilId?: number;
 }
 
 export interface AppMeta {
@@ -143,6 +168,9 @@ export interface AppData {
   messages: MessageRecord[];
   /** The last message id handed out (ids are never reused, even after a permanent delete). */
   lastMessageId: number;
+  reactions: ReactionRecord[];
+  lastReactionId: number;
+  conversations: ConversationState[];
 }
 
 export interface StateData {

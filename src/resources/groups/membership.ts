@@ -4,6 +4,7 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import type { GroupRecord, JsonObject, MemberRecord, MessageRecord, Scope, UserRecord } from "../../store/types.js";
 import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../messages/view.js";
+import { noteArrival, noteDeparture } from "../messages/access.js";
 import { groupEntity } from "./view.js";
 
 /**
@@ -87,7 +88,7 @@ export function recordAction(
     },
   };
   if (extras) data.extras = extras;
-  return app.messages.add({
+  return app.addMessage({
     conversationId: groupConversationId(group.guid),
     sender: by,
     receiverType: "group",
@@ -132,6 +133,7 @@ export function addMember(
   }
   requireRoom(app, group.guid, [user]);
   app.groups.addMember(group.guid, { uid: user.uid, scope, joinedAt: now });
+  noteArrival(app, user.uid, group.guid);
   return recordAction(app, now, group, self ? "joined" : "added", actor, user);
 }
 
@@ -142,6 +144,7 @@ export function makeAdmin(app: AppState, now: number, group: GroupRecord, user: 
     if (app.groups.ban(group.guid, user.uid)) throw apiError("ERR_BANNED_GROUPMEMBER", { uid: user.uid, guid: group.guid });
     requireRoom(app, group.guid, [user]);
     app.groups.addMember(group.guid, { uid: user.uid, scope: "admin", joinedAt: now });
+    noteArrival(app, user.uid, group.guid);
   } else if (member.scope !== "admin") {
     const old = member.scope;
     member.scope = "admin";
@@ -158,6 +161,7 @@ export function removeMember(app: AppState, now: number, group: GroupRecord, use
   if (!leaving) requireClearance(app, group, actor, user.uid, member.scope);
   app.groups.removeMember(group.guid, user.uid);
   recordAction(app, now, group, leaving ? "left" : "kicked", actor, user);
+  noteDeparture(app, user.uid, group.guid);
 }
 
 /** Bans a member (they leave the group) or, through add-members' `usersToBan`, a user who is not one. */
@@ -176,7 +180,10 @@ export function banUser(
   requireClearance(app, group, actor, user.uid, member?.scope);
   if (member) app.groups.removeMember(group.guid, user.uid);
   app.groups.addBan(group.guid, { uid: user.uid, bannedAt: now, bannedBy: actor?.uid ?? SYSTEM_UID });
-  if (member) recordAction(app, now, group, "banned", actor, user);
+  if (member) {
+    recordAction(app, now, group, "banned", actor, user);
+    noteDeparture(app, user.uid, group.guid);
+  }
 }
 
 export function unbanUser(app: AppState, now: number, group: GroupRecord, user: UserRecord, actor: UserRecord | undefined): void {

@@ -196,6 +196,6 @@ export const groups = new Hono<Env>()
     const group = pathGroup(app, c.req.param("guid"));
     requireAdmin(app, group, actor);
     app.groups.delete(group);
-    app.messages.dropConversation(groupConversationId(group.guid));
+    app.dropConversation(groupConversationId(group.guid));
     return success(c, `Group with guid ${group.guid} has been deleted successfully.`);
   });

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { Env } from "../../http/context.js";
-import { ApiError, badRequest } from "../../http/errors.js";
+import { badRequest } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
-import { ok, page, success } from "../../http/reply.js";
+import { bulkFailure, ok, page, success } from "../../http/reply.js";
 import { Query, readBody, validate, type Body } from "../../http/validate.js";
 import { SCOPES, type Scope } from "../../store/types.js";
 import { MEMBER_LISTS, MEMBERS } from "../groups/routes.js";
@@ -11,12 +11,6 @@ import { addMember, banUser, changeScope, pathGroup, removeMember } from "../gro
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
-
-/** One item of a bulk reply: the error in the platform's envelope shape, next to `success: false`. */
-function failure(e: unknown): Record<string, unknown> {
-  if (!(e instanceof ApiError)) throw e;
-  return { success: false, message: e.message, error: e.toBody().error };
-}
 
 /** At least one list must name someone (Laravel's required_without_all). */
 function requireSomeList(body: Body): void {
@@ -48,7 +42,7 @@ export const members = new Hono<Env>()
           const message = addMember(app, now, group, requireUser(app, uid), scope, actor);
           data[list][uid] = { success: true, data: messageView(app, message) };
         } catch (e) {
-          data[list][uid] = failure(e);
+          data[list][uid] = bulkFailure(e);
         }
       }
     }
@@ -60,7 +54,7 @@ export const members = new Hono<Env>()
           banUser(app, now, group, requireUser(app, uid), actor, { membersOnly: false });
           data.usersToBan[uid] = { success: true };
         } catch (e) {
-          data.usersToBan[uid] = failure(e);
+          data.usersToBan[uid] = bulkFailure(e);
         }
       }
     }

@@ -21,7 +21,7 @@ export function entity(value: Record<string, unknown>, entityType: "user" | "gro
  * A message as the API shows it. Chat and custom messages get their sender/receiver entities from the live
  * user and group; action messages carry the snapshots taken when they happened.
  */
-export function messageView(app: AppState, m: MessageRecord): Record<string, unknown> {
+export function messageView(app: AppState, m: MessageRecord, viewer?: UserRecord): Record<string, unknown> {
   const out: Record<string, unknown> = { id: String(m.id) };
   if (m.muid !== undefined) out.muid = m.muid;
   out.conversationId = m.conversationId;
@@ -30,7 +30,11 @@ export function messageView(app: AppState, m: MessageRecord): Record<string, unk
   out.receiver = m.receiver;
   out.category = m.category;
   out.type = m.type;
-  out.data = m.category === "action" || m.category === "call" ? m.data : { ...m.data, entities: chatEntities(app, m) };
+  const data: Record<string, unknown> =
+    m.category === "action" || m.category === "call" ? { ...m.data } : { ...m.data, entities: chatEntities(app, m) };
+  const reactions = app.reactions.summary(m.id, viewer?.uid);
+  if (reactions.length > 0) data.reactions = reactions;
+  out.data = data;
   out.sentAt = m.sentAt;
   out.updatedAt = m.updatedAt;
   if (m.parentId !== undefined) out.parentId = String(m.parentId);
@@ -40,6 +44,16 @@ export function messageView(app: AppState, m: MessageRecord): Record<string, unk
   if (m.deletedAt !== undefined) out.deletedAt = m.deletedAt;
   if (m.deletedBy !== undefined) out.deletedBy = m.deletedBy;
   if (m.tags !== undefined) out.tags = m.tags;
+  if (m.mentionedUids?.length) {
+    out.mentionedUsers = m.mentionedUids.map((uid) => actorEntity(app, uid));
+    if (viewer) out.mentionedMe = m.mentionedUids.includes(viewer.uid);
+  }
+  if (m.receiverType === "user") {
+    // Receipts of a one-on-one message: how far its receiver has marked the conversation.
+    const state = app.conversations.state(m.receiver, m.conversationId);
+    if (state?.deliveredId !== undefined && state.deliveredId >= m.id) out.deliveredAt = state.deliveredAt;
+    if (state?.readId !== undefined && state.readId >= m.id) out.readAt = state.readAt;
+  }
   return out;
 }
 

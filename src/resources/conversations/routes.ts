@@ -1,0 +1,222 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError, ApiError } from "../../http/errors.js";
+import { onBehalfOf } from "../../http/auth.js";
+import { pageOf } from "../../http/pagination.js";
+import { ok, page, success } from "../../http/reply.js";
+import { asBool, Query, readBody, validate } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
+import type { GroupRecord, MessageRecord, UserRecord } from "../../store/types.js";
+import { pathGroup } from "../groups/membership.js";
+import { groupView } from "../groups/view.js";
+import { parseConversationId, visibleTo, type Visible } from "../messages/access.js";
+import { sourceOf, unreadCount, walk } from "../messages/list.js";
+import { messageView } from "../messages/view.js";
+import { requireUser } from "../users/lookup.js";
+import { userView } from "../users/view.js";
+
+/** One conversation as one user has it. */
+interface Entry {
+  viewer: UserRecord;
+  visible: Visible;
+  withUser?: UserRecord;
+  withGroup?: GroupRecord;
+  last: MessageRecord;
+}
+
+const notReply = (m: MessageRecord) => m.parentId === undefined;
+
+/** The viewer's side of a conversation, or undefined when nothing in it is theirs to see (yet, or any more). */
+function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Entry | undefined {
+  let visible: Visible;
+  try {
+    visible = visibleTo(app, viewer, conversationId);
+  } catch (e) {
+    if (e instanceof ApiError) return undefined;
+    throw e;
+  }
+  const [last] = walk([sourceOf(app, visible)], { affix: "prepend", limit: 1 }, notReply);
+  if (!last) return undefined;
+  const parsed = parseConversationId(conversationId)!;
+  if ("guid" in parsed) return { viewer, visible, withGroup: app.groups.get(parsed.guid), last };
+  const other = app.users.get(parsed.uids[0] === viewer.uid ? parsed.uids[1] : parsed.uids[0]);
+  return other ? { viewer, visible, withUser: other, last } : undefined;
+}
+
+/** The conversation object of §2.7, for the entry's user. */
+function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean } = {}): Record<string, unknown> {
+  const source = sourceOf(app, e.visible);
+  const [first] = walk([source], { affix: "append", limit: 1 }, notReply);
+  const state = app.conversations.state(e.viewer.uid, e.visible.conversationId);
+  const out: Record<string, unknown> = {
+    conversationId: e.visible.conversationId,
+    conversationType: e.withGroup ? "group" : "user",
+    unreadMessageCount: String(unreadCount(app, e.viewer, [source])),
+    createdAt: first.sentAt,
+    updatedAt: e.last.sentAt,
+    lastMessage: messageView(app, e.last, e.viewer),
+    conversationWith: e.withGroup
+      ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
+      : userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags }),
+  };
+  if (state?.tags) out.tags = state.tags;
+  return out;
+}
+
+/** Every conversation of one user, latest activity first. */
+function entriesOf(app: AppState, viewer: UserRecord): Entry[] {
+  const ids = [...app.conversations.directOf(viewer.uid), ...[...app.groups.groupsOf(viewer.uid).keys()].map(groupConversationId)];
+  const out: Entry[] = [];
+  for (const id of ids) {
+    const e = entryOf(app, viewer, id);
+    if (e) out.push(e);
+  }
+  return out.sort((a, b) => b.last.id - a.last.id);
+}
+
+function requireEntry(app: AppState, viewer: UserRecord, conversationId: string): Entry {
+  const e = entryOf(app, viewer, conversationId);
+  if (!e) throw apiError("ERR_CONVERSATION_NOT_ACCESSIBLE", { conversationId, uid: viewer.uid });
+  return e;
+}
+
+/** The conversation addressed by a `/users/{uid}/...` or `/groups/{guid}/...` path, for the onBehalfOf user. */
+function pathConversation(c: Ctx, kind: "user" | "group"): { viewer: UserRecord; conversationId: string; label: string } {
+  const viewer = onBehalfOf(c, "required");
+  const app = c.var.app;
+  if (kind === "group") {
+    const group = pathGroup(app, c.req.param("guid")!);
+    return { viewer, conversationId: groupConversationId(group.guid), label: group.guid };
+  }
+  const other = requireUser(app, c.req.param("uid")!);
+  return { viewer, conversationId: userConversationId(viewer.uid, other.uid), label: other.uid };
+}
+
+const TAGS = { tags: { required: true, type: "array", max: 25, items: { required: true, type: "string", max: 100 } } } as const;
+
+async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRecord> {
+  const body = await readBody(c);
+  validate(body, { messageId: { required: true, type: "integer" } });
+  const m = c.var.app.messages.get(Number(body.messageId));
+  if (!m || m.conversationId !== conversationId) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: body.messageId });
+  return m;
+}
+
+/** get, update (tags), reset and receipts of one conversation; `kind` says how the path names it. */
+function conversationRoutes(kind: "user" | "group", base: string) {
+  const isUser = kind === "user";
+  return new Hono<Env>()
+    .get(`${base}/conversation`, (c) => {
+      const { viewer, conversationId } = pathConversation(c, kind);
+      return ok(c, conversationView(c.var.app, requireEntry(c.var.app, viewer, conversationId)));
+    })
+    .put(`${base}/conversation`, async (c) => {
+      const { viewer, conversationId } = pathConversation(c, kind);
+      const app = c.var.app;
+      const entry = requireEntry(app, viewer, conversationId);
+      const body = await readBody(c);
+      validate(body, TAGS);
+      app.conversations.ensure(viewer.uid, conversationId).tags = [...new Set(body.tags as string[])];
+      return ok(c, conversationView(app, entry));
+    })
+    .delete(`${base}/conversation`, async (c) => {
+      const { viewer, conversationId } = pathConversation(c, kind);
+      const app = c.var.app;
+      const body = isUser ? await readBody(c) : {};
+      validate(body, { conversationWith: { type: "string" }, deleteMessagesPermanently: { type: "boolean" } });
+      requireEntry(app, viewer, conversationId);
+      if (asBool(body.deleteMessagesPermanently)) app.dropConversation(conversationId);
+      app.conversations.ensure(viewer.uid, conversationId).clearedId = app.messages.lastId;
+      return success(c, `The conversation ${conversationId} has been deleted successfully for UID ${viewer.uid}.`);
+    })
+    .post(`${base}/conversation/delivered`, async (c) => {
+      const { viewer, conversationId } = pathConversation(c, kind);
+      const m = await readMessageId(c, conversationId);
+      const state = c.var.app.conversations.ensure(viewer.uid, conversationId);
+      state.deliveredId = Math.max(state.deliveredId ?? 0, m.id);
+      state.deliveredAt = c.var.emulator.clock.now();
+      return isUser
+        ? c.json({ data: { success: true, Message: "All the messages from the user are marked as delivered for the requesting user." } })
+        : success(c, "All the messages in the group are marked as delivered for the requesting user.");
+    })
+    .post(`${base}/conversation/read`, async (c) => {
+      const { viewer, conversationId } = pathConversation(c, kind);
+      const m = await readMessageId(c, conversationId);
+      const state = c.var.app.conversations.ensure(viewer.uid, conversationId);
+      const now = c.var.emulator.clock.now();
+      // Read implies delivered.
+      state.readId = Math.max(state.readId ?? 0, m.id);
+      state.readAt = now;
+      if ((state.deliveredId ?? 0) < state.readId) {
+        state.deliveredId = state.readId;
+        state.deliveredAt = now;
+      }
+      return isUser
+        ? c.json({ data: { success: true, Message: "All the messages from the user are marked as read for the requesting user." } })
+        : success(c, "All the messages in the group are marked as read for the requesting user.");
+    })
+    .delete(`${base}/conversation/read`, async (c) => {
+      const { viewer, conversationId, label } = pathConversation(c, kind);
+      const m = await readMessageId(c, conversationId);
+      c.var.app.conversations.ensure(viewer.uid, conversationId).readId = m.id;
+      const from = isUser ? `from the user ${label}` : `in the group ${label}`;
+      return success(c, `The messages after the message id ${m.id} ${from} are marked as unread for the user ${viewer.uid}.`);
+    });
+}
+
+export const conversations = new Hono<Env>()
+  .get("/conversations", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const q = new Query(c);
+    const f = {
+      searchKey: q.str("searchKey")?.toLowerCase(),
+      conversationType: q.oneOf("conversationType", ["user", "group"] as const),
+      tags: q.list("tags"),
+      userTags: q.list("userTags"),
+      groupTags: q.list("groupTags"),
+      unread: q.bool("unread"),
+      withTags: q.bool("withTags"),
+      withUserAndGroupTags: q.bool("withUserAndGroupTags"),
+      perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
+      page: q.int("page", { def: 1, min: 1 }),
+    };
+    q.done();
+    const keep = (e: Entry): boolean => {
+      if (f.conversationType && (e.withGroup ? "group" : "user") !== f.conversationType) return false;
+      const name = (e.withGroup?.name ?? e.withUser!.name).toLowerCase();
+      if (f.searchKey && !name.includes(f.searchKey)) return false;
+      const mine = app.conversations.state(e.viewer.uid, e.visible.conversationId)?.tags;
+      if (f.tags && !f.tags.some((t) => mine?.includes(t))) return false;
+      if (f.userTags && !(e.withUser && f.userTags.some((t) => e.withUser!.tags.includes(t)))) return false;
+      if (f.groupTags && !(e.withGroup && f.groupTags.some((t) => e.withGroup!.tags.includes(t)))) return false;
+      if (f.unread && unreadCount(app, e.viewer, [sourceOf(app, e.visible)]) === 0) return false;
+      return true;
+    };
+    // With onBehalfOf: that user's conversations; without: every user's, by uid, each by latest activity.
+    const owners = viewer ? [viewer] : app.usersByUid.values().filter((u) => u.deactivatedAt === undefined);
+    const entries = owners.flatMap((u) => entriesOf(app, u)).filter(keep);
+    const { data, pagination } = pageOf(entries, f.perPage, f.page);
+    return page(c, data.map((e) => conversationView(app, e, f)), pagination);
+  })
+
+  // Deprecated pair, kept for old clients.
+  .get("/conversations/:conversationId", (c) => {
+    const viewer = onBehalfOf(c, "required");
+    const conversationId = c.req.param("conversationId");
+    const e = entryOf(c.var.app, viewer, conversationId);
+    if (!e) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
+    return ok(c, conversationView(c.var.app, e));
+  })
+  .delete("/conversations/:conversationId", (c) => {
+    const viewer = onBehalfOf(c, "required");
+    const app = c.var.app;
+    const conversationId = c.req.param("conversationId");
+    if (!entryOf(app, viewer, conversationId)) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
+    app.dropConversation(conversationId);
+    return success(c, `The conversation ${conversationId} has been deleted successfully for all the users.`);
+  })
+
+  .route("/", conversationRoutes("user", "/users/:uid"))
+  .route("/", conversationRoutes("group", "/groups/:guid"));

@@ -1,0 +1,211 @@
+import { lowerBoundId } from "../../store/messages.js";
+import type { AppState } from "../../store/app-state.js";
+import type { MessageRecord, UserRecord } from "../../store/types.js";
+import { Query } from "../../http/validate.js";
+import { MESSAGE_TYPES } from "./send.js";
+import type { Visible } from "./access.js";
+
+/** A list of messages in id order, with the id range the reader may see of it. */
+export interface Source {
+  messages: readonly MessageRecord[];
+  after: number;
+  until: number;
+}
+
+export interface Cursor {
+  affix: "append" | "prepend";
+  id?: number;
+  sentAt?: number;
+  limit: number;
+}
+
+export function sourceOf(app: AppState, v: Visible): Source {
+  return { messages: app.messages.conversation(v.conversationId), after: v.after, until: v.until };
+}
+
+/** Where a walk over `list` starts: append from the cursor on, prepend from just before it. */
+function startAt(list: readonly MessageRecord[], c: Cursor): number {
+  if (c.affix === "append") {
+    if (c.id !== undefined) return lowerBoundId(list, c.id + 1);
+    if (c.sentAt !== undefined) return firstAtOrAfter(list, c.sentAt);
+    return 0;
+  }
+  if (c.id !== undefined) return lowerBoundId(list, c.id) - 1;
+  if (c.sentAt !== undefined) return firstAtOrAfter(list, c.sentAt) - 1;
+  return list.length - 1;
+}
+
+function firstAtOrAfter(list: readonly MessageRecord[], sentAt: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].sentAt < sentAt) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Up to `limit` messages from the sources that pass `keep`, walking from the cursor (append: forwards, prepend:
+ * backwards), merged by id across sources; the result is in ascending id order either way. The cost is the
+ * binary searches plus the messages walked, whatever the app holds in total.
+ */
+export function walk(sources: Source[], cursor: Cursor, keep: (m: MessageRecord) => boolean): MessageRecord[] {
+  const forward = cursor.affix === "append";
+  // Each walk starts inside the visible range, so hidden stretches are skipped by binary search, not walked.
+  const heads = sources.map((s) => {
+    const i = startAt(s.messages, cursor);
+    return {
+      s,
+      i: forward ? Math.max(i, lowerBoundId(s.messages, s.after + 1)) : Math.min(i, lowerBoundId(s.messages, s.until + 1) - 1),
+    };
+  });
+  const out: MessageRecord[] = [];
+  while (out.length < cursor.limit) {
+    let best: { s: Source; i: number } | undefined;
+    for (const h of heads) {
+      const m = h.s.messages[h.i];
+      if (!m) continue;
+      if (!best || (forward ? m.id < best.s.messages[best.i].id : m.id > best.s.messages[best.i].id)) best = h;
+    }
+    if (!best) break;
+    const m = best.s.messages[best.i];
+    best.i += forward ? 1 : -1;
+    if (m.id <= best.s.after) {
+      if (!forward) best.i = -1; // nothing older is visible
+      continue;
+    }
+    if (m.id > best.s.until) {
+      if (forward) best.i = best.s.messages.length; // nothing newer is visible
+      continue;
+    }
+    if (keep(m)) out.push(m);
+  }
+  return forward ? out : out.reverse();
+}
+
+/** The cursor-style `meta` of message lists. */
+export function cursorMeta(items: MessageRecord[], limit: number, extra: Record<string, unknown> = {}) {
+  const meta: Record<string, unknown> = { current: { limit, count: items.length, ...extra } };
+  const first = items[0];
+  const last = items.at(-1);
+  if (first && last) {
+    meta.previous = { affix: "prepend", sentAt: first.sentAt, id: String(first.id) };
+    meta.next = { affix: "append", sentAt: last.sentAt, id: String(last.id) };
+  }
+  return meta;
+}
+
+export type Filter = (m: MessageRecord) => boolean;
+
+/**
+ * The message filters every message list shares, read from the query. Returns the cursor and one predicate;
+ * the caller adds its own source and access rules.
+ */
+export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | undefined, opts: { defaultLimit?: number } = {}) {
+  const limit = q.int("limit", { def: opts.defaultLimit ?? 10, min: 1, max: 1000 });
+  const idRaw = q.str("id");
+  let id: number | undefined;
+  if (idRaw !== undefined) {
+    if (/^\d{1,15}$/.test(idRaw)) id = Number(idRaw);
+    else q.fail("id", "The id must be an integer.");
+  }
+  const cursor: Cursor = {
+    affix: q.oneOf("affix", ["append", "prepend"] as const) ?? "append",
+    id,
+    sentAt: q.optInt("sentAt"),
+    limit,
+  };
+  const categories = [...(q.listOf("category", ["message", "custom", "action", "call"] as const) ?? []), ...(q.listOf("categories", ["message", "custom", "action", "call"] as const) ?? [])];
+  const types = [...(q.list("type") ?? []), ...(q.list("types") ?? [])];
+  // A type filter for chat messages only (no custom or action category asked for) must name a chat type.
+  if (types.length && categories.length && categories.every((c) => c === "message"))
+    types.forEach((t, i) => {
+      if (!(MESSAGE_TYPES as readonly string[]).includes(t)) q.fail(`types.${i}`, `The selected types.${i} is invalid.`);
+    });
+  const attachmentTypes = q.listOf("attachmentTypes", ["image", "video", "audio", "file"] as const);
+  const receiverType = q.oneOf("receiverType", ["user", "group"] as const);
+  const searchKey = q.str("searchKey")?.toLowerCase();
+  const sender = q.str("sender")?.toLowerCase();
+  const tags = q.list("tags");
+  const mentionedUids = q.list("mentionedUids")?.map((u) => u.toLowerCase());
+  const from = q.optInt("fromTimestamp");
+  const to = from === undefined ? undefined : q.optInt("toTimestamp");
+  const flags = {
+    hasAttachments: q.bool("hasAttachments"),
+    hasMentions: q.bool("hasMentions"),
+    hasLinks: q.bool("hasLinks"),
+    hasReactions: q.bool("hasReactions"),
+    myMentionsOnly: q.bool("myMentionsOnly"),
+    hideDeleted: q.bool("hideDeleted"),
+    onlyDeleted: q.bool("onlyDeleted"),
+    hideReplies: q.bool("hideReplies"),
+    unread: q.bool("unread"),
+    undelivered: q.bool("undelivered"),
+    count: q.bool("count"),
+    withTags: q.bool("withTags"),
+    hideMessagesFromBlockedUsers: q.bool("hideMessagesFromBlockedUsers"),
+  };
+  for (const name of ["mentionsWithBlockedInfo", "mentionsWithTagInfo"]) q.bool(name);
+  if ((flags.unread || flags.undelivered || flags.myMentionsOnly) && !viewer)
+    q.fail("onBehalfOf", "The onBehalfOf header is required for unread, undelivered and myMentionsOnly.");
+
+  const categorySet = categories.length ? new Set<string>(categories) : undefined;
+  const typeSet = types.length ? new Set(types) : undefined;
+  const attachmentSet = attachmentTypes ? new Set<string>(attachmentTypes) : undefined;
+  const hasAttachments = (m: MessageRecord) =>
+    (Array.isArray(m.data.attachments) && m.data.attachments.length > 0) || typeof m.data.url === "string";
+  const text = (m: MessageRecord) => (typeof m.data.text === "string" ? m.data.text : "");
+  /** Read pointers are per conversation: looked up once per conversation met. */
+  const pointers = new Map<string, { readId: number; deliveredId: number }>();
+  const pointer = (m: MessageRecord) => {
+    let p = pointers.get(m.conversationId);
+    if (!p) {
+      const s = app.conversations.state(viewer!.uid, m.conversationId);
+      pointers.set(m.conversationId, (p = { readId: s?.readId ?? 0, deliveredId: s?.deliveredId ?? 0 }));
+    }
+    return p;
+  };
+
+  const keep: Filter = (m) => {
+    if (categorySet && !categorySet.has(m.category)) return false;
+    if (typeSet && !typeSet.has(m.type)) return false;
+    if (receiverType && m.receiverType !== receiverType) return false;
+    if (sender && m.sender !== sender) return false;
+    if (flags.hideDeleted && m.deletedAt !== undefined) return false;
+    if (flags.onlyDeleted && m.deletedAt === undefined) return false;
+    if (flags.hideReplies && m.parentId !== undefined) return false;
+    if (searchKey && !text(m).toLowerCase().includes(searchKey)) return false;
+    if (flags.hasAttachments && !hasAttachments(m)) return false;
+    if (attachmentSet && !(attachmentSet.has(m.type) && m.category === "message" && hasAttachments(m))) return false;
+    if (flags.hasMentions && !m.mentionedUids?.length) return false;
+    if (mentionedUids && !mentionedUids.some((u) => m.mentionedUids?.includes(u))) return false;
+    if (flags.myMentionsOnly && !m.mentionedUids?.includes(viewer!.uid)) return false;
+    if (flags.hasLinks && !/(https?:\/\/|www\.)\S+/i.test(text(m))) return false;
+    if (flags.hasReactions && app.reactions.of(m.id).length === 0) return false;
+    if (tags && !tags.some((t) => m.tags?.includes(t))) return false;
+    if (from !== undefined && m.sentAt < from) return false;
+    if (to !== undefined && m.sentAt > to) return false;
+    if ((flags.unread || flags.undelivered) && (m.sender === viewer!.uid || m.id <= pointer(m)[flags.unread ? "readId" : "deliveredId"]))
+      return false;
+    return true;
+  };
+  return { cursor, keep, flags };
+}
+
+/** Messages of `sources` after the viewer's read pointer that others sent (for `count=true`). */
+export function unreadCount(app: AppState, viewer: UserRecord, sources: Source[]): number {
+  let n = 0;
+  for (const s of sources) {
+    const first = s.messages[0];
+    if (!first) continue;
+    const readId = app.conversations.state(viewer.uid, first.conversationId)?.readId ?? 0;
+    for (let i = s.messages.length - 1; i >= 0; i--) {
+      const m = s.messages[i];
+      if (m.id <= Math.max(readId, s.after)) break;
+      if (m.id <= s.until && m.sender !== viewer.uid && m.category !== "action" && m.parentId === undefined) n++;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,240 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError } from "../../http/errors.js";
+import { onBehalfOf } from "../../http/auth.js";
+import { bulkFailure, ok } from "../../http/reply.js";
+import { asBool, Query, readBody, validate, type Body } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
+import type { JsonObject, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
+import { pathGroup } from "../groups/membership.js";
+import { requireUser } from "../users/lookup.js";
+import { pathMessage, visibleTo } from "./access.js";
+import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Source } from "./list.js";
+import { checkText, conversationFor, mentionsIn, readContent, store, type Content } from "./send.js";
+import { actorEntity, entity, messageView, SYSTEM_UID } from "./view.js";
+import { groupEntity } from "../groups/view.js";
+
+function receiverOf(body: Body): { receiverType: ReceiverType; receiver: string } | undefined {
+  if (body.receiver === undefined || body.receiver === null || body.receiver === "") return undefined;
+  if (typeof body.receiver !== "string") throw apiError("ERR_EMPTY_RECEIVER");
+  if (body.receiverType !== "user" && body.receiverType !== "group")
+    throw apiError("ERR_INVALID_RECEIVER_TYPE", { receiverType: String(body.receiverType ?? "") });
+  return { receiverType: body.receiverType, receiver: body.receiver };
+}
+
+function multipleReceivers(body: Body): { uids: string[]; guids: string[] } | undefined {
+  const raw = body.multipleReceivers;
+  if (raw === undefined || raw === null) return undefined;
+  validate(
+    { multipleReceivers: raw, "multipleReceivers.uids": (raw as Body).uids, "multipleReceivers.guids": (raw as Body).guids },
+    {
+      multipleReceivers: { type: "object" },
+      "multipleReceivers.uids": { type: "array", items: { required: true, type: "string" } },
+      "multipleReceivers.guids": { type: "array", items: { required: true, type: "string" } },
+    },
+  );
+  const r = raw as { uids?: string[]; guids?: string[] };
+  return { uids: r.uids ?? [], guids: r.guids ?? [] };
+}
+
+/** Sends to several receivers: one message each, a result per receiver (failures do not stop the others). */
+function sendToMany(c: Ctx, sender: UserRecord | undefined, content: Content, targets: { uids: string[]; guids: string[] }) {
+  const app = c.var.app;
+  const now = c.var.emulator.clock.now();
+  const out: Record<string, Record<string, unknown>> = { uids: {}, guids: {} };
+  for (const [list, receiverType] of [["uids", "user"], ["guids", "group"]] as const)
+    for (const receiver of targets[list]) {
+      try {
+        const conversationId = conversationFor(app, sender, receiverType, receiver);
+        out[list][receiver] = messageView(app, store(app, now, sender, receiverType, receiver, conversationId, content), sender);
+      } catch (e) {
+        out[list][receiver] = bulkFailure(e);
+      }
+    }
+  return ok(c, out);
+}
+
+/** The edited/deleted action message: `by` the actor, `on` the message as it is now, `for` its receiver. */
+function messageAction(app: AppState, now: number, m: MessageRecord, action: "edited" | "deleted", actor: UserRecord | undefined) {
+  const by = actor?.uid ?? SYSTEM_UID;
+  const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
+  const receiver = group ? entity(groupEntity(app, group), "group") : entity(actorEntity(app, m.receiver), "user");
+  return app.addMessage({
+    conversationId: m.conversationId,
+    sender: by,
+    receiverType: m.receiverType,
+    receiver: m.receiver,
+    category: "action",
+    type: "message",
+    data: {
+      action,
+      entities: { by: entity(actorEntity(app, by), "user"), for: receiver, on: entity(messageView(app, m), "message") },
+    } as JsonObject,
+    sentAt: now,
+    updatedAt: now,
+  });
+}
+
+/** Who may change a message: the app; its sender; for deletes in a group, also its admins and moderators. */
+function requireAuthor(app: AppState, m: MessageRecord, actor: UserRecord | undefined, action: "edit" | "delete"): void {
+  const done = action === "edit" ? "edited" : "deleted";
+  if (m.category === "action" || m.category === "call")
+    throw apiError("ERR_MESSAGE_ACTION_NOT_ALLOWED", { id: m.id, action: done, reason: `${m.category} messages cannot be changed` });
+  if (m.deletedAt !== undefined) throw apiError("ERR_MESSAGE_ACTION_NOT_ALLOWED", { id: m.id, action: done, reason: "it has been deleted" });
+  if (!actor || actor.uid === m.sender) return;
+  const scope = m.receiverType === "group" ? app.groups.member(m.receiver, actor.uid)?.scope : undefined;
+  if (action === "delete" && (scope === "admin" || scope === "moderator")) return;
+  throw apiError("ERR_MESSAGE_NOT_A_SENDER", { uid: actor.uid, id: m.id, action });
+}
+
+/** The sources of `GET /messages`: one conversation, the viewer's conversations, or the whole app. */
+function appSources(app: AppState, viewer: UserRecord | undefined, conversationId: string | undefined): Source[] {
+  if (conversationId) {
+    if (viewer) return [sourceOf(app, visibleTo(app, viewer, conversationId))];
+    return [{ messages: app.messages.conversation(conversationId), after: 0, until: Infinity }];
+  }
+  if (!viewer) return [{ messages: app.messages.list(), after: 0, until: Infinity }];
+  const ids = [...app.conversations.directOf(viewer.uid), ...[...app.groups.groupsOf(viewer.uid).keys()].map(groupConversationId)];
+  return ids.map((id) => sourceOf(app, visibleTo(app, viewer, id)));
+}
+
+function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q: Query, opts: { defaultLimit?: number } = {}) {
+  const app = c.var.app;
+  const { cursor, keep, flags } = readMessageQuery(app, q, viewer, opts);
+  q.done();
+  const items = walk(sources, cursor, keep);
+  const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
+  return c.json({ data: items.map((m) => messageView(app, m, viewer)), meta: cursorMeta(items, cursor.limit, extra) });
+}
+
+export const messages = new Hono<Env>()
+  .post("/messages", async (c) => {
+    const sender = onBehalfOf(c, "optional");
+    const body = await readBody(c);
+    const target = receiverOf(body);
+    const many = multipleReceivers(body);
+    if (!target && !many) throw apiError("ERR_EMPTY_RECEIVER");
+    const content = readContent(body);
+    if (many) {
+      if (target) (target.receiverType === "user" ? many.uids : many.guids).unshift(target.receiver);
+      return sendToMany(c, sender, content, many);
+    }
+    const app = c.var.app;
+    const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver);
+    const m = store(app, c.var.emulator.clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
+    return ok(c, messageView(app, m, sender));
+  })
+
+  .get("/messages", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    const q = new Query(c);
+    return listReply(c, viewer, appSources(c.var.app, viewer, q.str("conversationId")), q);
+  })
+
+  .get("/messages/:id", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    return ok(c, messageView(c.var.app, pathMessage(c.var.app, c.req.param("id"), viewer), viewer));
+  })
+
+  .put("/messages/:id", async (c) => {
+    const actor = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const m = pathMessage(app, c.req.param("id"), actor);
+    const body = await readBody(c);
+    validate(body, { data: { type: "object" }, tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } } });
+    requireAuthor(app, m, actor, "edit");
+    const data = (body.data as JsonObject | undefined) ?? {};
+    checkText(data.text, false);
+    if (data.metadata !== undefined && (typeof data.metadata !== "object" || data.metadata === null || Array.isArray(data.metadata)))
+      throw apiError("ERR_INVALID_METADATA");
+    if (data.customData !== undefined && (typeof data.customData !== "object" || data.customData === null || Array.isArray(data.customData)))
+      throw apiError("ERR_INVALID_CUSTOM_DATA");
+    const now = c.var.emulator.clock.now();
+    for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) m.data[k] = data[k];
+    if (Array.isArray(body.tags)) m.tags = [...new Set(body.tags as string[])];
+    const mentioned = mentionsIn(app, m.data.text);
+    if (mentioned) m.mentionedUids = mentioned;
+    else delete m.mentionedUids;
+    m.editedAt = now;
+    m.editedBy = actor?.uid ?? SYSTEM_UID;
+    m.updatedAt = now;
+    return ok(c, messageView(app, messageAction(app, now, m, "edited", actor), actor));
+  })
+
+  .delete("/messages/:id", async (c) => {
+    const actor = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const m = pathMessage(app, c.req.param("id"), actor);
+    const body = await readBody(c);
+    validate(body, { permanent: { type: "boolean" } });
+    const permanent = asBool(body.permanent);
+    // A soft-deleted message can still be deleted for good.
+    if (!(permanent && m.deletedAt !== undefined)) requireAuthor(app, m, actor, "delete");
+    const now = c.var.emulator.clock.now();
+    m.deletedAt ??= now;
+    m.deletedBy ??= actor?.uid ?? SYSTEM_UID;
+    m.updatedAt = now;
+    const action = messageAction(app, now, m, "deleted", actor);
+    if (permanent) {
+      for (const reply of [...app.messages.thread(m.id)]) app.removeMessage(reply);
+      app.removeMessage(m);
+    }
+    return ok(c, messageView(app, action, actor));
+  })
+
+  .post("/messages/:id/thread", async (c) => {
+    const sender = onBehalfOf(c, "required");
+    const app = c.var.app;
+    const parent = pathMessage(app, c.req.param("id"), sender);
+    const body = await readBody(c);
+    const id = parent.id;
+    if (parent.parentId !== undefined) throw apiError("ERR_MESSAGE_THREAD_NESTING", { id });
+    if (parent.category !== "message" && parent.category !== "custom")
+      throw apiError("ERR_WRONG_MESSAGE_THREAD_CATEGORY", { id, category: parent.category });
+    if (body.multipleReceivers !== undefined) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
+    // The receiver defaults to the parent's conversation; one that is given must be that conversation.
+    const target = receiverOf(body) ?? {
+      receiverType: parent.receiverType,
+      receiver: parent.receiverType === "group" ? parent.receiver : parent.sender === sender.uid ? parent.receiver : parent.sender,
+    };
+    const content = readContent(body);
+    const conversationId = conversationFor(app, sender, target.receiverType, target.receiver);
+    if (conversationId !== parent.conversationId) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
+    const reply = store(app, c.var.emulator.clock.now(), sender, target.receiverType, target.receiver, conversationId, content, id);
+    parent.replyCount = (parent.replyCount ?? 0) + 1;
+    return ok(c, messageView(app, reply, sender));
+  })
+
+  .get("/messages/:id/thread", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const parent = pathMessage(app, c.req.param("id"), viewer);
+    const range = viewer ? visibleTo(app, viewer, parent.conversationId) : { after: 0, until: Infinity };
+    const q = new Query(c);
+    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
+    return listReply(c, viewer, [{ messages: app.messages.thread(parent.id), after: range.after, until: range.until }], q, {
+      defaultLimit: c.req.query("limit") === undefined ? perPage : undefined,
+    });
+  })
+
+  .get("/users/:uid/messages", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const other = requireUser(app, c.req.param("uid"));
+    const q = new Query(c);
+    const perPage = q.int("perPage", { def: 10, min: 1, max: 1000 });
+    const sources = viewer
+      ? [sourceOf(app, visibleTo(app, viewer, userConversationId(viewer.uid, other.uid)))]
+      : [...app.conversations.directOf(other.uid)].map((id) => ({ messages: app.messages.conversation(id), after: 0, until: Infinity }));
+    return listReply(c, viewer, sources, q, { defaultLimit: perPage });
+  })
+
+  .get("/groups/:guid/messages", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    const app = c.var.app;
+    const group = pathGroup(app, c.req.param("guid"));
+    const conversationId = groupConversationId(group.guid);
+    const source = viewer ? sourceOf(app, visibleTo(app, viewer, conversationId)) : { messages: app.messages.conversation(conversationId), after: 0, until: Infinity };
+    return listReply(c, viewer, [source], new Query(c));
+  });

@@ -1,0 +1,135 @@
+import { apiError } from "../../http/errors.js";
+import { normalizeUid } from "../../http/auth.js";
+import { validate, type Body } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
+import type { JsonObject, MessageCategory, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
+import { pathGroup } from "../groups/membership.js";
+import { requireUser } from "../users/lookup.js";
+import { SYSTEM_UID } from "./view.js";
+
+export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;
+const MEDIA_TYPES: readonly string[] = ["image", "file", "audio", "video"];
+const MENTION = /<@uid:([A-Za-z0-9-]+)>/g;
+
+/** What a sender wants to say, checked: everything of a message but who it goes to. */
+export interface Content {
+  category: Extract<MessageCategory, "message" | "custom">;
+  type: string;
+  data: JsonObject;
+  tags?: string[];
+  muid?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The body of a send (or thread send), checked in the platform's order with its specific codes. */
+export function readContent(body: Body): Content {
+  validate(body, {
+    muid: { type: "string", max: 255 },
+    tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
+  });
+  const category = body.category ?? "message";
+  if (category !== "message" && category !== "custom") throw apiError("ERR_INVALID_MESSAGE_CATEGORY", { category: String(category) });
+  if (body.data !== undefined && !isObject(body.data)) throw apiError("ERR_INVALID_MESSAGE_DATA");
+  const data = { ...((body.data as JsonObject | undefined) ?? {}) };
+  delete data.entities;
+  let type: string;
+  if (category === "custom") {
+    if (body.type === undefined || body.type === "") throw apiError("ERR_EMPTY_MESSAGE_TYPE");
+    if (typeof body.type !== "string" || [...body.type].length > 100)
+      throw apiError("ERR_INVALID_MESSAGE_TYPE", { type: String(body.type), category, allowed: "a string of at most 100 characters" });
+    type = body.type;
+    if (data.customData === undefined) throw apiError("ERR_EMPTY_CUSTOM_DATA");
+    if (!isObject(data.customData)) throw apiError("ERR_INVALID_CUSTOM_DATA");
+  } else {
+    type = (body.type as string | undefined) ?? "text";
+    if (!(MESSAGE_TYPES as readonly unknown[]).includes(type))
+      throw apiError("ERR_INVALID_MESSAGE_TYPE", { type: String(type), category, allowed: MESSAGE_TYPES.join(", ") });
+    if (type === "text") checkText(data.text, true);
+    else checkMedia(data, type);
+  }
+  if (data.metadata !== undefined && !isObject(data.metadata)) throw apiError("ERR_INVALID_METADATA");
+  const content: Content = { category, type, data };
+  if (Array.isArray(body.tags)) content.tags = [...new Set(body.tags as string[])];
+  if (typeof body.muid === "string") content.muid = body.muid;
+  return content;
+}
+
+export function checkText(text: unknown, required: boolean): void {
+  if (text === undefined || text === null || text === "") {
+    if (required) throw apiError("ERR_EMPTY_MESSAGE_TEXT");
+    return;
+  }
+  if (typeof text !== "string") throw apiError("ERR_INVALID_MESSAGE_TEXT");
+}
+
+function checkMedia(data: JsonObject, type: string): void {
+  const attachments = data.attachments;
+  if (attachments === undefined && typeof data.url !== "string") throw apiError("ERR_EMPTY_MESSAGE_FILE", { type });
+  if (attachments !== undefined) {
+    if (!Array.isArray(attachments) || attachments.length === 0) throw apiError("ERR_EMPTY_MESSAGE_FILE", { type });
+    if (!attachments.every((a) => isObject(a) && typeof a.url === "string" && a.url !== ""))
+      throw apiError("ERR_INVALID_MEDIA_MESSAGE");
+    data.url ??= (attachments[0] as JsonObject).url;
+  }
+  checkText(data.text, false);
+}
+
+/** The uids of existing users mentioned as `<@uid:UID>` in a text. */
+export function mentionsIn(app: AppState, text: unknown): string[] | undefined {
+  if (typeof text !== "string") return undefined;
+  const uids = new Set<string>();
+  for (const match of text.matchAll(MENTION)) {
+    const uid = normalizeUid(match[1]);
+    if (app.users.has(uid)) uids.add(uid);
+  }
+  return uids.size > 0 ? [...uids] : undefined;
+}
+
+/**
+ * Checks that `sender` may write to the receiver and returns the conversation it lands in. A user needs an
+ * active receiver; in a group the sender must be a member (the app itself may write to any group).
+ */
+export function conversationFor(app: AppState, sender: UserRecord | undefined, receiverType: ReceiverType, receiver: string): string {
+  if (receiverType === "group") {
+    const group = pathGroup(app, receiver);
+    if (sender && !app.groups.member(group.guid, sender.uid)) {
+      const params = { uid: sender.uid, guid: group.guid };
+      throw apiError(app.groups.ban(group.guid, sender.uid) ? "ERR_BANNED_GROUPMEMBER" : "ERR_GROUP_NOT_JOINED", params);
+    }
+    return groupConversationId(group.guid);
+  }
+  const user = requireUser(app, receiver);
+  return userConversationId(sender?.uid ?? SYSTEM_UID, user.uid);
+}
+
+/** Stores one message from `sender` (or the system) to one receiver, already checked by `conversationFor`. */
+export function store(
+  app: AppState,
+  now: number,
+  sender: UserRecord | undefined,
+  receiverType: ReceiverType,
+  receiver: string,
+  conversationId: string,
+  content: Content,
+  parentId?: number,
+): MessageRecord {
+  const m: Omit<MessageRecord, "id"> = {
+    conversationId,
+    sender: sender?.uid ?? SYSTEM_UID,
+    receiverType,
+    receiver: normalizeUid(receiver),
+    category: content.category,
+    type: content.type,
+    data: structuredClone(content.data),
+    sentAt: now,
+    updatedAt: now,
+  };
+  if (content.muid !== undefined) m.muid = content.muid;
+  if (parentId !== undefined) m.parentId = parentId;
+  if (content.tags) m.tags = [...content.tags];
+  const mentioned = mentionsIn(app, content.data.text);
+  if (mentioned) m.mentionedUids = mentioned;
+  return app.addMessage(m);
+}

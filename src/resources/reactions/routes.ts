@@ -1,0 +1,68 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { onBehalfOf } from "../../http/auth.js";
+import { badRequest } from "../../http/errors.js";
+import { ok } from "../../http/reply.js";
+import { Query } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { userConversationId } from "../../store/conversation-ids.js";
+import type { ReactionRecord } from "../../store/types.js";
+import { pathMessage } from "../messages/access.js";
+import { messageView } from "../messages/view.js";
+import { userView } from "../users/view.js";
+
+function reactionView(app: AppState, r: ReactionRecord, viewerUid?: string): Record<string, unknown> {
+  const user = app.users.get(r.uid);
+  const reactedBy = user ? userView(user, {}) : { uid: r.uid, name: r.uid };
+  if (user && viewerUid && viewerUid !== r.uid) reactedBy.conversationId = userConversationId(viewerUid, r.uid);
+  return { id: String(r.id), messageId: String(r.messageId), reaction: r.reaction, uid: r.uid, reactedAt: r.reactedAt, reactedBy };
+}
+
+/** The reaction in the path: any emoji or word, at most 100 characters. */
+function pathReaction(c: Ctx): string {
+  const reaction = c.req.param("reaction") ?? "";
+  if (reaction.trim() === "" || [...reaction].length > 100)
+    throw badRequest({ reaction: ["The reaction must be between 1 and 100 characters."] });
+  return reaction;
+}
+
+/** Reaction records in id order from the cursor on, with the reference's `{current, next: {affix, id}}` meta. */
+function listReactions(c: Ctx, only?: string) {
+  const viewer = onBehalfOf(c, "optional");
+  const app = c.var.app;
+  const m = pathMessage(app, c.req.param("id")!, viewer);
+  const q = new Query(c);
+  const limit = q.int("limit", { def: 100, min: 1, max: 1000 });
+  const after = q.optInt("id") ?? 0;
+  q.done();
+  const all = app.reactions.of(m.id).filter((r) => r.id > after && (only === undefined || r.reaction === only));
+  const items = all.slice(0, limit);
+  const last = items.at(-1);
+  const meta: Record<string, unknown> = { current: { limit, count: items.length } };
+  if (last) meta.next = { affix: "append", id: String(last.id) };
+  return c.json({ data: items.map((r) => reactionView(app, r, viewer?.uid)), meta });
+}
+
+export const reactions = new Hono<Env>()
+  .get("/messages/:id/reactions", (c) => listReactions(c))
+  .get("/messages/:id/reactions/:reaction", (c) => listReactions(c, pathReaction(c)))
+
+  // Reacting twice with the same reaction, or removing one that is not there, changes nothing.
+  .post("/messages/:id/reactions/:reaction", (c) => {
+    const user = onBehalfOf(c, "required");
+    const app = c.var.app;
+    const m = pathMessage(app, c.req.param("id"), user);
+    const reaction = pathReaction(c);
+    if (!app.reactions.find(m.id, reaction, user.uid))
+      app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.var.emulator.clock.now() });
+    return ok(c, messageView(app, m, user));
+  })
+
+  .delete("/messages/:id/reactions/:reaction", (c) => {
+    const user = onBehalfOf(c, "required");
+    const app = c.var.app;
+    const m = pathMessage(app, c.req.param("id"), user);
+    const existing = app.reactions.find(m.id, pathReaction(c), user.uid);
+    if (existing) app.reactions.remove(existing);
+    return ok(c, messageView(app, m, user));
+  });

@@ -1,0 +1,61 @@
+import { addTo, removeFrom } from "./multimap.js";
+import type { ConversationState, MessageRecord } from "./types.js";
+
+/**
+ * Per-user conversation state (read and delivered pointers, tags, resets, group departures) and, per user, the
+ * one-on-one conversations they have exchanged messages in. A user's group conversations are their groups.
+ */
+export class Conversations {
+  private readonly states = new Map<string, Map<string, ConversationState>>();
+  private readonly direct = new Map<string, Set<string>>();
+
+  load(states: ConversationState[], messages: readonly MessageRecord[]): void {
+    this.states.clear();
+    this.direct.clear();
+    for (const s of states) this.put({ ...s, tags: s.tags ? [...s.tags] : undefined });
+    for (const m of messages) if (m.receiverType === "user") this.noteDirect(m);
+  }
+
+  toData(): ConversationState[] {
+    const out: ConversationState[] = [];
+    for (const mine of this.states.values()) out.push(...mine.values());
+    return out;
+  }
+
+  state(uid: string, conversationId: string): ConversationState | undefined {
+    return this.states.get(uid)?.get(conversationId);
+  }
+
+  /** The user's state for a conversation, created empty on first use. */
+  ensure(uid: string, conversationId: string): ConversationState {
+    return this.state(uid, conversationId) ?? this.put({ uid, conversationId });
+  }
+
+  /** A one-on-one message makes the conversation exist for both users. */
+  noteDirect(m: MessageRecord): void {
+    addTo(this.direct, m.sender, m.conversationId);
+    addTo(this.direct, m.receiver, m.conversationId);
+  }
+
+  /** The one-on-one conversations of `uid`. */
+  directOf(uid: string): ReadonlySet<string> {
+    return this.direct.get(uid) ?? new Set();
+  }
+
+  /** A conversation whose messages are all gone permanently stops existing for both users. */
+  dropDirect(conversationId: string, uids: [string, string]): void {
+    for (const uid of uids) removeFrom(this.direct, uid, conversationId);
+  }
+
+  forgetUser(uid: string): void {
+    this.states.delete(uid);
+  }
+
+  private put(s: ConversationState): ConversationState {
+    if (s.tags === undefined) delete s.tags;
+    let mine = this.states.get(s.uid);
+    if (!mine) this.states.set(s.uid, (mine = new Map()));
+    mine.set(s.conversationId, s);
+    return s;
+  }
+}

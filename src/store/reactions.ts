@@ -1,0 +1,64 @@
+import type { ReactionRecord } from "./types.js";
+
+/** Reactions per message, in the order they were made; ids come from a per-app sequence. */
+export class Reactions {
+  private readonly byMessage = new Map<number, ReactionRecord[]>();
+  lastId = 0;
+
+  load(reactions: ReactionRecord[], lastId: number): void {
+    this.byMessage.clear();
+    this.lastId = lastId;
+    for (const r of reactions) {
+      this.push({ ...r });
+      this.lastId = Math.max(this.lastId, r.id);
+    }
+  }
+
+  toData(): ReactionRecord[] {
+    return [...this.byMessage.values()].flat();
+  }
+
+  of(messageId: number): readonly ReactionRecord[] {
+    return this.byMessage.get(messageId) ?? [];
+  }
+
+  find(messageId: number, reaction: string, uid: string): ReactionRecord | undefined {
+    return this.of(messageId).find((r) => r.reaction === reaction && r.uid === uid);
+  }
+
+  add(reaction: Omit<ReactionRecord, "id">): ReactionRecord {
+    const r: ReactionRecord = { id: ++this.lastId, ...reaction };
+    this.push(r);
+    return r;
+  }
+
+  remove(r: ReactionRecord): void {
+    const list = this.byMessage.get(r.messageId);
+    if (!list) return;
+    list.splice(list.indexOf(r), 1);
+    if (list.length === 0) this.byMessage.delete(r.messageId);
+  }
+
+  /** A permanently deleted message takes its reactions along. */
+  dropMessage(messageId: number): void {
+    this.byMessage.delete(messageId);
+  }
+
+  /** `{reaction, count}` per distinct reaction in first-use order, `reactedByMe` when `uid` is among them. */
+  summary(messageId: number, uid?: string): { reaction: string; count: number; reactedByMe?: true }[] {
+    const out = new Map<string, { reaction: string; count: number; reactedByMe?: true }>();
+    for (const r of this.of(messageId)) {
+      let s = out.get(r.reaction);
+      if (!s) out.set(r.reaction, (s = { reaction: r.reaction, count: 0 }));
+      s.count++;
+      if (uid !== undefined && r.uid === uid) s.reactedByMe = true;
+    }
+    return [...out.values()];
+  }
+
+  private push(r: ReactionRecord): void {
+    let list = this.byMessage.get(r.messageId);
+    if (!list) this.byMessage.set(r.messageId, (list = []));
+    list.push(r);
+  }
+}
