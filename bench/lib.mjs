@@ -1,0 +1,43 @@
+// Shared pieces of the benchmarks: start a server script in its own process (so the load generator and the
+// server do not share a core's event loop), and drive it with autocannon.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+/** Load settings: fixed so runs compare; override with BENCH_CONNECTIONS / BENCH_DURATION (seconds). */
+export const LOAD = {
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  duration: Number(process.env.BENCH_DURATION ?? 5),
+};
+
+/** Spawns `bench/servers/<name>.mjs` with `args`; resolves once it prints `READY <url> <json>`. */
+export function startServer(name, args = []) {
+  const script = fileURLToPath(new URL(`./servers/${name}.mjs`, import.meta.url));
+  const child = spawn(process.execPath, ["--max-old-space-size=8192", "--expose-gc", script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    child.on("exit", (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /READY (\S+) (.*)\n/.exec(out);
+      if (m) resolve({ url: m[1], info: JSON.parse(m[2]), stop: () => stop(child) });
+    });
+  });
+}
+
+function stop(child) {
+  child.removeAllListeners("exit");
+  return new Promise((resolve) => {
+    child.on("exit", resolve);
+    child.kill("SIGTERM");
+  });
+}
+
+/** Runs autocannon against one request; returns req/s and latency percentiles in ms. */
+export async function load(opts) {
+  const result = await autocannon({ connections: LOAD.connections, duration: LOAD.duration, ...opts });
+  if (result.non2xx > 0) throw new Error(`${opts.url}: ${result.non2xx} non-2xx answers`);
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+}
