@@ -15,6 +15,9 @@ import { bannedUsers } from "./resources/banned-users/routes.js";
 import { messages } from "./resources/messages/routes.js";
 import { reactions } from "./resources/reactions/routes.js";
 import { conversations } from "./resources/conversations/routes.js";
+import { friends } from "./resources/friends/routes.js";
+import { blockedUsers } from "./resources/blocked-users/routes.js";
+import { roles } from "./resources/roles/routes.js";
 
 /** The REST plane's routes, relative to `/v3`. */
 function restPlane(): Hono<Env> {
@@ -27,7 +30,10 @@ function restPlane(): Hono<Env> {
     .route("/", bannedUsers)
     .route("/", messages)
     .route("/", reactions)
-    .route("/", conversations);
+    .route("/", conversations)
+    .route("/", friends)
+    .route("/", blockedUsers)
+    .route("/", roles);
 }
 
 /**

@@ -26,7 +26,10 @@ export const appAuth: MiddlewareHandler<Env> = async (c, next) => {
   const record = app.apiKeys.get(key);
   if (!record) throw apiError("AUTH_ERR_APIKEY_NOT_FOUND", { key: maskKey(key) });
   if (record.scope === "authOnly" && !(c.req.method === "POST" && AUTH_ONLY_ALLOWED.test(apiPath(c.req.path))))
-    throw apiError("AUTH_ERR_NO_ACCESS", { key: maskKey(key) });
+    throw apiError("AUTH_ERR_NO_ACCESS", {
+      subject: `The key ${maskKey(key)}`,
+      remedy: "Please use API key with a correct scope to perform the operation.",
+    });
   c.set("app", app);
   c.set("apiKey", record);
   await next();

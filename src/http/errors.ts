@@ -26,11 +26,8 @@ export const ERRORS = {
     message: "The key {key} does not exist. Please use correct apiKey.",
     devMessage: "The {key} key doesn't work. Please use correct apiKey.",
   },
-  AUTH_ERR_NO_ACCESS: {
-    status: 403,
-    message:
-      "The key {key} cannot be used to perform this operation. Please use API key with a correct scope to perform the operation.",
-  },
+  // Also the refusal of a call made on behalf of a user whose role or group scope does not allow it.
+  AUTH_ERR_NO_ACCESS: { status: 403, message: "{subject} cannot be used to perform this operation. {remedy}" },
   AUTH_ERR_EMPTY_AUTH_HEADER: {
     status: 401,
     message: "The key and secret headers are missing. Please provide the management key and secret.",
@@ -176,6 +173,22 @@ export const ERRORS = {
 
   // Roles
   ERR_ROLE_NOT_FOUND: { status: 404, message: "The role {role} does not exist. Please use a valid role." },
+  ERR_ROLE_ALREADY_EXISTS: { status: 400, message: "The role {role} already exists. Please use another role." },
+  ERR_ROLE_DELETE_DENIED: { status: 403, message: "The role {role} is the built-in default role and cannot be deleted." },
+
+  // Friends and blocked users
+  ERR_CANNOT_FORM_SELF_RELATION: { status: 403, message: "The user with UID {uid} cannot be their own friend." },
+  ERR_ALREADY_FRIEND: { status: 400, message: "The user with UID {uid} is already a friend of {friend}." },
+  ERR_NOT_A_FRIEND: { status: 403, message: "The user with UID {friend} is not a friend of {uid}." },
+  ERR_CANNOT_BLOCK_SELF: { status: 403, message: "The user with UID {uid} cannot block themselves." },
+  ERR_BLOCKED_RECEIVER: {
+    status: 403,
+    message: "The user with UID {uid} has blocked the user with UID {receiver} and cannot send them messages.",
+  },
+  ERR_BLOCKED_SENDER: {
+    status: 403,
+    message: "The user with UID {uid} has been blocked by the user with UID {receiver} and cannot send them messages.",
+  },
 
   // Management
   ERR_APP_NOT_FOUND: { status: 404, message: "The app {appId} does not exist. Please use a correct appId." },

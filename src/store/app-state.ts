@@ -2,6 +2,7 @@ import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
 import { Reactions } from "./reactions.js";
+import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, MessageRecord, RoleRecord, UserRecord } from "./types.js";
@@ -47,6 +48,7 @@ export class AppState {
   readonly messages = new Messages();
   readonly reactions = new Reactions();
   readonly conversations = new Conversations();
+  readonly relations = new Relations();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -84,6 +86,7 @@ export class AppState {
     this.messages.load(data.messages, data.lastMessageId);
     this.reactions.load(data.reactions, data.lastReactionId);
     this.conversations.load(data.conversations, this.messages.list());
+    this.relations.load(data.friends, data.blocks);
   }
 
   /** The app's data as live references: serialize or clone it, never mutate it. */
@@ -103,6 +106,7 @@ export class AppState {
       reactions: this.reactions.toData(),
       lastReactionId: this.reactions.lastId,
       conversations: this.conversations.toData(),
+      ...this.relations.toData(),
     };
   }
 
@@ -153,6 +157,7 @@ export class AppState {
     this.flushTokens(user.uid);
     this.groups.forgetUser(user.uid);
     this.conversations.forgetUser(user.uid);
+    this.relations.forgetUser(user.uid);
   }
 
   deleteUserPermanently(user: UserRecord): void {
@@ -161,6 +166,7 @@ export class AppState {
     this.flushTokens(user.uid);
     this.groups.forgetUser(user.uid);
     this.conversations.forgetUser(user.uid);
+    this.relations.forgetUser(user.uid);
   }
 
   private unlist(user: UserRecord): void {

@@ -151,6 +151,12 @@ function role(c: Checker, raw: unknown, path: string, createdAt: number): RoleRe
       r.settings.sendMessagesTo = c.oneOf(s.sendMessagesTo, `${path}.settings.sendMessagesTo`, modes);
   }
   setIf(r, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
+  if (o.restrictedFeatures !== undefined)
+    r.restrictedFeatures = c.arr(o.restrictedFeatures, `${path}.restrictedFeatures`).map((f, i) => {
+      const fo = c.obj(f, `${path}.restrictedFeatures[${i}]`);
+      return { key: c.str(fo.key, `${path}.restrictedFeatures[${i}].key`, 100), createdAt: c.optInt(fo.createdAt, `${path}.restrictedFeatures[${i}].createdAt`) ?? createdAt };
+    });
+  setIf(r, "permissions", c.json(o.permissions, `${path}.permissions`));
   return r;
 }
 
@@ -173,6 +179,12 @@ function group(c: Checker, raw: unknown, path: string, createdAt: number): Group
   setIf(g, "owner", o.owner === undefined ? undefined : c.id(o.owner, `${path}.owner`));
   setIf(g, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
   setIf(g, "updatedBy", c.optStr(o.updatedBy, `${path}.updatedBy`));
+  if (o.scopePermissions !== undefined) {
+    const sp = c.obj(o.scopePermissions, `${path}.scopePermissions`);
+    g.scopePermissions = {};
+    for (const [scope, perms] of Object.entries(sp))
+      g.scopePermissions[c.oneOf(scope, `${path}.scopePermissions`, SCOPES)] = c.json(perms, `${path}.scopePermissions.${scope}`);
+  }
   g.members = c.arr(o.members, `${path}.members`).map((m, i) => {
     const mo = c.obj(m, `${path}.members[${i}]`);
     return {
@@ -297,6 +309,22 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
     reactions: c.arr(o.reactions, `${path}.reactions`).map((r, i) => reaction(c, r, `${path}.reactions[${i}]`)),
     lastReactionId: o.lastReactionId === undefined ? 0 : c.int(o.lastReactionId, `${path}.lastReactionId`),
     conversations: c.arr(o.conversations, `${path}.conversations`).map((s, i) => conversation(c, s, `${path}.conversations[${i}]`)),
+    friends: c.arr(o.friends, `${path}.friends`).map((f, i) => {
+      const fo = c.obj(f, `${path}.friends[${i}]`);
+      return {
+        uid: c.id(fo.uid, `${path}.friends[${i}].uid`),
+        friendUid: c.id(fo.friendUid, `${path}.friends[${i}].friendUid`),
+        createdAt: c.optInt(fo.createdAt, `${path}.friends[${i}].createdAt`) ?? createdAt,
+      };
+    }),
+    blocks: c.arr(o.blocks, `${path}.blocks`).map((b, i) => {
+      const bo = c.obj(b, `${path}.blocks[${i}]`);
+      return {
+        uid: c.id(bo.uid, `${path}.blocks[${i}].uid`),
+        blockedUid: c.id(bo.blockedUid, `${path}.blocks[${i}].blockedUid`),
+        blockedAt: c.optInt(bo.blockedAt, `${path}.blocks[${i}].blockedAt`) ?? createdAt,
+      };
+    }),
   };
   const rawMessages: unknown[] = [];
   if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");
@@ -340,6 +368,11 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   data.conversations.forEach((s, i) => {
     if (!uids.has(s.uid)) c.fail(`${path}.conversations[${i}].uid`, `names the unknown user ${s.uid}`);
   });
+  for (const [list, a, b] of [["friends", "uid", "friendUid"], ["blocks", "uid", "blockedUid"]] as const)
+    (data[list] as unknown as Record<string, string>[]).forEach((r, i) => {
+      for (const k of [a, b]) if (!uids.has(r[k])) c.fail(`${path}.${list}[${i}].${k}`, `names the unknown user ${r[k]}`);
+      if (r[a] === r[b]) c.fail(`${path}.${list}[${i}]`, "relates a user to themselves");
+    });
   return data;
 }
 
@@ -381,6 +414,8 @@ export function emptyApp(app: AppMeta): AppData {
     reactions: [],
     lastReactionId: 0,
     conversations: [],
+    friends: [],
+    blocks: [],
   };
 }
 

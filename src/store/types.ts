@@ -53,6 +53,23 @@ export interface RoleRecord {
   settings?: { listUsers?: "all" | "friendsOnly"; sendMessagesTo?: "all" | "friendsOnly" };
   createdAt: number;
   updatedAt?: number;
+  /** Restricted feature keys (`u.listUsers`, ...) with when each was restricted. */
+  restrictedFeatures?: { key: string; createdAt: number }[];
+  /** RBAC permission values set for the role, by permission id. */
+  permissions?: Record<string, Json>;
+}
+
+/** One friendship; it counts for both users. */
+export interface FriendRecord {
+  uid: string;
+  friendUid: string;
+  createdAt: number;
+}
+
+export interface BlockRecord {
+  uid: string;
+  blockedUid: string;
+  blockedAt: number;
 }
 
 export type GroupType = "public" | "password" | "private";
@@ -74,6 +91,8 @@ export interface GroupRecord {
   createdAt: number;
   updatedAt?: number;
   updatedBy?: string;
+  /** RBAC permission values per member scope, by permission id. */
+  scopePermissions?: Partial<Record<Scope, Record<string, Json>>>;
 }
 
 export interface MemberRecord {
@@ -171,6 +190,8 @@ export interface AppData {
   reactions: ReactionRecord[];
   lastReactionId: number;
   conversations: ConversationState[];
+  friends: FriendRecord[];
+  blocks: BlockRecord[];
 }
 
 export interface StateData {

@@ -5,7 +5,7 @@ import { pageOf } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Schema } from "../../http/validate.js";
 import type { AuthTokenRecord, JsonObject } from "../../store/types.js";
-import { pathUser } from "../users/routes.js";
+import { pathUser } from "../users/lookup.js";
 import { mintToken, tokenView } from "./tokens.js";
 
 const DEVICE: Schema = {

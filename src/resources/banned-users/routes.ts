@@ -35,7 +35,8 @@ export const bannedUsers = new Hono<Env>()
     const pageNo = q.int("page", { def: 1, min: 1 });
     q.done();
     const bans = app.groups.membership(group.guid).bans;
-    const result = pageMatching(bans.values(), undefined, perPage, pageNo, bans.size);
+    const active = app.deactivatedCount > 0 ? (b: { uid: string }) => !!app.activeUser(b.uid) : undefined;
+    const result = pageMatching(bans.values(), active, perPage, pageNo, active ? undefined : bans.size);
     const data = result.items.map((b) => userView(app.users.get(b.uid)!, { list: true }));
     const last = result.items.at(-1);
     return page(c, data, result.pagination, { cursor: { updatedAt: last?.bannedAt ?? c.var.emulator.clock.now(), affix: "prepend" } });

@@ -15,6 +15,7 @@ import { sourceOf, unreadCount, walk } from "../messages/list.js";
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
+import { requireAllowed } from "../roles/enforce.js";
 
 /** One conversation as one user has it. */
 interface Entry {
@@ -169,6 +170,7 @@ export const conversations = new Hono<Env>()
   .get("/conversations", (c) => {
     const viewer = onBehalfOf(c, "optional");
     const app = c.var.app;
+    requireAllowed(app, viewer, "u.listConversations");
     const q = new Query(c);
     const f = {
       searchKey: q.str("searchKey")?.toLowerCase(),

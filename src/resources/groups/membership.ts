@@ -6,6 +6,7 @@ import type { GroupRecord, JsonObject, MemberRecord, MessageRecord, Scope, UserR
 import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../messages/view.js";
 import { noteArrival, noteDeparture } from "../messages/access.js";
 import { groupEntity } from "./view.js";
+import { requireAllowed, requireListed } from "../roles/enforce.js";
 
 /**
  * Membership rules shared by group creation, add-members, kick, ban, unban and scope changes: who may act on
@@ -126,9 +127,12 @@ export function addMember(
   if (app.groups.member(group.guid, user.uid)) throw apiError("ERR_ALREADY_JOINED", params);
   const self = actor?.uid === user.uid;
   if (self) {
+    requireAllowed(app, actor, "u.joinGroup", "joinGroup");
+    requireListed(app, actor, "joinGroup.allowedGroupTypes", group.type);
     if (group.type !== "public" || scope !== "participant")
       throw apiError("ERR_GROUP_JOIN_NOT_ALLOWED", { uid: user.uid, guid: group.guid, type: group.type });
   } else {
+    requireAllowed(app, actor, "u.addMembers");
     requireScopeClearance(app, group, actor, scope);
   }
   requireRoom(app, group.guid, [user]);
@@ -158,7 +162,10 @@ export function removeMember(app: AppState, now: number, group: GroupRecord, use
   if (!member) throw apiError("ERR_NOT_A_MEMBER", { uid: user.uid, guid: group.guid });
   const leaving = actor?.uid === user.uid;
   if (leaving && group.owner === user.uid) throw apiError("ERR_GROUP_NO_SELF_ACTION", { uid: user.uid, guid: group.guid });
-  if (!leaving) requireClearance(app, group, actor, user.uid, member.scope);
+  if (!leaving) {
+    requireAllowed(app, actor, "u.kickMembers");
+    requireClearance(app, group, actor, user.uid, member.scope);
+  }
   app.groups.removeMember(group.guid, user.uid);
   recordAction(app, now, group, leaving ? "left" : "kicked", actor, user);
   noteDeparture(app, user.uid, group.guid);
@@ -177,6 +184,7 @@ export function banUser(
   if (app.groups.ban(group.guid, user.uid)) throw apiError("ERR_ALREADY_BANNED", params);
   const member = app.groups.member(group.guid, user.uid);
   if (!member && opts.membersOnly) throw apiError("ERR_NOT_A_MEMBER", params);
+  requireAllowed(app, actor, "u.banMembers");
   requireClearance(app, group, actor, user.uid, member?.scope);
   if (member) app.groups.removeMember(group.guid, user.uid);
   app.groups.addBan(group.guid, { uid: user.uid, bannedAt: now, bannedBy: actor?.uid ?? SYSTEM_UID });
@@ -188,6 +196,7 @@ export function banUser(
 
 export function unbanUser(app: AppState, now: number, group: GroupRecord, user: UserRecord, actor: UserRecord | undefined): void {
   if (!app.groups.ban(group.guid, user.uid)) throw apiError("ERR_NOT_A_BANNED_USER", { uid: user.uid, guid: group.guid });
+  requireAllowed(app, actor, "u.banMembers");
   requireClearance(app, group, actor, user.uid, undefined);
   app.groups.removeBan(group.guid, user.uid);
   recordAction(app, now, group, "unbanned", actor, user);
@@ -203,6 +212,7 @@ export function changeScope(
 ): MemberRecord {
   const member = app.groups.member(group.guid, user.uid);
   if (!member) throw apiError("ERR_NOT_A_MEMBER", { uid: user.uid, guid: group.guid });
+  requireAllowed(app, actor, "u.changeScope");
   requireClearance(app, group, actor, user.uid, member.scope);
   requireScopeClearance(app, group, actor, scope);
   if (member.scope === scope) throw apiError("ERR_SAME_SCOPE", { uid: user.uid, scope, guid: group.guid });

@@ -12,6 +12,7 @@ import { requireUser } from "../users/lookup.js";
 import { listGroups } from "./list.js";
 import { addMember, banUser, makeAdmin, pathGroup, requireAdmin, requireRoom } from "./membership.js";
 import { groupView } from "./view.js";
+import { allowList, requireAllowed, requireListed } from "../roles/enforce.js";
 
 const GUID = /^[A-Za-z0-9-]+$/;
 
@@ -105,6 +106,8 @@ export const groups = new Hono<Env>()
     validate(body, CREATE);
     const app = c.var.app;
     const creator = onBehalfOf(c, "optional");
+    requireAllowed(app, creator, "u.createGroup", "createGroup");
+    requireListed(app, creator, "createGroup.allowedGroupTypes", body.type as string);
     const guid = normalizeUid(body.guid as string);
     if (app.groups.get(guid)) throw apiError("ERR_GUID_ALREADY_EXISTS", { guid });
     const owner = typeof body.owner === "string" ? requireUser(app, body.owner) : creator;
@@ -130,6 +133,7 @@ export const groups = new Hono<Env>()
   .get("/groups", (c) => {
     const q = new Query(c);
     const viewer = onBehalfOf(c, "optional");
+    requireAllowed(c.var.app, viewer, "u.listGroups", "listGroups");
     const type = q.oneOf("type", GROUP_TYPES);
     const types = q.listOf("types", GROUP_TYPES);
     const hasJoined = q.bool("hasJoined");
@@ -150,6 +154,9 @@ export const groups = new Hono<Env>()
     const withTags = q.bool("withTags");
     q.done();
     const app = c.var.app;
+    // A role may list some group types only.
+    const roleTypes = allowList(app, viewer, "listGroups.allowedGroupTypes") as GroupType[] | undefined;
+    if (roleTypes) filters.types = filters.types ? filters.types.filter((t) => roleTypes.includes(t)) : roleTypes;
     const result = listGroups(app, filters);
     const last = result.groups.at(-1);
     const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: filters.affix };
@@ -161,6 +168,7 @@ export const groups = new Hono<Env>()
 
   .get("/groups/:guid", (c) => {
     const viewer = onBehalfOf(c, "optional");
+    requireAllowed(c.var.app, viewer, "u.getGroup");
     const group = pathGroup(c.var.app, c.req.param("guid"));
     return ok(c, groupView(c.var.app, group, { viewer, tags: group.tags.length > 0 }));
   })
@@ -171,6 +179,7 @@ export const groups = new Hono<Env>()
     const group = pathGroup(app, c.req.param("guid"));
     const body = await readBody(c);
     validate(body, UPDATE);
+    requireAllowed(app, actor, "u.updateGroup");
     requireAdmin(app, group, actor);
     // The owner can only be handed over by the app itself.
     const newOwner = !actor && typeof body.owner === "string" ? requireUser(app, body.owner) : undefined;
@@ -194,6 +203,7 @@ export const groups = new Hono<Env>()
     const actor = onBehalfOf(c, "optional");
     const app = c.var.app;
     const group = pathGroup(app, c.req.param("guid"));
+    requireAllowed(app, actor, "u.deleteGroup");
     requireAdmin(app, group, actor);
     app.groups.delete(group);
     app.dropConversation(groupConversationId(group.guid));

@@ -11,6 +11,7 @@ import { addMember, banUser, changeScope, pathGroup, removeMember } from "../gro
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
+import { requireScopeAllowed, scopeAllowList } from "../roles/enforce.js";
 
 /** At least one list must name someone (Laravel's required_without_all). */
 function requireSomeList(body: Body): void {
@@ -62,22 +63,31 @@ export const members = new Hono<Env>()
   })
 
   .get("/groups/:guid/members", (c) => {
+    const viewer = onBehalfOf(c, "optional");
     const app = c.var.app;
     const group = pathGroup(app, c.req.param("guid"));
+    requireScopeAllowed(app, group, viewer, "listMembers");
     const q = new Query(c);
     const status = q.oneOf("status", ["available", "offline"] as const);
-    const scopes = q.listOf("scopes", SCOPES);
+    // A scope permission may narrow which scopes a member sees.
+    const allowed = scopeAllowList(app, group, viewer, "listMembers.allowedScopes") as Scope[] | undefined;
+    const asked = q.listOf("scopes", SCOPES);
+    const scopes = allowed ? (asked ?? allowed).filter((s) => allowed.includes(s)) : asked;
     const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
     const pageNo = q.int("page", { def: 1, min: 1 });
     q.done();
     const all = app.groups.membership(group.guid).members;
     const wanted = scopes ? new Set(scopes) : undefined;
-    const matches =
-      status || wanted
-        ? (m: { uid: string; scope: Scope }) => (!wanted || wanted.has(m.scope)) && (!status || app.users.get(m.uid)?.status === status)
-        : undefined;
+    // Deactivated users vanish from lists; while there are none, the unfiltered total is the member count.
+    const filtered = status || wanted || app.deactivatedCount > 0;
+    const matches = filtered
+      ? (m: { uid: string; scope: Scope }) => {
+          const u = app.activeUser(m.uid);
+          return !!u && (!wanted || wanted.has(m.scope)) && (!status || u.status === status);
+        }
+      : undefined;
     // Only this group's members are walked, and without filters only up to the end of the page.
-    const result = pageMatching(all.values(), matches, perPage, pageNo, matches ? undefined : all.size);
+    const result = pageMatching(all.values(), matches, perPage, pageNo, filtered ? undefined : all.size);
     const data = result.items.map((m) => ({ ...userView(app.users.get(m.uid)!, { list: true }), scope: m.scope, joinedAt: m.joinedAt }));
     const last = result.items.at(-1);
     return page(c, data, result.pagination, { cursor: { updatedAt: last?.joinedAt ?? c.var.emulator.clock.now(), affix: "prepend" } });

@@ -4,6 +4,7 @@ import type { MessageRecord, UserRecord } from "../../store/types.js";
 import { Query } from "../../http/validate.js";
 import { MESSAGE_TYPES } from "./send.js";
 import type { Visible } from "./access.js";
+import { allowList } from "../roles/enforce.js";
 
 /** A list of messages in id order, with the id range the reader may see of it. */
 export interface Source {
@@ -153,6 +154,10 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
 
   const categorySet = categories.length ? new Set<string>(categories) : undefined;
   const typeSet = types.length ? new Set(types) : undefined;
+  // What the viewer's role lets them list, and whom they blocked.
+  const roleCategories = allowList(app, viewer, "listMessages.allowedMessageCategories");
+  const roleTypes = allowList(app, viewer, "listMessages.allowedMessageTypes");
+  const blocked = flags.hideMessagesFromBlockedUsers && viewer ? app.relations.blockedByUser(viewer.uid) : undefined;
   const attachmentSet = attachmentTypes ? new Set<string>(attachmentTypes) : undefined;
   const hasAttachments = (m: MessageRecord) =>
     (Array.isArray(m.data.attachments) && m.data.attachments.length > 0) || typeof m.data.url === "string";
@@ -170,6 +175,9 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
 
   const keep: Filter = (m) => {
     if (categorySet && !categorySet.has(m.category)) return false;
+    if (roleCategories && !roleCategories.includes(m.category)) return false;
+    if (roleTypes && !roleTypes.includes(m.type)) return false;
+    if (blocked?.has(m.sender)) return false;
     if (typeSet && !typeSet.has(m.type)) return false;
     if (receiverType && m.receiverType !== receiverType) return false;
     if (sender && m.sender !== sender) return false;

@@ -9,6 +9,7 @@ import { groupConversationId, userConversationId } from "../../store/conversatio
 import type { JsonObject, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
 import { requireUser } from "../users/lookup.js";
+import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
 import { pathMessage, visibleTo } from "./access.js";
 import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Source } from "./list.js";
 import { checkText, conversationFor, mentionsIn, readContent, store, type Content } from "./send.js";
@@ -46,7 +47,7 @@ function sendToMany(c: Ctx, sender: UserRecord | undefined, content: Content, ta
   for (const [list, receiverType] of [["uids", "user"], ["guids", "group"]] as const)
     for (const receiver of targets[list]) {
       try {
-        const conversationId = conversationFor(app, sender, receiverType, receiver);
+        const conversationId = conversationFor(app, sender, receiverType, receiver, content);
         out[list][receiver] = messageView(app, store(app, now, sender, receiverType, receiver, conversationId, content), sender);
       } catch (e) {
         out[list][receiver] = bulkFailure(e);
@@ -82,8 +83,16 @@ function requireAuthor(app: AppState, m: MessageRecord, actor: UserRecord | unde
   if (m.category === "action" || m.category === "call")
     throw apiError("ERR_MESSAGE_ACTION_NOT_ALLOWED", { id: m.id, action: done, reason: `${m.category} messages cannot be changed` });
   if (m.deletedAt !== undefined) throw apiError("ERR_MESSAGE_ACTION_NOT_ALLOWED", { id: m.id, action: done, reason: "it has been deleted" });
-  if (!actor || actor.uid === m.sender) return;
-  const scope = m.receiverType === "group" ? app.groups.member(m.receiver, actor.uid)?.scope : undefined;
+  if (!actor) return;
+  const permission = action === "edit" ? "editMessage" : "deleteMessage";
+  requireAllowed(app, actor, action === "edit" ? "u.editMessage" : "u.deleteMessage", permission);
+  const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
+  const scope = group ? app.groups.member(group.guid, actor.uid)?.scope : undefined;
+  if (scope) {
+    requireNotDenied(app, actor, `${permission}.denyForScopes`, scope);
+    if (action === "edit") requireScopeAllowed(app, group!, actor, "editMessage");
+  }
+  if (actor.uid === m.sender) return;
   if (action === "delete" && (scope === "admin" || scope === "moderator")) return;
   throw apiError("ERR_MESSAGE_NOT_A_SENDER", { uid: actor.uid, id: m.id, action });
 }
@@ -101,6 +110,7 @@ function appSources(app: AppState, viewer: UserRecord | undefined, conversationI
 
 function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q: Query, opts: { defaultLimit?: number } = {}) {
   const app = c.var.app;
+  requireAllowed(app, viewer, "u.listMessages");
   const { cursor, keep, flags } = readMessageQuery(app, q, viewer, opts);
   q.done();
   const items = walk(sources, cursor, keep);
@@ -121,7 +131,7 @@ export const messages = new Hono<Env>()
       return sendToMany(c, sender, content, many);
     }
     const app = c.var.app;
-    const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver);
+    const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver, content);
     const m = store(app, c.var.emulator.clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
     return ok(c, messageView(app, m, sender));
   })
@@ -199,7 +209,7 @@ export const messages = new Hono<Env>()
       receiver: parent.receiverType === "group" ? parent.receiver : parent.sender === sender.uid ? parent.receiver : parent.sender,
     };
     const content = readContent(body);
-    const conversationId = conversationFor(app, sender, target.receiverType, target.receiver);
+    const conversationId = conversationFor(app, sender, target.receiverType, target.receiver, content, "u.sendThreadedMessage");
     if (conversationId !== parent.conversationId) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
     const reply = store(app, c.var.emulator.clock.now(), sender, target.receiverType, target.receiver, conversationId, content, id);
     parent.replyCount = (parent.replyCount ?? 0) + 1;

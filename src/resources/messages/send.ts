@@ -5,6 +5,7 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageCategory, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
+import { friendsOnly, requireAllowed, requireListed, requireScopeAllowed } from "../roles/enforce.js";
 import { requireUser } from "../users/lookup.js";
 import { SYSTEM_UID } from "./view.js";
 
@@ -88,19 +89,45 @@ export function mentionsIn(app: AppState, text: unknown): string[] | undefined {
 }
 
 /**
- * Checks that `sender` may write to the receiver and returns the conversation it lands in. A user needs an
- * active receiver; in a group the sender must be a member (the app itself may write to any group).
+ * Checks that `sender` may write this content to the receiver and returns the conversation it lands in: an
+ * active receiver; no block either way; in a group, membership (the app itself may write to any group) and the
+ * scope's permissions; and what the sender's role allows (features, RBAC permissions, friends-only settings).
  */
-export function conversationFor(app: AppState, sender: UserRecord | undefined, receiverType: ReceiverType, receiver: string): string {
+export function conversationFor(
+  app: AppState,
+  sender: UserRecord | undefined,
+  receiverType: ReceiverType,
+  receiver: string,
+  content: Content,
+  feature = "u.sendMessage",
+): string {
+  requireAllowed(app, sender, feature, "sendMessage");
+  requireListed(app, sender, "sendMessage.allowedReceiverTypes", receiverType);
+  requireListed(app, sender, "sendMessage.allowedMessageCategories", content.category);
+  if (content.category === "message") requireListed(app, sender, "sendMessage.allowedMessageTypes", content.type);
+  else requireListed(app, sender, "sendMessage.allowedCustomTypes", content.type);
+  const attachments = Array.isArray(content.data.attachments) ? (content.data.attachments as JsonObject[]) : [];
+  for (const a of attachments) if (typeof a.mimeType === "string") requireListed(app, sender, "sendMessage.allowedMimeTypes", a.mimeType);
+
   if (receiverType === "group") {
     const group = pathGroup(app, receiver);
     if (sender && !app.groups.member(group.guid, sender.uid)) {
       const params = { uid: sender.uid, guid: group.guid };
       throw apiError(app.groups.ban(group.guid, sender.uid) ? "ERR_BANNED_GROUPMEMBER" : "ERR_GROUP_NOT_JOINED", params);
     }
+    requireScopeAllowed(app, group, sender, "sendMessage");
+    if (feature === "u.sendThreadedMessage") requireScopeAllowed(app, group, sender, "sendThreadedMessage");
     return groupConversationId(group.guid);
   }
   const user = requireUser(app, receiver);
+  if (sender) {
+    const params = { uid: sender.uid, receiver: user.uid };
+    if (app.relations.blockOf(sender.uid, user.uid)) throw apiError("ERR_BLOCKED_RECEIVER", params);
+    if (app.relations.blockOf(user.uid, sender.uid)) throw apiError("ERR_BLOCKED_SENDER", params);
+    if (friendsOnly(app, sender, "sendMessage") && sender.uid !== user.uid && !app.relations.friendship(sender.uid, user.uid))
+      throw apiError("ERR_NOT_A_FRIEND", { uid: sender.uid, friend: user.uid });
+    requireListed(app, sender, "sendMessage.allowedReceiverRoles", user.role);
+  }
   return userConversationId(sender?.uid ?? SYSTEM_UID, user.uid);
 }
 

@@ -10,6 +10,7 @@ import type { ReactionRecord } from "../../store/types.js";
 import { pathMessage } from "../messages/access.js";
 import { messageView } from "../messages/view.js";
 import { userView } from "../users/view.js";
+import { requireAllowed, requireScopeAllowed, scopeAllowList } from "../roles/enforce.js";
 
 function reactionView(app: AppState, r: ReactionRecord, viewerUid?: string): Record<string, unknown> {
   const user = app.users.get(r.uid);
@@ -31,11 +32,16 @@ function listReactions(c: Ctx, only?: string) {
   const viewer = onBehalfOf(c, "optional");
   const app = c.var.app;
   const m = pathMessage(app, c.req.param("id")!, viewer);
+  const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
+  if (group) requireScopeAllowed(app, group, viewer, "listReactions");
+  // A scope permission may narrow whose reactions a member sees.
+  const scopes = group ? scopeAllowList(app, group, viewer, "listReactions.allowedScopes") : undefined;
   const q = new Query(c);
   const limit = q.int("limit", { def: 100, min: 1, max: 1000 });
   const after = q.optInt("id") ?? 0;
   q.done();
-  const all = app.reactions.of(m.id).filter((r) => r.id > after && (only === undefined || r.reaction === only));
+  const visible = (uid: string) => !scopes || scopes.includes(app.groups.member(group!.guid, uid)?.scope ?? "");
+  const all = app.reactions.of(m.id).filter((r) => r.id > after && (only === undefined || r.reaction === only) && visible(r.uid));
   const items = all.slice(0, limit);
   const last = items.at(-1);
   const meta: Record<string, unknown> = { current: { limit, count: items.length } };
@@ -53,6 +59,9 @@ export const reactions = new Hono<Env>()
     const app = c.var.app;
     const m = pathMessage(app, c.req.param("id"), user);
     const reaction = pathReaction(c);
+    requireAllowed(app, user, "u.addReaction");
+    const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
+    if (group) requireScopeAllowed(app, group, user, "addReaction");
     if (!app.reactions.find(m.id, reaction, user.uid))
       app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.var.emulator.clock.now() });
     return ok(c, messageView(app, m, user));

@@ -12,8 +12,8 @@ export interface UserFilters {
   deactivated: "exclude" | "include" | "only";
   perPage: number;
   page: number;
-  /** Extra per-user condition (e.g. friends-only listing for a role). */
-  allow?: (u: UserRecord) => boolean;
+  /** Only these users (e.g. the requester's friends, for a friends-only role). */
+  among?: Iterable<UserRecord>;
 }
 
 function prefixRange(app: AppState, field: "name" | "uid", key: string): readonly UserRecord[] {
@@ -28,7 +28,9 @@ export function listUsers(app: AppState, f: UserFilters): { users: UserRecord[];
   const byName = (a: UserRecord, b: UserRecord) => app.usersByName.compare(a, b);
   let candidates: readonly UserRecord[];
   let ordered = false;
-  if (f.searchKey) {
+  if (f.among) {
+    candidates = [...f.among].sort(byName);
+  } else if (f.searchKey) {
     const key = f.searchKey.toLowerCase();
     const fields = f.searchIn?.length ? f.searchIn : (["name", "uid"] as const);
     candidates = unionOf(fields.map((field) => prefixRange(app, field, key))).sort(byName);
@@ -49,13 +51,12 @@ export function listUsers(app: AppState, f: UserFilters): { users: UserRecord[];
     if (f.status && u.status !== f.status) return false;
     if (roles && !roles.has(u.role)) return false;
     if (tags && !tags.some((t) => u.tags.includes(t))) return false;
-    if (f.allow && !f.allow(u)) return false;
     return true;
   };
 
   // Unfiltered (but for deactivation) the total is a counter, so the walk stops at the page's end.
   const knownTotal =
-    ordered && !f.status && !f.allow
+    ordered && !f.status
       ? f.deactivated === "exclude"
         ? app.activeUserCount
         : f.deactivated === "only"

@@ -1,5 +1,6 @@
 import { apiError } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
+import type { Ctx } from "../../http/context.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
 
@@ -9,4 +10,9 @@ export function requireUser(app: AppState, uid: string): UserRecord {
   const user = app.activeUser(id);
   if (!user) throw apiError("ERR_UID_NOT_FOUND", { uid: id });
   return user;
+}
+
+/** The user addressed by the path's `uid`. */
+export function pathUser(c: Ctx): UserRecord {
+  return requireUser(c.var.app, c.req.param("uid")!);
 }

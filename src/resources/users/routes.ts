@@ -7,7 +7,9 @@ import { asBool, Query, readBody, validate, type Body, type Schema } from "../..
 import type { JsonObject, UserRecord } from "../../store/types.js";
 import { mintToken } from "../auth-tokens/tokens.js";
 import { listUsers } from "./list.js";
-import { requireUser } from "./lookup.js";
+import { pathUser } from "./lookup.js";
+import { relationFlags } from "../blocked-users/flags.js";
+import { allowList, friendsOnly, requireAllowed, requireListed } from "../roles/enforce.js";
 import { userView } from "./view.js";
 
 const ID = /^[A-Za-z0-9-]+$/;
@@ -36,10 +38,6 @@ const UPDATE: Schema = {
   unset: { type: "array", items: { type: "string", in: ["avatar", "link", "metadata"] } },
 };
 
-/** A user addressed by path: ERR_UID_NOT_FOUND unless it exists and is active. */
-export function pathUser(c: Ctx, uid = c.req.param("uid")!): UserRecord {
-  return requireUser(c.var.app, uid);
-}
 
 function checkRole(c: Ctx, role: unknown): void {
   if (typeof role === "string" && !c.var.app.roles.has(role)) throw apiError("ERR_ROLE_NOT_FOUND", { role });
@@ -92,8 +90,23 @@ export const users = new Hono<Env>()
     const withTags = q.bool("withTags");
     q.bool("count");
     q.done();
-    const result = listUsers(c.var.app, { ...filters, searchIn: filters.searchIn ? [...filters.searchIn] : undefined, roles: filters.roles, tags: filters.tags });
-    const data = result.users.map((u) => userView(u, { viewer, tags: withTags, list: true }));
+    const app = c.var.app;
+    requireAllowed(app, viewer, "u.listUsers", "listUsers");
+    // A role may narrow the list: to friends, and to some roles.
+    const roleAllowed = allowList(app, viewer, "listUsers.allowedRoles");
+    const among = friendsOnly(app, viewer, "listUsers")
+      ? [...app.relations.friendsOf(viewer!.uid).keys()].map((uid) => app.users.get(uid)!)
+      : undefined;
+    const result = listUsers(app, {
+      ...filters,
+      searchIn: filters.searchIn ? [...filters.searchIn] : undefined,
+      roles: roleAllowed ? (filters.roles?.filter((r) => roleAllowed.includes(r)) ?? roleAllowed) : filters.roles,
+      among,
+    });
+    const data = result.users.map((u) => ({
+      ...userView(u, { viewer, tags: withTags, list: true }),
+      ...(viewer ? relationFlags(app, viewer, u) : {}),
+    }));
     const last = result.users[result.users.length - 1];
     return page(c, data, result.pagination, {
       cursor: { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: "prepend" },
@@ -144,7 +157,14 @@ export const users = new Hono<Env>()
   .get("/users/:uid", (c) => {
     const viewer = onBehalfOf(c, "optional");
     const user = pathUser(c);
-    return ok(c, userView(user, { viewer, tags: user.tags.length > 0 }));
+    const app = c.var.app;
+    if (viewer && viewer.uid !== user.uid) {
+      requireAllowed(app, viewer, "u.getUser");
+      if (friendsOnly(app, viewer, "getUserDetails") && !app.relations.friendship(viewer.uid, user.uid))
+        throw apiError("ERR_NOT_A_FRIEND", { uid: viewer.uid, friend: user.uid });
+      requireListed(app, viewer, "getUserDetails.allowedRoles", user.role);
+    }
+    return ok(c, { ...userView(user, { viewer, tags: user.tags.length > 0 }), ...(viewer ? relationFlags(app, viewer, user) : {}) });
   })
 
   .put("/users/:uid", async (c) => {

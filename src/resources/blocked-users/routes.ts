@@ -1,0 +1,68 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError } from "../../http/errors.js";
+import { pageOf } from "../../http/pagination.js";
+import { bulkFailure, ok, page } from "../../http/reply.js";
+import { Query, readBody, validate } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import type { UserRecord } from "../../store/types.js";
+import { pathUser } from "../users/lookup.js";
+import { relationFlags } from "./flags.js";
+import { requireUser } from "../users/lookup.js";
+import { userView } from "../users/view.js";
+
+const BLOCKED_UIDS = { blockedUids: { required: true, type: "array", items: { required: true, type: "string" } } } as const;
+
+/** Runs `change` per uid of the body; unknown uids and refusals are per-item results, the request stays 200. */
+async function perUid(c: Ctx, change: (app: AppState, user: UserRecord, other: UserRecord) => string) {
+  const user = pathUser(c);
+  const body = await readBody(c);
+  validate(body, BLOCKED_UIDS);
+  const app = c.var.app;
+  const data: Record<string, unknown> = {};
+  for (const uid of body.blockedUids as string[]) {
+    try {
+      data[uid] = { success: true, message: change(app, user, requireUser(app, uid)) };
+    } catch (e) {
+      data[uid] = bulkFailure(e);
+    }
+  }
+  return ok(c, data);
+}
+
+export const blockedUsers = new Hono<Env>()
+  .post("/users/:uid/blockedusers", (c) =>
+    perUid(c, (app, user, other) => {
+      if (other.uid === user.uid) throw apiError("ERR_CANNOT_BLOCK_SELF", { uid: user.uid });
+      if (!app.relations.blockOf(user.uid, other.uid))
+        app.relations.block({ uid: user.uid, blockedUid: other.uid, blockedAt: c.var.emulator.clock.now() });
+      return `The user with UID ${user.uid} has blocked user with UID ${other.uid} successfully.`;
+    }),
+  )
+
+  .delete("/users/:uid/blockedusers", (c) =>
+    perUid(c, (app, user, other) => {
+      app.relations.unblock(user.uid, other.uid);
+      return `The user with UID ${user.uid} has unblocked user with UID ${other.uid} successfully.`;
+    }),
+  )
+
+  .get("/users/:uid/blockedusers", (c) => {
+    const user = pathUser(c);
+    const app = c.var.app;
+    const q = new Query(c);
+    const direction = q.oneOf("direction", ["blockedByMe", "hasBlockedMe", "both"] as const) ?? "blockedByMe";
+    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
+    const pageNo = q.int("page", { def: 1, min: 1 });
+    q.done();
+    const uids = new Set<string>();
+    if (direction !== "hasBlockedMe") for (const uid of app.relations.blockedByUser(user.uid).keys()) uids.add(uid);
+    if (direction !== "blockedByMe") for (const uid of app.relations.blockersOf(user.uid).keys()) uids.add(uid);
+    const list = [...uids].map((uid) => app.activeUser(uid)).filter((u) => u !== undefined).sort(app.usersByName.compare);
+    const { data, pagination } = pageOf(list, perPage, pageNo);
+    const last = data.at(-1);
+    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: "prepend" };
+    return page(c, data.map((u) => ({ ...userView(u, { viewer: user, list: true }), ...relationFlags(app, user, u) })), pagination, {
+      meta: { pagination, cursor },
+    });
+  });

@@ -1,0 +1,80 @@
+import { Hono } from "hono";
+import type { Env } from "../../http/context.js";
+import { apiError } from "../../http/errors.js";
+import { normalizeUid } from "../../http/auth.js";
+import { pageOf } from "../../http/pagination.js";
+import { bulkFailure, page, success, ok } from "../../http/reply.js";
+import { Query, readBody, validate } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import type { UserRecord } from "../../store/types.js";
+import { pathUser, requireUser } from "../users/lookup.js";
+import { userView } from "../users/view.js";
+import { relationFlags } from "../blocked-users/flags.js";
+
+export const FRIENDS_PER_USER = 1000;
+
+const UIDS = (field: string) => ({ [field]: { required: true, type: "array", items: { required: true, type: "string" } } }) as const;
+
+function befriend(app: AppState, user: UserRecord, uid: string, now: number): void {
+  const friend = requireUser(app, uid);
+  if (friend.uid === user.uid) throw apiError("ERR_CANNOT_FORM_SELF_RELATION", { uid: user.uid });
+  if (app.relations.friendship(user.uid, friend.uid)) throw apiError("ERR_ALREADY_FRIEND", { uid: friend.uid, friend: user.uid });
+  // A friendship counts toward both users' limit.
+  for (const u of [user, friend])
+    if (app.relations.friendsOf(u.uid).size >= FRIENDS_PER_USER)
+      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The user ${u.uid} has reached the limit of ${FRIENDS_PER_USER} friends.` });
+  app.relations.befriend({ uid: user.uid, friendUid: friend.uid, createdAt: now });
+}
+
+export const friends = new Hono<Env>()
+  .post("/users/:uid/friends", async (c) => {
+    const user = pathUser(c);
+    const body = await readBody(c);
+    validate(body, UIDS("accepted"));
+    const app = c.var.app;
+    const now = c.var.emulator.clock.now();
+    const accepted: Record<string, unknown> = {};
+    for (const uid of body.accepted as string[]) {
+      try {
+        befriend(app, user, uid, now);
+        accepted[uid] = { success: true, message: "Created relationship with status accepted." };
+      } catch (e) {
+        accepted[uid] = bulkFailure(e);
+      }
+    }
+    return ok(c, { accepted });
+  })
+
+  .get("/users/:uid/friends", (c) => {
+    const user = pathUser(c);
+    const app = c.var.app;
+    const q = new Query(c);
+    const searchKey = q.str("searchKey")?.toLowerCase();
+    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
+    const pageNo = q.int("page", { def: 1, min: 1 });
+    q.done();
+    const list: UserRecord[] = [];
+    for (const uid of app.relations.friendsOf(user.uid).keys()) {
+      const f = app.activeUser(uid);
+      if (f && (!searchKey || f.uid.startsWith(searchKey) || f.name.toLowerCase().startsWith(searchKey))) list.push(f);
+    }
+    list.sort(app.usersByName.compare);
+    const { data, pagination } = pageOf(list, perPage, pageNo);
+    const last = data.at(-1);
+    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: "prepend" };
+    return page(c, data.map((f) => ({ ...userView(f, { viewer: user, list: true }), ...relationFlags(app, user, f) })), pagination, {
+      meta: { pagination, cursor },
+    });
+  })
+
+  .delete("/users/:uid/friends", async (c) => {
+    const user = pathUser(c);
+    const body = await readBody(c);
+    validate(body, UIDS("friends"));
+    const app = c.var.app;
+    const uids = (body.friends as string[]).map(normalizeUid);
+    const known = uids.filter((uid) => app.relations.friendship(user.uid, uid));
+    if (known.length === 0) throw apiError("ERR_NOT_A_FRIEND", { uid: user.uid, friend: uids.join(", ") });
+    for (const uid of known) app.relations.unfriend(user.uid, uid);
+    return success(c, "Deleted the friend relations succussfully");
+  });

@@ -1,0 +1,224 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError, badRequest } from "../../http/errors.js";
+import { pageOf } from "../../http/pagination.js";
+import { ok, page, success } from "../../http/reply.js";
+import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { DEFAULT_ROLE } from "../../store/app-state.js";
+import { SCOPES, type Json, type JsonObject, type RoleRecord, type Scope } from "../../store/types.js";
+import { pathGroup } from "../groups/membership.js";
+import { FEATURES, FEATURE_KEYS, invalidValue, normalizeValue, ROLE_PERMISSIONS, SCOPE_PERMISSIONS, type PermissionSpec } from "./catalogue.js";
+
+const MODES = ["all", "friendsOnly"];
+const SETTINGS: Schema = {
+  "settings.listUsers": { type: "string", in: MODES },
+  "settings.sendMessagesTo": { type: "string", in: MODES },
+};
+const ATTRIBUTES: Schema = {
+  description: { type: "string", max: 1000 },
+  metadata: { type: "object", maxKb: 5 },
+  settings: { type: "object" },
+};
+
+function validateRole(body: Body, schema: Schema): void {
+  const settings = (body.settings ?? {}) as Body;
+  validate({ ...body, "settings.listUsers": settings.listUsers, "settings.sendMessagesTo": settings.sendMessagesTo }, {
+    ...schema,
+    ...(typeof body.settings === "object" ? SETTINGS : {}),
+  });
+}
+
+export function roleView(r: RoleRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = { role: r.role, name: r.name };
+  if (r.description !== undefined) out.description = r.description;
+  if (r.metadata !== undefined) out.metadata = r.metadata;
+  if (r.settings !== undefined) out.settings = r.settings;
+  out.createdAt = r.createdAt;
+  if (r.updatedAt !== undefined) out.updatedAt = r.updatedAt;
+  return out;
+}
+
+function pathRole(c: Ctx): RoleRecord {
+  const role = c.var.app.roles.get(c.req.param("role")!.toLowerCase());
+  if (!role) throw apiError("ERR_ROLE_NOT_FOUND", { role: c.req.param("role") });
+  return role;
+}
+
+function applyAttributes(r: RoleRecord, body: Body): void {
+  if (typeof body.name === "string") r.name = body.name;
+  if (typeof body.description === "string") r.description = body.description;
+  if (body.metadata) r.metadata = body.metadata as JsonObject;
+  if (body.settings) r.settings = { ...r.settings, ...(body.settings as RoleRecord["settings"]) };
+}
+
+/** Descriptors with the holder's current values (`value`: what is set, else the default). */
+function describe(specs: readonly PermissionSpec[], type: "role" | "scope", set: Record<string, Json> | undefined, at: number) {
+  return specs.map((p) => ({ id: p.id, type, title: p.title, description: p.description, dataType: p.dataType, availableValues: p.availableValues, defaultValue: p.defaultValue, value: set?.[p.id] ?? p.defaultValue, createdAt: at, updatedAt: at }));
+}
+
+/**
+ * Sets permissions from a free map: each known id with a valid value is merged in; others get a failed entry.
+ * Answers per id plus the full resulting map.
+ */
+function setPermissions(specs: readonly PermissionSpec[], current: Record<string, Json> | undefined, body: Body, mapped: string) {
+  validate(body, { permissions: { required: true, type: "object" } });
+  const byId = new Map(specs.map((p) => [p.id, p]));
+  const next: Record<string, Json> = { ...current };
+  const data: Record<string, unknown> = {};
+  for (const [id, value] of Object.entries(body.permissions as Body)) {
+    const spec = byId.get(id);
+    const problem = spec ? invalidValue(spec, value) : `The permission ${id} does not exist.`;
+    if (problem) data[id] = { success: false, message: problem };
+    else {
+      next[id] = normalizeValue(spec!, value);
+      data[id] = { success: true, message: `Permission with id ${id} have been mapped successfully to ${mapped}.` };
+    }
+  }
+  return { next, data: { ...data, permissions: next } };
+}
+
+function unsetPermission(current: Record<string, Json> | undefined, id: string): Record<string, Json> {
+  const next = { ...current };
+  delete next[id];
+  return next;
+}
+
+function pathScope(c: Ctx): Scope {
+  const scope = c.req.param("scope") as Scope;
+  if (!SCOPES.includes(scope)) throw badRequest({ scope: ["The selected scope is invalid."] });
+  return scope;
+}
+
+function pageQuery(c: Ctx) {
+  const q = new Query(c);
+  const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
+  const pageNo = q.int("page", { def: 1, min: 1 });
+  q.done();
+  return { perPage, pageNo };
+}
+
+/** Users holding a deleted role fall back to the default role, so every user's role keeps existing. */
+function releaseRole(app: AppState, role: string): void {
+  for (const user of [...(app.usersByRole.get(role) ?? [])]) app.updateUser(user, (u) => (u.role = DEFAULT_ROLE.role));
+}
+
+export const roles = new Hono<Env>()
+  .post("/roles", async (c) => {
+    const body = await readBody(c);
+    validateRole(body, {
+      role: { required: true, type: "string", max: 100, pattern: /^[A-Za-z0-9-]+$/, patternMessage: "The role may only contain letters, numbers, and dashes." },
+      name: { required: true, type: "string", max: 100 },
+      ...ATTRIBUTES,
+    });
+    const app = c.var.app;
+    const id = (body.role as string).toLowerCase();
+    if (app.roles.has(id)) throw apiError("ERR_ROLE_ALREADY_EXISTS", { role: id });
+    const role: RoleRecord = { role: id, name: body.name as string, createdAt: c.var.emulator.clock.now() };
+    applyAttributes(role, body);
+    app.roles.set(id, role);
+    return ok(c, roleView(role));
+  })
+  .get("/roles", (c) => {
+    const { perPage, pageNo } = pageQuery(c);
+    const { data, pagination } = pageOf([...c.var.app.roles.values()], perPage, pageNo);
+    return page(c, data.map(roleView), pagination);
+  })
+  .get("/roles/:role", (c) => ok(c, roleView(pathRole(c))))
+  .put("/roles/:role", async (c) => {
+    const role = pathRole(c);
+    const body = await readBody(c);
+    validateRole(body, {
+      name: { filled: true, type: "string", max: 100 },
+      ...ATTRIBUTES,
+      unset: { type: "array", items: { type: "string", in: ["settings", "description", "metadata"] } },
+    });
+    applyAttributes(role, body);
+    for (const field of (body.unset as ("settings" | "description" | "metadata")[] | undefined) ?? []) delete role[field];
+    role.updatedAt = c.var.emulator.clock.now();
+    return ok(c, roleView(role));
+  })
+  .delete("/roles/:role", (c) => {
+    const role = pathRole(c);
+    if (role.role === DEFAULT_ROLE.role) throw apiError("ERR_ROLE_DELETE_DENIED", { role: role.role });
+    releaseRole(c.var.app, role.role);
+    c.var.app.roles.delete(role.role);
+    return success(c, `Role ${role.role} has been deleted successfully.`);
+  })
+
+  // Restricted features
+  .post("/roles/:role/restrictedfeatures", async (c) => {
+    const role = pathRole(c);
+    const body = await readBody(c);
+    validate(body, { featuresToRestrict: { required: true, type: "array", items: { required: true, type: "string" } } });
+    const now = c.var.emulator.clock.now();
+    const data: Record<string, unknown> = {};
+    for (const key of body.featuresToRestrict as string[]) {
+      if (!FEATURE_KEYS.has(key)) {
+        data[key] = { success: false, message: `The feature ${key} does not exist.` };
+        continue;
+      }
+      role.restrictedFeatures ??= [];
+      if (!role.restrictedFeatures.some((f) => f.key === key)) role.restrictedFeatures.push({ key, createdAt: now });
+      data[key] = { success: true, message: `The feature ${key} has been restricted successfully.` };
+    }
+    return ok(c, data);
+  })
+  .get("/roles/:role/restrictedfeatures", (c) => {
+    const role = pathRole(c);
+    const { perPage, pageNo } = pageQuery(c);
+    const restricted = (role.restrictedFeatures ?? []).map((r) => ({ ...FEATURES.find((f) => f.key === r.key)!, createdAt: r.createdAt }));
+    const { data, pagination } = pageOf(restricted, perPage, pageNo);
+    return page(c, data.map(({ title, description, key, path, createdAt }) => ({ title, description, key, path, createdAt })), pagination);
+  })
+  .delete("/roles/:role/restrictedfeatures", async (c) => {
+    const role = pathRole(c);
+    const body = await readBody(c);
+    validate(body, { featuresToAllow: { type: "array", items: { required: true, type: "string" } }, allowAll: { type: "boolean" } });
+    if (!asBool(body.allowAll) && !(body.featuresToAllow as unknown[] | undefined)?.length)
+      throw badRequest({ featuresToAllow: ["The featuresToAllow field is required when allowAll is not present."] });
+    const allow = new Set(body.featuresToAllow as string[] | undefined);
+    role.restrictedFeatures = asBool(body.allowAll) ? [] : (role.restrictedFeatures ?? []).filter((f) => !allow.has(f.key));
+    if (role.restrictedFeatures.length === 0) delete role.restrictedFeatures;
+    return success(c, "The feature has been allowed successfully.");
+  })
+
+  // Role permissions (RBAC)
+  .get("/roles/:role/permissions", (c) => {
+    const role = pathRole(c);
+    const { data, pagination } = pageOf(describe(ROLE_PERMISSIONS, "role", role.permissions, role.createdAt), 1000, 1);
+    return page(c, data, pagination);
+  })
+  .put("/roles/:role/permissions", async (c) => {
+    const role = pathRole(c);
+    const result = setPermissions(ROLE_PERMISSIONS, role.permissions, await readBody(c), `role ${role.role}`);
+    role.permissions = result.next;
+    return ok(c, result.data);
+  })
+  .delete("/roles/:role/permissions/:permission", (c) => {
+    const role = pathRole(c);
+    role.permissions = unsetPermission(role.permissions, c.req.param("permission"));
+    return ok(c, { permissions: role.permissions });
+  })
+
+  // Group scope permissions (RBAC)
+  .get("/groups/:guid/scopes/:scope/permissions", (c) => {
+    const group = pathGroup(c.var.app, c.req.param("guid"));
+    const scope = pathScope(c);
+    const { data, pagination } = pageOf(describe(SCOPE_PERMISSIONS, "scope", group.scopePermissions?.[scope], group.createdAt), 1000, 1);
+    return page(c, data, pagination);
+  })
+  .put("/groups/:guid/scopes/:scope/permissions", async (c) => {
+    const group = pathGroup(c.var.app, c.req.param("guid"));
+    const scope = pathScope(c);
+    const result = setPermissions(SCOPE_PERMISSIONS, group.scopePermissions?.[scope], await readBody(c), `scope ${scope} on group ${group.guid}`);
+    (group.scopePermissions ??= {})[scope] = result.next;
+    return ok(c, result.data);
+  })
+  .delete("/groups/:guid/scopes/:scope/permissions/:permission", (c) => {
+    const group = pathGroup(c.var.app, c.req.param("guid"));
+    const scope = pathScope(c);
+    const next = unsetPermission(group.scopePermissions?.[scope], c.req.param("permission"));
+    (group.scopePermissions ??= {})[scope] = next;
+    return ok(c, { permissions: next });
+  });
