@@ -6,6 +6,7 @@ import type { Emulator, Env } from "./http/context.js";
 import { ApiError, apiError } from "./http/errors.js";
 import { control } from "./control/routes.js";
 import { apps } from "./resources/apps/routes.js";
+import { webhooks } from "./resources/webhooks/routes.js";
 import { apiKeys } from "./resources/api-keys/routes.js";
 import { authTokens } from "./resources/auth-tokens/routes.js";
 import { users } from "./resources/users/routes.js";
@@ -53,6 +54,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   app.route("/_emulator", control);
   app.use("/@mgmt/*", managementAuth);
   app.route("/@mgmt", apps);
+  app.route("/@mgmt", webhooks);
   app.use("/@rest/:appId/:region/*", appAuth);
   app.route("/@rest/:appId/:region/v3", restPlane());
 

@@ -8,6 +8,7 @@ import type { AppData, Region } from "./store/types.js";
 import { listen } from "./server.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
+import { Dispatcher } from "./webhooks/dispatcher.js";
 
 export { SeedError } from "./store/seed.js";
 export { PersistenceError } from "./store/persistence.js";
@@ -85,7 +86,9 @@ export async function createEmulator(options: EmulatorOptions = {}) {
       key: options.managementKey ?? DEFAULT_MANAGEMENT_KEY,
       secret: options.managementSecret ?? DEFAULT_MANAGEMENT_SECRET,
     },
+    webhooks: new Dispatcher(clock),
   };
+  store.eventSink = (appState, trigger, build) => emulator.webhooks.enqueue(appState, trigger, build);
   return { emulator, app: createApp(emulator, log), persistence, log };
 }
 
@@ -136,6 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     close() {
       closed ??= (async () => {
+        emulator.webhooks.close();
         await listening.close();
         await persistence?.flush();
         persistence?.close();

@@ -3,6 +3,7 @@ import type { Env } from "../http/context.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
+import { deliveries } from "./webhooks.js";
 
 /** Control bodies (state documents) may be large; the 10 KB platform limit does not apply here. */
 const CONTROL_BODY_LIMIT = 512 * 1024 * 1024;
@@ -13,6 +14,7 @@ function appNotFound(appId: string): ApiError {
 
 /** The `/_emulator` control API (design §4). Responses are plain JSON objects. */
 export const control = new Hono<Env>()
+  .route("/", deliveries)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.var.emulator;
     return c.json({

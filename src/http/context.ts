@@ -3,6 +3,7 @@ import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
 import type { Store } from "../store/store.js";
 import type { ApiKeyRecord } from "../store/types.js";
+import type { Dispatcher } from "../webhooks/dispatcher.js";
 
 /** What every handler can reach: the emulator's parts, shared by all requests. */
 export interface Emulator {
@@ -11,6 +12,8 @@ export interface Emulator {
   version: string;
   startedAtMs: number;
   management: { key: string; secret: string };
+  /** Delivers domain events to registered webhooks and keeps the delivery log. */
+  webhooks: Dispatcher;
 }
 
 export type Env = {

@@ -190,6 +190,10 @@ export const ERRORS = {
     message: "The user with UID {uid} has been blocked by the user with UID {receiver} and cannot send them messages.",
   },
 
+  // Webhooks
+  ERR_WEBHOOK_NOT_FOUND: { status: 404, message: "The webhook {id} does not exist. Please use a correct webhook id." },
+  ERR_TRIGGER_NOT_FOUND: { status: 404, message: "The trigger {id} does not exist. Please use a correct trigger id." },
+
   // Management
   ERR_APP_NOT_FOUND: { status: 404, message: "The app {appId} does not exist. Please use a correct appId." },
   ERR_APP_ARCHIVED: {

@@ -5,7 +5,10 @@ import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
-import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, MessageRecord, RoleRecord, UserRecord } from "./types.js";
+import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
+
+/** A domain event: its trigger id and a builder for its `data`, run only if a webhook listens. */
+export type EventSink = (app: AppState, trigger: string, data: () => unknown) => void;
 
 export const DEFAULT_ROLE: RoleRecord = {
   role: "default",
@@ -49,6 +52,9 @@ export class AppState {
   readonly reactions = new Reactions();
   readonly conversations = new Conversations();
   readonly relations = new Relations();
+  readonly webhooks = new Map<string, WebhookRecord>();
+  /** Where events go (the webhook dispatcher); set by the store. */
+  events?: EventSink;
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -87,6 +93,13 @@ export class AppState {
     this.reactions.load(data.reactions, data.lastReactionId);
     this.conversations.load(data.conversations, this.messages.list());
     this.relations.load(data.friends, data.blocks);
+    this.webhooks.clear();
+    for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
+  }
+
+  /** Announces a change (a webhook trigger); the payload is built only when someone listens. */
+  emit(trigger: string, data: () => unknown): void {
+    this.events?.(this, trigger, data);
   }
 
   /** The app's data as live references: serialize or clone it, never mutate it. */
@@ -107,6 +120,7 @@ export class AppState {
       lastReactionId: this.reactions.lastId,
       conversations: this.conversations.toData(),
       ...this.relations.toData(),
+      webhooks: [...this.webhooks.values()],
     };
   }
 

@@ -15,6 +15,7 @@ import type {
   Region,
   RoleRecord,
   UserRecord,
+  WebhookRecord,
 } from "./types.js";
 
 /**
@@ -258,6 +259,25 @@ function conversation(c: Checker, raw: unknown, path: string): ConversationState
   return s;
 }
 
+function webhook(c: Checker, raw: unknown, path: string, createdAt: number): WebhookRecord {
+  const o = c.obj(raw, path);
+  const w: WebhookRecord = {
+    id: c.str(o.id, `${path}.id`, 50),
+    name: c.str(o.name, `${path}.name`, 100),
+    webhookURL: c.str(o.webhookURL, `${path}.webhookURL`, 255),
+    useBasicAuth: c.bool(o.useBasicAuth, `${path}.useBasicAuth`) ?? false,
+    enabled: c.bool(o.enabled, `${path}.enabled`) ?? true,
+    retryOnFailure: c.bool(o.retryOnFailure, `${path}.retryOnFailure`) ?? false,
+    version: o.version === undefined || o.version === 2 ? 2 : o.version === 1 ? 1 : c.fail(`${path}.version`, "must be 1 or 2"),
+    triggers: c.tags(o.triggers, `${path}.triggers`),
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt,
+    updatedAt: c.optInt(o.updatedAt, `${path}.updatedAt`) ?? createdAt,
+  };
+  setIf(w, "username", c.optStr(o.username, `${path}.username`, 50));
+  setIf(w, "password", c.optStr(o.password, `${path}.password`, 100));
+  return w;
+}
+
 function authToken(c: Checker, raw: unknown, path: string): AuthTokenRecord {
   const o = c.obj(raw, path);
   const t: AuthTokenRecord = {
@@ -317,6 +337,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
         createdAt: c.optInt(fo.createdAt, `${path}.friends[${i}].createdAt`) ?? createdAt,
       };
     }),
+    webhooks: c.arr(o.webhooks, `${path}.webhooks`).map((w, i) => webhook(c, w, `${path}.webhooks[${i}]`, createdAt)),
     blocks: c.arr(o.blocks, `${path}.blocks`).map((b, i) => {
       const bo = c.obj(b, `${path}.blocks[${i}]`);
       return {
@@ -416,6 +437,7 @@ export function emptyApp(app: AppMeta): AppData {
     conversations: [],
     friends: [],
     blocks: [],
+    webhooks: [],
   };
 }
 

@@ -1,4 +1,4 @@
-import { AppState } from "./app-state.js";
+import { AppState, type EventSink } from "./app-state.js";
 import type { Clock } from "./clock.js";
 import { emptyApp, parseApp } from "./seed.js";
 import type { ApiKeyRecord, AppData, Region, StateData } from "./types.js";
@@ -23,6 +23,8 @@ export class Store {
   private seedApps: AppData[] = [];
   private listeners = new Set<() => void>();
   defaultAppId: string | undefined;
+  /** Receives every app's domain events (the webhook dispatcher). */
+  eventSink?: EventSink;
 
   constructor(readonly clock: Clock) {}
 
@@ -48,6 +50,7 @@ export class Store {
 
   private install(data: AppData, origin: AppData): AppState {
     const state = new AppState(data);
+    state.events = (app, trigger, build) => this.eventSink?.(app, trigger, build);
     this.apps.set(data.app.appId, state);
     this.origins.set(data.app.appId, structuredClone(origin));
     this.archived.delete(data.app.appId);

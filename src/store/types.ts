@@ -166,6 +166,22 @@ export interface ConversationState {
   untilId?: number;
 }
 
+export interface WebhookRecord {
+  id: string;
+  name: string;
+  webhookURL: string;
+  useBasicAuth: boolean;
+  username?: string;
+  password?: string;
+  enabled: boolean;
+  retryOnFailure: boolean;
+  /** 2: the current system (`X-Webhook-Version: 2`); 1: the legacy one (no header). */
+  version: 1 | 2;
+  triggers: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface AppMeta {
   appId: string;
   name: string;
@@ -192,6 +208,7 @@ export interface AppData {
   conversations: ConversationState[];
   friends: FriendRecord[];
   blocks: BlockRecord[];
+  webhooks: WebhookRecord[];
 }
 
 export interface StateData {

@@ -38,7 +38,7 @@ export function appView(app: AppState): Record<string, unknown> {
   };
 }
 
-function pathApp(c: Ctx): AppState {
+export function pathApp(c: Ctx): AppState {
   const appId = c.req.param("appId")!.toLowerCase();
   const { store } = c.var.emulator;
   const app = store.apps.get(appId);

@@ -8,31 +8,37 @@ import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
 import { pathUser } from "../users/lookup.js";
 import { relationFlags } from "./flags.js";
+import { brief } from "../../webhooks/payloads.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
 
 const BLOCKED_UIDS = { blockedUids: { required: true, type: "array", items: { required: true, type: "string" } } } as const;
 
 /** Runs `change` per uid of the body; unknown uids and refusals are per-item results, the request stays 200. */
-async function perUid(c: Ctx, change: (app: AppState, user: UserRecord, other: UserRecord) => string) {
+async function perUid(c: Ctx, event: "user_blocked" | "user_unblocked", change: (app: AppState, user: UserRecord, other: UserRecord) => string) {
   const user = pathUser(c);
   const body = await readBody(c);
   validate(body, BLOCKED_UIDS);
   const app = c.var.app;
   const data: Record<string, unknown> = {};
+  const done: UserRecord[] = [];
   for (const uid of body.blockedUids as string[]) {
     try {
-      data[uid] = { success: true, message: change(app, user, requireUser(app, uid)) };
+      const other = requireUser(app, uid);
+      data[uid] = { success: true, message: change(app, user, other) };
+      done.push(other);
     } catch (e) {
       data[uid] = bulkFailure(e);
     }
   }
+  if (done.length > 0)
+    app.emit(event, () => ({ users: Object.fromEntries(done.map((u) => [u.uid, brief(u)])), by: brief(user) }));
   return ok(c, data);
 }
 
 export const blockedUsers = new Hono<Env>()
   .post("/users/:uid/blockedusers", (c) =>
-    perUid(c, (app, user, other) => {
+    perUid(c, "user_blocked", (app, user, other) => {
       if (other.uid === user.uid) throw apiError("ERR_CANNOT_BLOCK_SELF", { uid: user.uid });
       if (!app.relations.blockOf(user.uid, other.uid))
         app.relations.block({ uid: user.uid, blockedUid: other.uid, blockedAt: c.var.emulator.clock.now() });
@@ -41,7 +47,7 @@ export const blockedUsers = new Hono<Env>()
   )
 
   .delete("/users/:uid/blockedusers", (c) =>
-    perUid(c, (app, user, other) => {
+    perUid(c, "user_unblocked", (app, user, other) => {
       app.relations.unblock(user.uid, other.uid);
       return `The user with UID ${user.uid} has unblocked user with UID ${other.uid} successfully.`;
     }),

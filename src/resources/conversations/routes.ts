@@ -104,6 +104,18 @@ async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRec
   return m;
 }
 
+/** The receipt webhook events: the reader marks messages of `receiver` (a uid or guid) up to `m`. */
+function emitReceipt(app: AppState, action: "delivered" | "read", reader: UserRecord, m: MessageRecord, receiver: string, at: number): void {
+  app.emit(action === "read" ? "message_read_receipt" : "message_delivery_receipt", () => ({
+    receiver,
+    receiverType: m.receiverType,
+    type: "receipts",
+    sender: reader.uid,
+    messageSender: m.sender,
+    body: { action, messageId: String(m.id), user: { uid: reader.uid, name: reader.name, status: reader.status }, timestamp: at },
+  }));
+}
+
 /** get, update (tags), reset and receipts of one conversation; `kind` says how the path names it. */
 function conversationRoutes(kind: "user" | "group", base: string) {
   const isUser = kind === "user";
@@ -132,23 +144,25 @@ function conversationRoutes(kind: "user" | "group", base: string) {
       return success(c, `The conversation ${conversationId} has been deleted successfully for UID ${viewer.uid}.`);
     })
     .post(`${base}/conversation/delivered`, async (c) => {
-      const { viewer, conversationId } = pathConversation(c, kind);
+      const { viewer, conversationId, label } = pathConversation(c, kind);
       const m = await readMessageId(c, conversationId);
       const state = c.var.app.conversations.ensure(viewer.uid, conversationId);
       state.deliveredId = Math.max(state.deliveredId ?? 0, m.id);
       state.deliveredAt = c.var.emulator.clock.now();
+      emitReceipt(c.var.app, "delivered", viewer, m, label, state.deliveredAt);
       return isUser
         ? c.json({ data: { success: true, Message: "All the messages from the user are marked as delivered for the requesting user." } })
         : success(c, "All the messages in the group are marked as delivered for the requesting user.");
     })
     .post(`${base}/conversation/read`, async (c) => {
-      const { viewer, conversationId } = pathConversation(c, kind);
+      const { viewer, conversationId, label } = pathConversation(c, kind);
       const m = await readMessageId(c, conversationId);
       const state = c.var.app.conversations.ensure(viewer.uid, conversationId);
       const now = c.var.emulator.clock.now();
       // Read implies delivered.
       state.readId = Math.max(state.readId ?? 0, m.id);
       state.readAt = now;
+      emitReceipt(c.var.app, "read", viewer, m, label, now);
       if ((state.deliveredId ?? 0) < state.readId) {
         state.deliveredId = state.readId;
         state.deliveredAt = now;

@@ -6,6 +6,8 @@ import type { GroupRecord, JsonObject, MemberRecord, MessageRecord, Scope, UserR
 import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../messages/view.js";
 import { noteArrival, noteDeparture } from "../messages/access.js";
 import { groupEntity } from "./view.js";
+import { userView } from "../users/view.js";
+import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireAllowed, requireListed } from "../roles/enforce.js";
 
 /**
@@ -18,6 +20,16 @@ export const GROUPS_PER_USER = 2000;
 export const MEMBERS_PER_GROUP = 100_000;
 
 export type MemberAction = "added" | "joined" | "kicked" | "banned" | "unbanned" | "scopeChanged" | "left";
+
+const MEMBER_TRIGGERS: Record<MemberAction, string> = {
+  added: "group_member_added",
+  joined: "group_member_joined",
+  kicked: "group_member_kicked",
+  banned: "group_member_banned",
+  unbanned: "group_member_unbanned",
+  scopeChanged: "group_member_scope_changed",
+  left: "group_member_left",
+};
 
 const RANK: Record<Scope, number> = { participant: 0, moderator: 1, admin: 2 };
 
@@ -89,6 +101,12 @@ export function recordAction(
     },
   };
   if (extras) data.extras = extras;
+  app.emit(MEMBER_TRIGGERS[action], () => {
+    const member: Record<string, unknown> = userView(target);
+    const scope = extras?.scope as { new: string; old: string } | undefined;
+    if (scope) Object.assign(member, { scope: scope.new, oldScope: scope.old });
+    return { group: groupPayload(app, group), members: { [target.uid]: member }, by: byPayload(actor) };
+  });
   return app.addMessage({
     conversationId: groupConversationId(group.guid),
     sender: by,

@@ -8,6 +8,7 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type Scope, type UserRecord } from "../../store/types.js";
 import { SYSTEM_UID } from "../messages/view.js";
+import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireUser } from "../users/lookup.js";
 import { listGroups } from "./list.js";
 import { addMember, banUser, makeAdmin, pathGroup, requireAdmin, requireRoom } from "./membership.js";
@@ -127,6 +128,7 @@ export const groups = new Hono<Env>()
       if (scope === "banned") banUser(app, now, group, user, undefined, { membersOnly: false });
       else if (!app.groups.member(guid, user.uid)) addMember(app, now, group, user, scope, undefined);
     }
+    app.emit("group_created", () => ({ group: groupPayload(app, group), by: byPayload(creator) }));
     return ok(c, groupView(app, group, { viewer: creator ?? owner, tags: group.tags.length > 0 }));
   })
 
@@ -188,6 +190,7 @@ export const groups = new Hono<Env>()
       throw apiError("ERR_BANNED_GROUPMEMBER", { uid: newOwner.uid, guid: group.guid });
 
     const now = c.var.emulator.clock.now();
+    const oldOwner = group.owner;
     app.groups.update(group, (g) => {
       applyAttributes(g, body);
       for (const field of (body.unset as ("icon" | "description" | "metadata")[] | undefined) ?? []) delete g[field];
@@ -196,6 +199,9 @@ export const groups = new Hono<Env>()
       g.updatedBy = actor?.uid ?? SYSTEM_UID;
     });
     if (newOwner) makeAdmin(app, now, group, newOwner, undefined);
+    app.emit("group_updated", () => ({ group: groupPayload(app, group), by: byPayload(actor) }));
+    if (newOwner && newOwner.uid !== oldOwner)
+      app.emit("group_owner_transferred", () => ({ group: { ...groupPayload(app, group), oldOwner }, by: byPayload(actor) }));
     return ok(c, groupView(app, group, { viewer: actor, tags: group.tags.length > 0 }));
   })
 
@@ -205,6 +211,8 @@ export const groups = new Hono<Env>()
     const group = pathGroup(app, c.req.param("guid"));
     requireAllowed(app, actor, "u.deleteGroup");
     requireAdmin(app, group, actor);
+    // Emitted first: the payload is built (only if a webhook listens) while the group still has its members.
+    app.emit("group_deleted", () => ({ group: groupPayload(app, group), by: byPayload(actor) }));
     app.groups.delete(group);
     app.dropConversation(groupConversationId(group.guid));
     return success(c, `Group with guid ${group.guid} has been deleted successfully.`);

@@ -169,7 +169,9 @@ export const messages = new Hono<Env>()
     m.editedAt = now;
     m.editedBy = actor?.uid ?? SYSTEM_UID;
     m.updatedAt = now;
-    return ok(c, messageView(app, messageAction(app, now, m, "edited", actor), actor));
+    const action = messageAction(app, now, m, "edited", actor);
+    app.emit("message_edited", () => ({ message: messageView(app, action) }));
+    return ok(c, messageView(app, action, actor));
   })
 
   .delete("/messages/:id", async (c) => {
@@ -186,6 +188,7 @@ export const messages = new Hono<Env>()
     m.deletedBy ??= actor?.uid ?? SYSTEM_UID;
     m.updatedAt = now;
     const action = messageAction(app, now, m, "deleted", actor);
+    app.emit("message_deleted", () => ({ message: messageView(app, action) }));
     if (permanent) {
       for (const reply of [...app.messages.thread(m.id)]) app.removeMessage(reply);
       app.removeMessage(m);

@@ -7,7 +7,8 @@ import type { JsonObject, MessageCategory, MessageRecord, ReceiverType, UserReco
 import { pathGroup } from "../groups/membership.js";
 import { friendsOnly, requireAllowed, requireListed, requireScopeAllowed } from "../roles/enforce.js";
 import { requireUser } from "../users/lookup.js";
-import { SYSTEM_UID } from "./view.js";
+import { messageView, SYSTEM_UID } from "./view.js";
+import { userView } from "../users/view.js";
 
 export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;
 const MEDIA_TYPES: readonly string[] = ["image", "file", "audio", "video"];
@@ -158,5 +159,12 @@ export function store(
   if (content.tags) m.tags = [...content.tags];
   const mentioned = mentionsIn(app, content.data.text);
   if (mentioned) m.mentionedUids = mentioned;
-  return app.addMessage(m);
+  const stored = app.addMessage(m);
+  app.emit("message_sent", () => ({ message: messageView(app, stored) }));
+  if (mentioned)
+    app.emit("user_mentioned", () => ({
+      message: messageView(app, stored),
+      mentionedUsers: mentioned.map((uid) => userView(app.users.get(uid)!)),
+    }));
+  return stored;
 }

@@ -6,7 +6,8 @@ import { ok } from "../../http/reply.js";
 import { Query } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { userConversationId } from "../../store/conversation-ids.js";
-import type { ReactionRecord } from "../../store/types.js";
+import type { ReactionRecord, UserRecord } from "../../store/types.js";
+import { brief } from "../../webhooks/payloads.js";
 import { pathMessage } from "../messages/access.js";
 import { messageView } from "../messages/view.js";
 import { userView } from "../users/view.js";
@@ -17,6 +18,10 @@ function reactionView(app: AppState, r: ReactionRecord, viewerUid?: string): Rec
   const reactedBy = user ? userView(user, {}) : { uid: r.uid, name: r.uid };
   if (user && viewerUid && viewerUid !== r.uid) reactedBy.conversationId = userConversationId(viewerUid, r.uid);
   return { id: String(r.id), messageId: String(r.messageId), reaction: r.reaction, uid: r.uid, reactedAt: r.reactedAt, reactedBy };
+}
+
+function reactionPayload(r: ReactionRecord, user: UserRecord) {
+  return { id: String(r.id), messageId: String(r.messageId), reaction: r.reaction, uid: r.uid, reactedAt: r.reactedAt, reactedBy: brief(user) };
 }
 
 /** The reaction in the path: any emoji or word, at most 100 characters. */
@@ -62,8 +67,10 @@ export const reactions = new Hono<Env>()
     requireAllowed(app, user, "u.addReaction");
     const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
     if (group) requireScopeAllowed(app, group, user, "addReaction");
-    if (!app.reactions.find(m.id, reaction, user.uid))
-      app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.var.emulator.clock.now() });
+    if (!app.reactions.find(m.id, reaction, user.uid)) {
+      const r = app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.var.emulator.clock.now() });
+      app.emit("message_reaction_added", () => ({ reaction: reactionPayload(r, user) }));
+    }
     return ok(c, messageView(app, m, user));
   })
 
@@ -72,6 +79,9 @@ export const reactions = new Hono<Env>()
     const app = c.var.app;
     const m = pathMessage(app, c.req.param("id"), user);
     const existing = app.reactions.find(m.id, pathReaction(c), user.uid);
-    if (existing) app.reactions.remove(existing);
+    if (existing) {
+      app.reactions.remove(existing);
+      app.emit("message_reaction_removed", () => ({ reaction: reactionPayload(existing, user) }));
+    }
     return ok(c, messageView(app, m, user));
   });

@@ -11,6 +11,7 @@ import { pathUser } from "./lookup.js";
 import { relationFlags } from "../blocked-users/flags.js";
 import { allowList, friendsOnly, requireAllowed, requireListed } from "../roles/enforce.js";
 import { userView } from "./view.js";
+import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 
 const ID = /^[A-Za-z0-9-]+$/;
 const ID_MESSAGE = (field: string) => `The ${field} may only contain letters, numbers, and dashes.`;
@@ -191,6 +192,12 @@ export const users = new Hono<Env>()
     const permanent = asBool(body.permanent);
     // A soft-deleted user can still be deleted permanently (that frees the uid).
     if (!user || (user.deletedAt !== undefined && !permanent)) throw apiError("ERR_UID_NOT_FOUND", { uid });
+    if (user.deletedAt === undefined)
+      for (const guid of app.groups.groupsOf(uid).keys())
+        app.emit("group_member_removed", () => {
+          const group = app.groups.get(guid)!;
+          return { group: groupPayload(app, group), members: { [uid]: userView(user) }, by: byPayload(undefined) };
+        });
     if (permanent) app.deleteUserPermanently(user);
     else app.softDeleteUser(user, c.var.emulator.clock.now());
     return success(c, `User with ${uid} has been deleted successfully.`);

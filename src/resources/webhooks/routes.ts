@@ -1,0 +1,147 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError, badRequest, type Details } from "../../http/errors.js";
+import { pageOf } from "../../http/pagination.js";
+import { bulkFailure, ok, page, success } from "../../http/reply.js";
+import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import type { WebhookRecord } from "../../store/types.js";
+import { LEGACY_TRIGGERS, TRIGGERS } from "../../webhooks/triggers.js";
+import { pathApp } from "../apps/routes.js";
+
+export const WEBHOOKS_PER_APP = 25;
+
+const FIELDS: Schema = {
+  name: { type: "string", max: 100 },
+  webhookURL: { type: "string", max: 255, url: true },
+  useBasicAuth: { type: "boolean" },
+  username: { type: "string", max: 50 },
+  password: { type: "string", max: 100 },
+  enabled: { type: "boolean" },
+  retryOnFailure: { type: "boolean" },
+};
+
+/** `X-Webhook-Version: 2` addresses the current system; without it, the legacy one. */
+function versionOf(c: Ctx): 1 | 2 {
+  return c.req.header("x-webhook-version") === "2" ? 2 : 1;
+}
+
+function catalogue(version: 1 | 2) {
+  return version === 2 ? TRIGGERS : LEGACY_TRIGGERS;
+}
+
+function webhookView(w: WebhookRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: w.id, name: w.name, webhookURL: w.webhookURL, useBasicAuth: w.useBasicAuth };
+  if (w.username !== undefined) out.username = w.username;
+  out.enabled = w.enabled;
+  out.retryOnFailure = w.retryOnFailure;
+  out.createdAt = w.createdAt;
+  out.updatedAt = w.updatedAt;
+  return out;
+}
+
+function pathWebhook(c: Ctx): { app: AppState; webhook: WebhookRecord } {
+  const app = pathApp(c);
+  const id = c.req.param("webhookId")!;
+  const webhook = app.webhooks.get(id);
+  if (!webhook || webhook.version !== versionOf(c)) throw apiError("ERR_WEBHOOK_NOT_FOUND", { id });
+  return { app, webhook };
+}
+
+function applyFields(w: WebhookRecord, body: Body): void {
+  for (const k of ["name", "webhookURL", "username", "password"] as const) if (typeof body[k] === "string") w[k] = body[k] as string;
+  for (const k of ["useBasicAuth", "enabled", "retryOnFailure"] as const) if (body[k] !== undefined) w[k] = asBool(body[k]);
+}
+
+function requireCredentials(w: WebhookRecord): void {
+  if (!w.useBasicAuth) return;
+  const details: Details = {};
+  for (const k of ["username", "password"] as const)
+    if (!w[k]) details[k] = [`The ${k} field is required when use basic auth is true.`];
+  if (Object.keys(details).length > 0) throw badRequest(details);
+}
+
+const TRIGGER_IDS = { triggerIds: { required: true, type: "array", items: { required: true, type: "string" } } } as const;
+
+/** Management plane: `/apps/{appId}/webhooks` and their triggers. */
+export const webhooks = new Hono<Env>()
+  .post("/apps/:appId/webhooks", async (c) => {
+    const app = pathApp(c);
+    const body = await readBody(c);
+    validate(body, {
+      id: { required: true, type: "string", max: 50, pattern: /^[A-Za-z0-9_-]+$/, patternMessage: "The id may only contain letters, numbers, dashes and underscores." },
+      ...FIELDS,
+      name: { required: true, type: "string", max: 100 },
+      webhookURL: { required: true, type: "string", max: 255, url: true },
+    });
+    const id = body.id as string;
+    if (app.webhooks.has(id)) throw badRequest({ id: ["The id has already been taken."] });
+    if (app.webhooks.size >= WEBHOOKS_PER_APP)
+      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${WEBHOOKS_PER_APP} webhooks.` });
+    const now = c.var.emulator.clock.now();
+    const w: WebhookRecord = { id, name: "", webhookURL: "", useBasicAuth: false, enabled: true, retryOnFailure: false, version: versionOf(c), triggers: [], createdAt: now, updatedAt: now };
+    applyFields(w, body);
+    requireCredentials(w);
+    app.webhooks.set(id, w);
+    return ok(c, webhookView(w));
+  })
+  .get("/apps/:appId/webhooks", (c) => {
+    const app = pathApp(c);
+    const q = new Query(c);
+    const searchKey = q.str("searchKey")?.toLowerCase();
+    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
+    const pageNo = q.int("page", { def: 1, min: 1 });
+    q.done();
+    const version = versionOf(c);
+    const list = [...app.webhooks.values()].filter((w) => w.version === version && (!searchKey || w.name.toLowerCase().includes(searchKey)));
+    const { data, pagination } = pageOf(list, perPage, pageNo);
+    return page(c, data.map(webhookView), pagination);
+  })
+  .get("/apps/:appId/webhooks/:webhookId", (c) => ok(c, webhookView(pathWebhook(c).webhook)))
+  .put("/apps/:appId/webhooks/:webhookId", async (c) => {
+    const { webhook } = pathWebhook(c);
+    const body = await readBody(c);
+    validate(body, { ...FIELDS, name: { filled: true, type: "string", max: 100 }, webhookURL: { filled: true, type: "string", max: 255, url: true } });
+    const next = { ...webhook };
+    applyFields(next, body);
+    requireCredentials(next);
+    Object.assign(webhook, next, { updatedAt: c.var.emulator.clock.now() });
+    return ok(c, webhookView(webhook));
+  })
+  .delete("/apps/:appId/webhooks/:webhookId", (c) => {
+    const { app, webhook } = pathWebhook(c);
+    app.webhooks.delete(webhook.id);
+    return success(c, "Deleted Webhook successfully.");
+  })
+
+  .post("/apps/:appId/webhooks/:webhookId/triggers", async (c) => {
+    const { webhook } = pathWebhook(c);
+    const body = await readBody(c);
+    validate(body, TRIGGER_IDS);
+    const known = new Set(catalogue(webhook.version).map((t) => t.id));
+    const data: Record<string, unknown> = {};
+    for (const id of body.triggerIds as string[]) {
+      try {
+        if (!known.has(id)) throw apiError("ERR_TRIGGER_NOT_FOUND", { id });
+        if (!webhook.triggers.includes(id)) webhook.triggers.push(id);
+        data[id] = { success: true, message: "Triggers has been added successfully." };
+      } catch (e) {
+        data[id] = bulkFailure(e);
+      }
+    }
+    return ok(c, data);
+  })
+  .get("/apps/:appId/webhooks/:webhookId/triggers", (c) => {
+    const { webhook } = pathWebhook(c);
+    const byId = new Map(catalogue(webhook.version).map((t) => [t.id, t]));
+    const { data, pagination } = pageOf(webhook.triggers.map((id) => ({ id, category: byId.get(id)!.category, description: byId.get(id)!.description })), 100, 1);
+    return page(c, data, pagination);
+  })
+  .delete("/apps/:appId/webhooks/:webhookId/triggers", async (c) => {
+    const { webhook } = pathWebhook(c);
+    const body = await readBody(c);
+    validate(body, TRIGGER_IDS);
+    const remove = new Set(body.triggerIds as string[]);
+    webhook.triggers = webhook.triggers.filter((t) => !remove.has(t));
+    return success(c, "Removed trigger successfully.");
+  });
