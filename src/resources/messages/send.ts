@@ -11,7 +11,6 @@ import { messageView, SYSTEM_UID } from "./view.js";
 import { userView } from "../users/view.js";
 
 export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;
-const MEDIA_TYPES: readonly string[] = ["image", "file", "audio", "video"];
 const MENTION = /<@uid:([A-Za-z0-9-]+)>/g;
 
 /** What a sender wants to say, checked: everything of a message but who it goes to. */
