@@ -7,6 +7,26 @@ import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
 
+/** Copies every record of `data` (shallowly, which copies it fully: nested values are never mutated). */
+export function copyAppData(data: AppData): AppData {
+  const copy = <T extends object>(list: T[]) => list.map((r) => ({ ...r }));
+  return {
+    ...data,
+    app: { ...data.app },
+    apiKeys: copy(data.apiKeys),
+    users: copy(data.users),
+    authTokens: copy(data.authTokens),
+    roles: copy(data.roles),
+    groups: data.groups.map((g) => ({ ...g, members: copy(g.members), bannedUsers: copy(g.bannedUsers) })),
+    messages: copy(data.messages),
+    reactions: copy(data.reactions),
+    conversations: copy(data.conversations),
+    friends: copy(data.friends),
+    blocks: copy(data.blocks),
+    webhooks: copy(data.webhooks),
+  };
+}
+
 /** A domain event: its trigger id and a builder for its `data`, run only if a webhook listens. */
 export type EventSink = (app: AppState, trigger: string, data: () => unknown) => void;
 
@@ -38,8 +58,8 @@ export class AppState {
   /** Every user that was not permanently deleted, soft-deleted ones included (their uid stays taken). */
   readonly users = new Map<string, UserRecord>();
   /** Users that are not soft-deleted (deactivated ones included), in list order. */
-  readonly usersByName = new SortedIndex<UserRecord>(byName);
-  readonly usersByUid = new SortedIndex<UserRecord>(byUid);
+  readonly usersByName = new SortedIndex<UserRecord>(byName, (u) => `${u.name.toLowerCase()}\u0000${u.uid}`);
+  readonly usersByUid = new SortedIndex<UserRecord>(byUid, (u) => u.uid);
   readonly usersByRole = new Map<string, Set<UserRecord>>();
   readonly usersByTag = new Map<string, Set<UserRecord>>();
   deactivatedCount = 0;
@@ -77,7 +97,7 @@ export class AppState {
     for (const r of data.roles) this.roles.set(r.role, structuredClone(r));
     const listed: UserRecord[] = [];
     for (const u of data.users) {
-      const user = structuredClone(u);
+      const user = { ...u };
       this.users.set(user.uid, user);
       if (user.deletedAt === undefined) {
         listed.push(user);
@@ -85,8 +105,8 @@ export class AppState {
         if (user.deactivatedAt !== undefined) this.deactivatedCount++;
       }
     }
-    this.usersByName.reset(listed);
-    this.usersByUid.reset(listed);
+    this.usersByName.reset(listed, data.users);
+    this.usersByUid.reset(listed, data.users);
     for (const t of data.authTokens) this.addToken({ ...t });
     this.groups.load(data.groups);
     this.messages.load(data.messages, data.lastMessageId);
@@ -100,6 +120,20 @@ export class AppState {
   /** Announces a change (a webhook trigger); the payload is built only when someone listens. */
   emit(trigger: string, data: () => unknown): void {
     this.events?.(this, trigger, data);
+  }
+
+  /**
+   * A copy of the app's content to load later (snapshots). Records are copied shallowly (see types.ts), and the
+   * index orders are remembered for the copy, so loading it back skips every sort.
+   */
+  snapshot(): AppData {
+    const live = this.toData();
+    const copy = copyAppData(live);
+    const listed = live.users.filter((u) => u.deletedAt === undefined);
+    this.usersByName.remember(copy.users, listed);
+    this.usersByUid.remember(copy.users, listed);
+    this.groups.remember(copy.groups);
+    return copy;
   }
 
   /** The app's data as live references: serialize or clone it, never mutate it. */

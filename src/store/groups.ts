@@ -6,12 +6,18 @@ export type GroupSort = "name" | "guid" | "createdAt";
 
 const lower = (s: string) => s.toLowerCase();
 const byGuid = (a: GroupRecord, b: GroupRecord) => (a.guid < b.guid ? -1 : a.guid > b.guid ? 1 : 0);
-function byKey<K extends string | number>(key: (g: GroupRecord) => K) {
-  return (a: GroupRecord, b: GroupRecord): number => {
+/** An index ordered by `key`, then guid, with the matching bulk-load key (numbers padded to sort as text). */
+function byKey(key: (g: GroupRecord) => string | number): SortedIndex<GroupRecord> {
+  const compare = (a: GroupRecord, b: GroupRecord): number => {
     const ka = key(a);
     const kb = key(b);
     return ka < kb ? -1 : ka > kb ? 1 : byGuid(a, b);
   };
+  const text = (g: GroupRecord) => {
+    const k = key(g);
+    return typeof k === "number" ? String(k).padStart(16, "0") : k;
+  };
+  return new SortedIndex(compare, (g) => `${text(g)}\u0000${g.guid}`);
 }
 /** The time list cursors (`updatedAt` + `affix`) compare against. */
 export const touchedAt = (g: GroupRecord): number => g.updatedAt ?? g.createdAt;
@@ -35,11 +41,11 @@ export class Groups {
   /** Per user, the groups that banned them. */
   private readonly userBans = new Map<string, Set<string>>();
   readonly sorted: Record<GroupSort, SortedIndex<GroupRecord>> = {
-    name: new SortedIndex(byKey((g) => lower(g.name))),
-    guid: new SortedIndex(byGuid),
-    createdAt: new SortedIndex(byKey((g) => g.createdAt)),
+    name: byKey((g) => lower(g.name)),
+    guid: new SortedIndex(byGuid, (g) => g.guid),
+    createdAt: byKey((g) => g.createdAt),
   };
-  readonly byTouched = new SortedIndex<GroupRecord>(byKey(touchedAt));
+  readonly byTouched = byKey(touchedAt);
   readonly byType = new Map<GroupType, Set<GroupRecord>>();
   readonly byTag = new Map<string, Set<GroupRecord>>();
 
@@ -52,16 +58,25 @@ export class Groups {
     this.byTag.clear();
     const records: GroupRecord[] = [];
     for (const data of groups) {
-      const { members, bannedUsers, ...rest } = structuredClone(data);
-      const group: GroupRecord = rest;
+      const { members, bannedUsers, ...group } = data;
       records.push(group);
       this.byId.set(group.guid, group);
       this.people.set(group.guid, { members: new Map(), bans: new Map() });
       this.indexAttributes(group);
-      for (const m of members) this.addMember(group.guid, m);
-      for (const b of bannedUsers) this.addBan(group.guid, b);
+      for (const m of members) this.addMember(group.guid, { ...m });
+      for (const b of bannedUsers) this.addBan(group.guid, { ...b });
     }
-    for (const index of [...Object.values(this.sorted), this.byTouched]) index.reset(records);
+    for (const index of this.indexes()) index.reset(records, groups);
+  }
+
+  /** Remembers the index orders for `copy`, a copy of `toData()` taken now (snapshots). */
+  remember(copy: GroupData[]): void {
+    const live = [...this.byId.values()];
+    for (const index of this.indexes()) index.remember(copy, live);
+  }
+
+  private indexes(): SortedIndex<GroupRecord>[] {
+    return [...Object.values(this.sorted), this.byTouched];
   }
 
   /** Live references in file form: serialize or clone, never mutate. */
@@ -85,7 +100,7 @@ export class Groups {
   add(group: GroupRecord): void {
     this.byId.set(group.guid, group);
     this.people.set(group.guid, { members: new Map(), bans: new Map() });
-    for (const index of [...Object.values(this.sorted), this.byTouched]) index.insert(group);
+    for (const index of this.indexes()) index.insert(group);
     this.indexAttributes(group);
   }
 
@@ -104,7 +119,7 @@ export class Groups {
     const p = this.people.get(group.guid)!;
     for (const uid of [...p.members.keys()]) this.removeMember(group.guid, uid);
     for (const uid of [...p.bans.keys()]) this.removeBan(group.guid, uid);
-    for (const index of [...Object.values(this.sorted), this.byTouched]) index.remove(group);
+    for (const index of this.indexes()) index.remove(group);
     this.unindexAttributes(group);
     this.people.delete(group.guid);
     this.byId.delete(group.guid);

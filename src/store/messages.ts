@@ -29,7 +29,8 @@ export class Messages {
   lastId = 0;
 
   load(messages: MessageRecord[], lastId: number): void {
-    this.all = messages.map((m) => structuredClone(m)).sort((a, b) => a.id - b.id);
+    this.all = messages.map((m) => ({ ...m }));
+    if (!this.all.every((m, i) => i === 0 || this.all[i - 1].id < m.id)) this.all.sort((a, b) => a.id - b.id);
     this.conversations.clear();
     this.threads.clear();
     for (const m of this.all) this.index(m);

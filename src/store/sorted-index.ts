@@ -4,7 +4,15 @@
  */
 export class SortedIndex<T> {
   private items: T[] = [];
-  constructor(readonly compare: (a: T, b: T) => number) {}
+  private readonly orders = new WeakMap<object, Int32Array>();
+  /**
+   * `key`, when given, must order items exactly as `compare` does; bulk loads then sort on precomputed keys,
+   * several times faster than calling `compare` n log n times.
+   */
+  constructor(
+    readonly compare: (a: T, b: T) => number,
+    private readonly key?: (item: T) => string | number,
+  ) {}
 
   get size(): number {
     return this.items.length;
@@ -67,9 +75,34 @@ export class SortedIndex<T> {
     return this.items[i];
   }
 
-  /** Bulk load (items need not be sorted). */
-  reset(items: T[]): void {
-    this.items = [...items].sort(this.compare);
+  /**
+   * Bulk load (items need not be sorted). `source` is the array the items were copied from, position for
+   * position: the order found is remembered for it, so loading the same source again (a reset to the same seed,
+   * a snapshot restored twice) rebuilds the index in O(n) without sorting.
+   */
+  reset(items: T[], source?: object): void {
+    const cached = source ? this.orders.get(source) : undefined;
+    if (cached && cached.length === items.length) {
+      this.items = Array.from(cached, (i) => items[i]);
+      return;
+    }
+    const key = this.key;
+    const order = Array.from(items.keys());
+    if (key) {
+      const keys = items.map(key);
+      order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+    } else {
+      order.sort((a, b) => this.compare(items[a], items[b]));
+    }
+    this.items = order.map((i) => items[i]);
+    if (source) this.orders.set(source, Int32Array.from(order));
+  }
+
+  /** Remembers the current order for `source`, a copy of `copied` position for position (a snapshot). */
+  remember(source: object, copied: readonly T[]): void {
+    const position = new Map<T, number>();
+    copied.forEach((item, i) => position.set(item, i));
+    this.orders.set(source, Int32Array.from(this.items, (item) => position.get(item)!));
   }
 
   values(): readonly T[] {

@@ -1,4 +1,9 @@
-/** Records as the store keeps them. Wire shapes are built from these by each resource's `view` functions. */
+/**
+ * Records as the store keeps them. Wire shapes are built from these by each resource's `view` functions.
+ * Rule that keeps loads, resets and snapshot restores cheap: a record's own fields may change in place, but a
+ * nested object or array (metadata, tags, data, settings, ...) is replaced, never mutated, so copying a record
+ * shallowly copies it fully.
+ */
 
 export type Region = "us" | "eu" | "in";
 export const REGIONS: readonly Region[] = ["us", "eu", "in"];

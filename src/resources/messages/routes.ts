@@ -161,7 +161,9 @@ export const messages = new Hono<Env>()
     if (data.customData !== undefined && (typeof data.customData !== "object" || data.customData === null || Array.isArray(data.customData)))
       throw apiError("ERR_INVALID_CUSTOM_DATA");
     const now = c.var.emulator.clock.now();
-    for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) m.data[k] = data[k];
+    const changed: JsonObject = { ...m.data };
+    for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
+    m.data = changed;
     if (Array.isArray(body.tags)) m.tags = [...new Set(body.tags as string[])];
     const mentioned = mentionsIn(app, m.data.text);
     if (mentioned) m.mentionedUids = mentioned;

@@ -158,8 +158,8 @@ export const roles = new Hono<Env>()
         data[key] = { success: false, message: `The feature ${key} does not exist.` };
         continue;
       }
-      role.restrictedFeatures ??= [];
-      if (!role.restrictedFeatures.some((f) => f.key === key)) role.restrictedFeatures.push({ key, createdAt: now });
+      const current = role.restrictedFeatures ?? [];
+      if (!current.some((f) => f.key === key)) role.restrictedFeatures = [...current, { key, createdAt: now }];
       data[key] = { success: true, message: `The feature ${key} has been restricted successfully.` };
     }
     return ok(c, data);
@@ -212,13 +212,13 @@ export const roles = new Hono<Env>()
     const group = pathGroup(c.var.app, c.req.param("guid"));
     const scope = pathScope(c);
     const result = setPermissions(SCOPE_PERMISSIONS, group.scopePermissions?.[scope], await readBody(c), `scope ${scope} on group ${group.guid}`);
-    (group.scopePermissions ??= {})[scope] = result.next;
+    group.scopePermissions = { ...group.scopePermissions, [scope]: result.next };
     return ok(c, result.data);
   })
   .delete("/groups/:guid/scopes/:scope/permissions/:permission", (c) => {
     const group = pathGroup(c.var.app, c.req.param("guid"));
     const scope = pathScope(c);
     const next = unsetPermission(group.scopePermissions?.[scope], c.req.param("permission"));
-    (group.scopePermissions ??= {})[scope] = next;
+    group.scopePermissions = { ...group.scopePermissions, [scope]: next };
     return ok(c, { permissions: next });
   });

@@ -123,7 +123,7 @@ export const webhooks = new Hono<Env>()
     for (const id of body.triggerIds as string[]) {
       try {
         if (!known.has(id)) throw apiError("ERR_TRIGGER_NOT_FOUND", { id });
-        if (!webhook.triggers.includes(id)) webhook.triggers.push(id);
+        if (!webhook.triggers.includes(id)) webhook.triggers = [...webhook.triggers, id];
         data[id] = { success: true, message: "Triggers has been added successfully." };
       } catch (e) {
         data[id] = bulkFailure(e);
