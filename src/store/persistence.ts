@@ -1,15 +1,17 @@
 import { Low } from "lowdb";
 import { DataFile } from "lowdb/node";
 import { parseState, SeedError } from "./seed.js";
+import { writeStateFile } from "./state-writer.js";
 import type { Store } from "./store.js";
 import type { StateData } from "./types.js";
 
 export class PersistenceError extends Error {}
 
 /**
- * `--data FILE`: the store observed and saved through lowdb (steno writes a temp file and renames it, so a
- * crash never leaves a half-written file). Bursts of changes coalesce into one write, off the request path;
- * `flush()` waits until everything acknowledged so far is on disk.
+ * `--data FILE`: loaded through lowdb at start, then the store is observed and saved by `writeStateFile`
+ * (streamed in chunks so a large state never blocks requests; temp file + rename, so a crash never leaves a
+ * half-written file). Bursts of changes coalesce into one write, off the request path; `flush()` waits until
+ * everything acknowledged so far is on disk.
  */
 export class Persistence {
   private timer: NodeJS.Timeout | undefined;
@@ -18,7 +20,7 @@ export class Persistence {
   private readonly unsubscribe: () => void;
 
   private constructor(
-    private readonly db: Low<StateData | null>,
+    private readonly path: string,
     private readonly store: Store,
     private readonly delayMs: number,
     private readonly log: (line: string) => void,
@@ -43,7 +45,7 @@ export class Persistence {
       const reason = e instanceof SyntaxError ? `is not valid JSON (${e.message})` : `cannot be read (${String(e)})`;
       throw new PersistenceError(`${path}: ${reason}; the file was left untouched.`);
     }
-    const persistence = new Persistence(db, store, opts.delayMs ?? 20, opts.log ?? (() => {}));
+    const persistence = new Persistence(path, store, opts.delayMs ?? 20, opts.log ?? (() => {}));
     if (db.data) {
       try {
         store.replace(parseState(db.data, opts.now, path));
@@ -77,7 +79,7 @@ export class Persistence {
     while (this.dirty) {
       this.dirty = false;
       try {
-        await this.db.adapter.write(this.store.toData());
+        await writeStateFile(this.path, this.store.toData());
       } catch (e) {
         this.log(`chat-emulator: could not save the data file: ${String(e)}`);
       }
