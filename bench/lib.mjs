@@ -1,36 +1,46 @@
 // Shared pieces of the benchmarks: start a server script in its own process (so the load generator and the
-// server do not share a core's event loop), and drive it with autocannon.
+// server do not share an event loop), and drive it with autocannon.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
-/** Load settings: fixed so runs compare; override with BENCH_CONNECTIONS / BENCH_DURATION (seconds). */
+/**
+ * Load settings, fixed so runs compare (override with BENCH_CONNECTIONS / BENCH_DURATION seconds). Throughput
+ * scenarios use 10 connections; latency targets are read at 1 connection, i.e. the cost of one request without
+ * queueing behind nine others on a 2-core machine that also runs the load generator.
+ */
 export const LOAD = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   duration: Number(process.env.BENCH_DURATION ?? 5),
 };
 
-/** Spawns `bench/servers/<name>.mjs` with `args`; resolves once it prints `READY <url> <json>`. */
+/** Spawns `bench/servers/<name>.mjs`; resolves once it prints `READY <url> <json>`. `stop()` resolves its STATS. */
 export function startServer(name, args = []) {
   const script = fileURLToPath(new URL(`./servers/${name}.mjs`, import.meta.url));
   const child = spawn(process.execPath, ["--max-old-space-size=8192", "--expose-gc", script, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
+  child.stdout.on("data", (d) => (out += d));
   return new Promise((resolve, reject) => {
-    child.on("exit", (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
-    child.stdout.on("data", (d) => {
-      out += d;
+    const early = (code) => reject(new Error(`${name} exited with ${code} before it was ready`));
+    child.on("exit", early);
+    const poll = setInterval(() => {
       const m = /READY (\S+) (.*)\n/.exec(out);
-      if (m) resolve({ url: m[1], info: JSON.parse(m[2]), stop: () => stop(child) });
-    });
+      if (!m) return;
+      clearInterval(poll);
+      child.off("exit", early);
+      resolve({ url: m[1], info: JSON.parse(m[2]), stop: () => stop(child, () => out) });
+    }, 10);
   });
 }
 
-function stop(child) {
-  child.removeAllListeners("exit");
+function stop(child, output) {
   return new Promise((resolve) => {
-    child.on("exit", resolve);
+    child.on("exit", () => {
+      const m = /STATS (.*)\n/.exec(output());
+      resolve(m ? JSON.parse(m[1]) : {});
+    });
     child.kill("SIGTERM");
   });
 }
@@ -41,3 +51,5 @@ export async function load(opts) {
   if (result.non2xx > 0) throw new Error(`${opts.url}: ${result.non2xx} non-2xx answers`);
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
 }
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

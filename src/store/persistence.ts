@@ -7,6 +7,9 @@ import type { StateData } from "./types.js";
 
 export class PersistenceError extends Error {}
 
+/** The longest pause between two writes of a large state. */
+const MAX_REST_MS = 2000;
+
 /**
  * `--data FILE`: loaded through lowdb at start, then the store is observed and saved by `writeStateFile`
  * (streamed in chunks so a large state never blocks requests; temp file + rename, so a crash never leaves a
@@ -17,6 +20,9 @@ export class Persistence {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private dirty = false;
+  private flushing = false;
+  /** Cuts the rest between two writes short (a flush is waiting). */
+  private wake: (() => void) | undefined;
   private readonly unsubscribe: () => void;
 
   private constructor(
@@ -78,18 +84,37 @@ export class Persistence {
   private async loop(): Promise<void> {
     while (this.dirty) {
       this.dirty = false;
+      const started = performance.now();
       try {
         await writeStateFile(this.path, this.store.toData());
       } catch (e) {
         this.log(`chat-emulator: could not save the data file: ${String(e)}`);
       }
+      // A big state takes a while to write; resting ten times as long before the next write keeps saving to a
+      // small share of the CPU under a stream of changes (flush() and close() do not wait for the rest).
+      const rest = Math.min(MAX_REST_MS, 10 * (performance.now() - started));
+      if (this.dirty && rest > this.delayMs && !this.flushing)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, rest);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      this.wake = undefined;
     }
   }
 
   /** Resolves once every change made before the call is written. */
   async flush(): Promise<void> {
-    if (this.running) await this.running;
-    if (this.dirty) await this.kick();
+    this.flushing = true;
+    this.wake?.();
+    try {
+      if (this.running) await this.running;
+      if (this.dirty) await this.kick();
+    } finally {
+      this.flushing = false;
+    }
   }
 
   close(): void {

@@ -12,6 +12,7 @@ import { pathGroup } from "../groups/membership.js";
 import { groupView } from "../groups/view.js";
 import { parseConversationId, visibleTo, type Visible } from "../messages/access.js";
 import { sourceOf, unreadCount, walk } from "../messages/list.js";
+import { lowerBoundId } from "../../store/messages.js";
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
@@ -28,6 +29,13 @@ interface Entry {
 
 const notReply = (m: MessageRecord) => m.parentId === undefined;
 
+/** The newest message of a conversation that the viewer sees and that is not a thread reply: O(1) usually. */
+function lastVisible(list: readonly MessageRecord[], v: Visible): MessageRecord | undefined {
+  let i = v.until === Infinity ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
+  while (i >= 0 && list[i].parentId !== undefined) i--;
+  return i >= 0 && list[i].id > v.after ? list[i] : undefined;
+}
+
 /** The viewer's side of a conversation, or undefined when nothing in it is theirs to see (yet, or any more). */
 function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Entry | undefined {
   let visible: Visible;
@@ -37,7 +45,7 @@ function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Ent
     if (e instanceof ApiError) return undefined;
     throw e;
   }
-  const [last] = walk([sourceOf(app, visible)], { affix: "prepend", limit: 1 }, notReply);
+  const last = lastVisible(app.messages.conversation(conversationId), visible);
   if (!last) return undefined;
   const parsed = parseConversationId(conversationId)!;
   if ("guid" in parsed) return { viewer, visible, withGroup: app.groups.get(parsed.guid), last };

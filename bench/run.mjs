@@ -1,0 +1,163 @@
+// The benchmark suite (issue 9): every scenario against the built emulator and, in the same run on the same
+// machine, against a baseline (a bare Hono app on @hono/node-server answering a fixed JSON body). Prints req/s,
+// p50/p99 and the ratio to the baseline per scenario, checks the targets, and writes bench/results/latest.json.
+// Usage: npm run bench [-- --quick]   (--quick: 100k instead of 1M stored messages; for a fast look)
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { LOAD, load, median, startServer } from "./lib.mjs";
+import { startupTimes } from "./startup.mjs";
+
+const quick = process.argv.includes("--quick");
+const BIG = quick ? 100_000 : 1_000_000;
+const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
+const APP = "62c95aeb231ec058";
+const headers = (onBehalfOf) => ({ apikey: KEY, "content-type": "application/json", ...(onBehalfOf ? { onBehalfOf } : {}) });
+const sendBody = (to) => JSON.stringify({ receiver: to, receiverType: "user", data: { text: "hello" } });
+
+const rows = [];
+const row = (name, r, target, extra = {}) => rows.push({ scenario: name, ...r, ...extra, target });
+let base;
+const ratio = (r) => +(r.rps / base.rps).toFixed(2);
+
+async function withServer(spec, fn) {
+  const s = await startServer("filled", [JSON.stringify(spec)]);
+  try {
+    return { ...(await fn(s)), info: s.info };
+  } finally {
+    s.stats = await s.stop();
+    Object.assign(s.info, s.stats);
+  }
+}
+
+async function timed(url, body, runs = 5) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
+// Baseline
+{
+  const b = await startServer("baseline");
+  base = await load({ url: `${b.url}/v3/users/superhero1` });
+  await b.stop();
+  rows.push({ scenario: "baseline: bare Hono, fixed JSON", ...base, ratio: 1 });
+}
+
+// Start-up
+{
+  const times = await startupTimes(10);
+  rows.push({ scenario: "start-up to healthy (median of 10)", medianMs: +median(times).toFixed(1), target: "< 300 ms", pass: median(times) < 300 });
+}
+
+// Reads
+await withServer({}, async (s) => {
+  const r = await load({ url: `${s.url}/v3/users/superhero1`, headers: headers() });
+  row("GET /v3/users/{uid}", r, "≥ 0.8× baseline", { ratio: ratio(r), pass: ratio(r) >= 0.8 });
+  const send = await load({ url: `${s.url}/v3/messages`, method: "POST", headers: headers("superhero1"), body: sendBody("superhero2") });
+  row("POST /v3/messages (in memory)", send, "≥ 0.6× baseline", { ratio: ratio(send), pass: ratio(send) >= 0.6 });
+});
+await withServer({ users: 10_000 }, async (s) => {
+  const r = await load({ url: `${s.url}/v3/users?perPage=100`, headers: headers() });
+  row("GET /v3/users?perPage=100 (10k users)", r, "-", { ratio: ratio(r) });
+});
+{
+  const file = join(tmpdir(), `chat-emulator-bench-${process.pid}.json`);
+  const out = await withServer({ data: file, messages: 100_000, conversations: 1000 }, async (s) => {
+    const r = await load({ url: `${s.url}/v3/messages`, method: "POST", headers: headers("bench-0"), body: sendBody("bench-2") });
+    return { r };
+  });
+  rmSync(file, { force: true });
+  const eld = out.info.eventLoopDelayP99Ms;
+  row("POST /v3/messages (--data, 100k messages persisted)", out.r, "≥ 0.5× baseline, event-loop p99 < 50 ms", {
+    ratio: ratio(out.r),
+    eventLoopDelayP99Ms: eld,
+    pass: ratio(out.r) >= 0.5 && eld < 50,
+  });
+}
+
+// Latest 100 of one conversation, small and large store (1 connection: the cost of one request)
+const list = {};
+for (const size of [10_000, BIG]) {
+  const out = await withServer({ messages: size, conversations: 10_000 }, async (s) => {
+    const r = await load({
+      url: `${s.url}/v3/users/bench-1/messages?affix=prepend&limit=100`,
+      headers: headers("bench-0"),
+      connections: 1,
+    });
+    return { r };
+  });
+  list[size] = { ...out.r, heapBytesPerMessage: out.info.heapBytesPerMessage };
+}
+{
+  const small = list[10_000];
+  const big = list[BIG];
+  const flat = small.rps / big.rps;
+  row(`latest 100 of one conversation, 10k stored (1 connection)`, small, "-", { heapBytesPerMessage: small.heapBytesPerMessage });
+  row(`latest 100 of one conversation, ${BIG.toLocaleString("en")} stored (1 connection)`, big, "p99 < 5 ms, within 1.2× of 10k", {
+    costVs10k: +flat.toFixed(2),
+    pass: big.p99 < 5 && flat <= 1.2,
+  });
+  rows.push({
+    scenario: `heap per stored text message at ${BIG.toLocaleString("en")}`,
+    bytes: big.heapBytesPerMessage,
+    target: "< 1536 B",
+    pass: big.heapBytesPerMessage < 1536,
+  });
+}
+
+// Conversations of a user with 1k conversations
+await withServer({ userConversations: 1000 }, async (s) => {
+  const r = await load({ url: `${s.url}/v3/conversations`, headers: headers("bench-0") });
+  row("GET /v3/conversations (user with 1k conversations)", r, "-", { ratio: ratio(r) });
+});
+
+// Reset and snapshot restore of an app holding 100k records
+await withServer({ messages: 100_000, conversations: 1000 }, async (s) => {
+  const snap = await fetch(`${s.url}/_emulator/snapshots/full`, { method: "POST" });
+  if (!snap.ok) {
+    rows.push({ scenario: "snapshot restore / reset of a 100k-record app", skipped: `snapshots answer ${snap.status}` });
+    return {};
+  }
+  const restores = await timed(`${s.url}/_emulator/snapshots/full/restore`, {});
+  const resets = [];
+  for (let i = 0; i < 5; i++) {
+    await timed(`${s.url}/_emulator/snapshots/full/restore`, {}, 1);
+    resets.push(...(await timed(`${s.url}/_emulator/reset`, { appId: APP }, 1)));
+  }
+  rows.push({ scenario: "snapshot restore of a 100k-record app (median of 5)", medianMs: +median(restores).toFixed(1), target: "< 100 ms", pass: median(restores) < 100 });
+  rows.push({ scenario: "reset of a 100k-record app (median of 5)", medianMs: +median(resets).toFixed(1), target: "< 100 ms", pass: median(resets) < 100 });
+  return {};
+});
+
+const results = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
+  load: { tool: "autocannon", ...LOAD, note: "latency-target scenarios use 1 connection" },
+  scenarios: rows,
+};
+mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+
+console.log(`chat-emulator bench — ${results.machine.cpus} cores, Node ${results.machine.node}; autocannon ${LOAD.connections} connections × ${LOAD.duration} s`);
+for (const r of rows) {
+  const figures = [
+    r.rps !== undefined && `${r.rps} req/s`,
+    r.p50 !== undefined && `p50 ${r.p50} ms`,
+    r.p99 !== undefined && `p99 ${r.p99} ms`,
+    r.ratio !== undefined && `${r.ratio}× baseline`,
+    r.medianMs !== undefined && `${r.medianMs} ms`,
+    r.bytes !== undefined && `${r.bytes} B`,
+    r.costVs10k !== undefined && `cost ${r.costVs10k}× the 10k figure`,
+    r.eventLoopDelayP99Ms !== undefined && `event-loop p99 ${r.eventLoopDelayP99Ms} ms`,
+    r.skipped,
+  ].filter(Boolean);
+  const verdict = r.pass === undefined ? "" : r.pass ? "  ✓" : "  ✗ target " + r.target;
+  console.log(`- ${r.scenario}: ${figures.join(", ")}${verdict}`);
+}
+console.log("written to bench/results/latest.json");
