@@ -1,10 +1,13 @@
+import { Activity } from "./activity.js";
+import { callMessages } from "./call-messages.js";
+import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
 import { Reactions } from "./reactions.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
-import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, MessageRecord, RoleRecord, UserRecord } from "./types.js";
+import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, CallRecord, MessageRecord, RoleRecord, UserRecord } from "./types.js";
 
 export const DEFAULT_ROLE: RoleRecord = {
   role: "default",
@@ -47,6 +50,9 @@ export class AppState {
   readonly messages = new Messages();
   readonly reactions = new Reactions();
   readonly conversations = new Conversations();
+  readonly calls = new Calls();
+  /** What the metrics read; follows every message and call added or removed. */
+  readonly activity = new Activity();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -84,6 +90,8 @@ export class AppState {
     this.messages.load(data.messages, data.lastMessageId);
     this.reactions.load(data.reactions, data.lastReactionId);
     this.conversations.load(data.conversations, this.messages.list());
+    this.calls.load(data.calls);
+    this.activity.load(this.messages.list(), this.calls.list());
   }
 
   /** The app's data as live references: serialize or clone it, never mutate it. */
@@ -103,6 +111,7 @@ export class AppState {
       reactions: this.reactions.toData(),
       lastReactionId: this.reactions.lastId,
       conversations: this.conversations.toData(),
+      calls: this.calls.toData(),
     };
   }
 
@@ -186,6 +195,7 @@ export class AppState {
   addMessage(message: Omit<MessageRecord, "id">): MessageRecord {
     const m = this.messages.add(message);
     if (m.receiverType === "user") this.conversations.noteDirect(m);
+    this.activity.noteMessage(m);
     return m;
   }
 
@@ -193,6 +203,7 @@ export class AppState {
   removeMessage(m: MessageRecord): void {
     this.messages.remove(m);
     this.reactions.dropMessage(m.id);
+    this.activity.forgetMessage(m);
     if (m.receiverType === "user" && this.messages.conversation(m.conversationId).length === 0)
       this.conversations.dropDirect(m.conversationId, [m.sender, m.receiver]);
   }
@@ -201,9 +212,26 @@ export class AppState {
   dropConversation(conversationId: string): void {
     const list = this.messages.conversation(conversationId);
     const direct = list.find((m) => m.receiverType === "user");
-    for (const m of list) this.reactions.dropMessage(m.id);
+    for (const m of list) {
+      this.reactions.dropMessage(m.id);
+      this.activity.forgetMessage(m);
+    }
     this.messages.dropConversation(conversationId);
     if (direct) this.conversations.dropDirect(conversationId, [direct.sender, direct.receiver]);
+  }
+
+  // ---- calls ----
+
+  /** Stores a checked call and leaves its call messages in its conversation; returns those messages. */
+  addCall(call: CallRecord): MessageRecord[] {
+    this.calls.add(call);
+    this.activity.noteCall(call);
+    const parties = {
+      user: (uid: string) => this.users.get(uid),
+      group: (guid: string) => this.groups.get(guid),
+      membersCount: (guid: string) => this.groups.membersCount(guid),
+    };
+    return callMessages(call, parties).map((m) => this.addMessage({ ...m, updatedAt: m.sentAt }));
   }
 
   // ---- auth tokens ----
