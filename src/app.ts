@@ -9,6 +9,7 @@ import { apps } from "./resources/apps/routes.js";
 import { apiKeys } from "./resources/api-keys/routes.js";
 import { authTokens } from "./resources/auth-tokens/routes.js";
 import { users } from "./resources/users/routes.js";
+import { calls } from "./resources/calls/routes.js";
 import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
@@ -49,6 +50,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   app.route("/@mgmt", apps);
   app.use("/@rest/:appId/:region/*", appAuth);
   app.route("/@rest/:appId/:region/v3", restPlane());
+  app.use("/@calls/:appId/:region/*", appAuth);
+  app.route("/@calls/:appId/:region/v3", calls);
 
   const render = (c: Context<Env>, err: ApiError) => {
     if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
