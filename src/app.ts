@@ -9,6 +9,7 @@ import { apps } from "./resources/apps/routes.js";
 import { apiKeys } from "./resources/api-keys/routes.js";
 import { authTokens } from "./resources/auth-tokens/routes.js";
 import { users } from "./resources/users/routes.js";
+import { metrics } from "./resources/metrics/routes.js";
 import { calls } from "./resources/calls/routes.js";
 import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
@@ -21,6 +22,7 @@ import { conversations } from "./resources/conversations/routes.js";
 function restPlane(): Hono<Env> {
   return new Hono<Env>()
     .route("/", users)
+    .route("/", metrics)
     .route("/", authTokens)
     .route("/", apiKeys)
     .route("/", groups)
