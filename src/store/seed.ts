@@ -252,7 +252,7 @@ export interface CallContext {
 }
 
 /** The platform's limit of users per call. */
-export const MAX_CALL_PARTICIPANTS = 50;
+const MAX_CALL_PARTICIPANTS = 50;
 const SESSION_ID = /^v1\.(us|eu|in)\.([a-z0-9]+)\.\d{1,10}[0-9a-f]{8,64}$/;
 
 /**
