@@ -10,6 +10,8 @@ import { webhooks } from "./resources/webhooks/routes.js";
 import { apiKeys } from "./resources/api-keys/routes.js";
 import { authTokens } from "./resources/auth-tokens/routes.js";
 import { users } from "./resources/users/routes.js";
+import { metrics } from "./resources/metrics/routes.js";
+import { calls } from "./resources/calls/routes.js";
 import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
@@ -24,6 +26,7 @@ import { roles } from "./resources/roles/routes.js";
 function restPlane(): Hono<Env> {
   return new Hono<Env>()
     .route("/", users)
+    .route("/", metrics)
     .route("/", authTokens)
     .route("/", apiKeys)
     .route("/", groups)
@@ -57,6 +60,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   app.route("/@mgmt", webhooks);
   app.use("/@rest/:appId/:region/*", appAuth);
   app.route("/@rest/:appId/:region/v3", restPlane());
+  app.use("/@calls/:appId/:region/*", appAuth);
+  app.route("/@calls/:appId/:region/v3", calls);
 
   const render = (c: Context<Env>, err: ApiError) => {
     if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);

@@ -23,6 +23,7 @@ function banner(e: RunningEmulator, data: string | undefined): string {
   if (app) {
     rows.push(["REST (default app)", `${e.url}/v3`]);
     rows.push(["REST", e.baseUrl()]);
+    rows.push(["Calls", `${e.url}/${app.appId}.call-${app.region}/v3`]);
     rows.push(["App ID", `${app.appId}  (region ${app.region})`]);
     rows.push(["REST API Key", `${app.restApiKey}  (fullAccess)`]);
     rows.push(["Auth Key", `${app.authKey}  (authOnly)`]);

@@ -73,6 +73,15 @@ describe("GET/PUT /_emulator/state", () => {
     expect(Number(next.body.data.participants.superhero3.data.id)).toBe(lastId + 1);
   });
 
+  it("reloads a state that keeps messages and reactions of a user deleted permanently", async () => {
+    const m = (await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "bye" } }, { onBehalfOf: "superhero5" })).body.data;
+    await e.post(`/v3/messages/${m.id}/reactions/x`, undefined, { onBehalfOf: "superhero5" });
+    await e.del("/v3/users/superhero5", { permanent: true });
+    const state = (await e.get("/_emulator/state")).body;
+    expect((await e.put("/_emulator/state", state)).status).toBe(200);
+    expect((await e.get(`/v3/messages/${m.id}`)).body.data).toMatchObject({ sender: "superhero5", data: { text: "bye" } });
+  });
+
   it("refuses an invalid state with the path of the bad field and keeps the current one", async () => {
     const state = (await e.get("/_emulator/state")).body;
     state.apps[0].users[2].uid = "bad uid";

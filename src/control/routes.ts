@@ -4,6 +4,7 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
+import { controlCalls } from "./calls.js";
 
 /** Control bodies (state documents) may be large; the 10 KB platform limit does not apply here. */
 const CONTROL_BODY_LIMIT = 512 * 1024 * 1024;
@@ -50,3 +51,5 @@ export const control = new Hono<Env>()
     }
     return c.json({ apps: [...store.apps.keys()] });
   });
+
+control.route("/", controlCalls);

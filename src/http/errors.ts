@@ -171,6 +171,13 @@ export const ERRORS = {
   },
   ERR_CONVERSATION_NOT_FOUND: { status: 404, message: "The conversation {conversationId} does not exist." },
 
+  // Calls
+  ERR_CALL_SESSION_NOT_FOUND: {
+    status: 404,
+    message: "The call with sessionId {sessionId} does not exist. Please use a correct sessionId.",
+  },
+  ERR_CALL_NOT_A_PART: { status: 403, message: "The user with UID {uid} is not a part of the call {sessionId}." },
+
   // Roles
   ERR_ROLE_NOT_FOUND: { status: 404, message: "The role {role} does not exist. Please use a valid role." },
   ERR_ROLE_ALREADY_EXISTS: { status: 400, message: "The role {role} already exists. Please use another role." },

@@ -1,3 +1,6 @@
+import { Activity } from "./activity.js";
+import { callMessages } from "./call-messages.js";
+import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
@@ -5,7 +8,7 @@ import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
-import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
+import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, CallRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
 
 /** Copies every record of `data` (shallowly, which copies it fully: nested values are never mutated). */
 export function copyAppData(data: AppData): AppData {
@@ -24,6 +27,7 @@ export function copyAppData(data: AppData): AppData {
     friends: copy(data.friends),
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
+    calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
   };
 }
 
@@ -75,6 +79,9 @@ export class AppState {
   readonly webhooks = new Map<string, WebhookRecord>();
   /** Where events go (the webhook dispatcher); set by the store. */
   events?: EventSink;
+  readonly calls = new Calls();
+  /** What the metrics read; follows every message and call added or removed. */
+  readonly activity = new Activity();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -115,6 +122,8 @@ export class AppState {
     this.relations.load(data.friends, data.blocks);
     this.webhooks.clear();
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
+    this.calls.load(data.calls);
+    this.activity.load(this.messages.list(), this.calls.list());
   }
 
   /** Announces a change (a webhook trigger); the payload is built only when someone listens. */
@@ -155,6 +164,7 @@ export class AppState {
       conversations: this.conversations.toData(),
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
+      calls: this.calls.toData(),
     };
   }
 
@@ -240,6 +250,7 @@ export class AppState {
   addMessage(message: Omit<MessageRecord, "id">): MessageRecord {
     const m = this.messages.add(message);
     if (m.receiverType === "user") this.conversations.noteDirect(m);
+    this.activity.noteMessage(m);
     return m;
   }
 
@@ -247,6 +258,7 @@ export class AppState {
   removeMessage(m: MessageRecord): void {
     this.messages.remove(m);
     this.reactions.dropMessage(m.id);
+    this.activity.forgetMessage(m);
     if (m.receiverType === "user" && this.messages.conversation(m.conversationId).length === 0)
       this.conversations.dropDirect(m.conversationId, [m.sender, m.receiver]);
   }
@@ -255,9 +267,26 @@ export class AppState {
   dropConversation(conversationId: string): void {
     const list = this.messages.conversation(conversationId);
     const direct = list.find((m) => m.receiverType === "user");
-    for (const m of list) this.reactions.dropMessage(m.id);
+    for (const m of list) {
+      this.reactions.dropMessage(m.id);
+      this.activity.forgetMessage(m);
+    }
     this.messages.dropConversation(conversationId);
     if (direct) this.conversations.dropDirect(conversationId, [direct.sender, direct.receiver]);
+  }
+
+  // ---- calls ----
+
+  /** Stores a checked call and leaves its call messages in its conversation; returns those messages. */
+  addCall(call: CallRecord): MessageRecord[] {
+    this.calls.add(call);
+    this.activity.noteCall(call);
+    const parties = {
+      user: (uid: string) => this.users.get(uid),
+      group: (guid: string) => this.groups.get(guid),
+      membersCount: (guid: string) => this.groups.membersCount(guid),
+    };
+    return callMessages(call, parties).map((m) => this.addMessage({ ...m, updatedAt: m.sentAt }));
   }
 
   // ---- auth tokens ----

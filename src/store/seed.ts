@@ -1,11 +1,15 @@
 import { readFileSync } from "node:fs";
+import { callMessages, type CallParties } from "./call-messages.js";
+import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf } from "./conversation-ids.js";
-import { GROUP_TYPES, REGIONS, SCOPES } from "./types.js";
+import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
 import type {
   ApiKeyRecord,
   AppData,
   AppMeta,
   AuthTokenRecord,
+  CallParticipantRecord,
+  CallRecord,
   GroupData,
   JsonObject,
   MessageCategory,
@@ -17,6 +21,7 @@ import type {
   UserRecord,
   WebhookRecord,
 } from "./types.js";
+import { randomHex, randomUuid } from "../util/random.js";
 
 /**
  * Seed and state files: one format for `--seed`, `--data` and `/_emulator/state`. A file lists apps; an app entry
@@ -24,12 +29,18 @@ import type {
  * validated on load, and the first bad field is reported with its path.
  */
 
-export class SeedError extends Error {}
+export class SeedError extends Error {
+  /** `path` names the bad field, `problem` says what is wrong with it. */
+  constructor(message: string, readonly path?: string, readonly problem?: string) {
+    super(message);
+  }
+}
 
 export interface SampleData {
   users: unknown[];
   groups: unknown[];
   messages: unknown[];
+  calls: unknown[];
 }
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
@@ -49,7 +60,7 @@ class Checker {
   constructor(private readonly source: string) {}
 
   fail(path: string, problem: string): never {
-    throw new SeedError(`${this.source}: ${path} ${problem}`);
+    throw new SeedError(`${this.source}: ${path} ${problem}`, path, problem);
   }
   obj(v: unknown, path: string): Obj {
     if (typeof v !== "object" || v === null || Array.isArray(v)) this.fail(path, "must be an object");
@@ -239,6 +250,163 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<M
   return m;
 }
 
+/** What a call is checked against: the app it belongs to and the users and groups it may name. */
+export interface CallContext {
+  appId: string;
+  region: Region;
+  /** Stamps a call that carries no times. */
+  now: number;
+  isUser(uid: string): boolean;
+  isGroup(guid: string): boolean;
+  /** Group membership is checked when a call is made (seeds, control API), not when saved state is read back. */
+  isMember?(guid: string, uid: string): boolean;
+  /** Whether a session id is taken already. */
+  isTaken?(sessionId: string): boolean;
+}
+
+/** The platform's limit of users per call. */
+const MAX_CALL_PARTICIPANTS = 50;
+const SESSION_ID = /^v1\.(us|eu|in)\.([a-z0-9]+)\.\d{1,10}[0-9a-f]{8,64}$/;
+
+/**
+ * A call, checked like the platform would have it and completed with defaults: an `ended` audio `call` between
+ * initiator and receiver, at `now`, unless told otherwise. Times must follow the status (only started calls have
+ * `startedAt`, only finished ones `endedAt`), participants the call (its parties, at most 50, joined only while it
+ * ran), recordings and transcriptions its running time. Ids, device ids and media URLs are generated when missing.
+ */
+function call(c: Checker, raw: unknown, path: string, ctx: CallContext): CallRecord {
+  const o = c.obj(raw, path || "(body)");
+  const at = (key: string) => (path ? `${path}.${key}` : key);
+  const initiator = c.id(o.initiator, at("initiator"));
+  if (!ctx.isUser(initiator)) c.fail(at("initiator"), `names the unknown user ${initiator}`);
+  const receiverType = c.oneOf(o.receiverType, at("receiverType"), ["user", "group"] as const, "user");
+  const receiver = c.id(o.receiver, at("receiver"));
+  if (!(receiverType === "user" ? ctx.isUser : ctx.isGroup)(receiver)) c.fail(at("receiver"), `names the unknown ${receiverType} ${receiver}`);
+  if (receiverType === "user" && receiver === initiator) c.fail(at("receiver"), "names the initiator: nobody can call themselves");
+  const isParty = (uid: string) =>
+    receiverType === "user" ? uid === initiator || uid === receiver : ctx.isMember?.(receiver, uid) ?? true;
+  if (!isParty(initiator)) c.fail(at("initiator"), `names ${initiator}, who is not a member of the group ${receiver}`);
+
+  const status = c.oneOf(o.status, at("status"), CALL_STATUSES, "ended");
+  const started = status === "ongoing" || status === "ended";
+  const initiatedAt = c.optInt(o.initiatedAt, at("initiatedAt")) ?? ctx.now;
+  let startedAt = c.optInt(o.startedAt, at("startedAt"));
+  if (started) startedAt ??= initiatedAt;
+  else if (startedAt !== undefined) c.fail(at("startedAt"), `must be absent: a call that is ${status} never started`);
+  if (startedAt !== undefined && startedAt < initiatedAt) c.fail(at("startedAt"), "must not be before initiatedAt");
+  let endedAt = c.optInt(o.endedAt, at("endedAt"));
+  if (status === "ended") endedAt ??= startedAt;
+  if ((status === "initiated" || status === "ongoing") && endedAt !== undefined) c.fail(at("endedAt"), `must be absent: the call is ${status}`);
+  if (endedAt !== undefined && endedAt < (startedAt ?? initiatedAt))
+    c.fail(at("endedAt"), `must not be before ${startedAt !== undefined ? "startedAt" : "initiatedAt"}`);
+
+  const sessionId = o.sessionId === undefined ? `v1.${ctx.region}.${ctx.appId}.${initiatedAt}${randomHex(40)}` : c.str(o.sessionId, at("sessionId"), 200);
+  const parts = SESSION_ID.exec(sessionId);
+  if (!parts || parts[1] !== ctx.region || parts[2] !== ctx.appId)
+    c.fail(at("sessionId"), `must have the form v1.${ctx.region}.${ctx.appId}.<unix seconds><hex>`);
+  if (ctx.isTaken?.(sessionId)) c.fail(at("sessionId"), `names the existing call ${sessionId}`);
+
+  const k: CallRecord = {
+    sessionId,
+    mid: o.mid === undefined ? randomUuid() : c.str(o.mid, at("mid"), 100),
+    type: c.oneOf(o.type, at("type"), CALL_TYPES, "audio"),
+    mode: c.oneOf(o.mode, at("mode"), CALL_MODES, "call"),
+    status,
+    initiator,
+    receiverType,
+    receiver,
+    initiatedAt,
+    participants: [],
+    recordings: [],
+    transcriptions: [],
+    tags: c.tags(o.tags, at("tags")),
+  };
+  setIf(k, "startedAt", startedAt);
+  setIf(k, "endedAt", endedAt);
+  setIf(k, "metadata", c.json(o.metadata, at("metadata")));
+
+  const listed = o.participants === undefined ? (receiverType === "user" ? [initiator, receiver] : [initiator]) : c.arr(o.participants, at("participants"));
+  if (listed.length > MAX_CALL_PARTICIPANTS) c.fail(at("participants"), `may hold at most ${MAX_CALL_PARTICIPANTS} participants`);
+  const joinedState = status === "ended" || status === "ongoing" ? status : undefined;
+  k.participants = listed.map((item, i) => {
+    const q = `${at("participants")}[${i}]`;
+    const po: Obj = typeof item === "string" ? { uid: item } : c.obj(item, q);
+    const uid = c.id(po.uid, `${q}.uid`);
+    if (!ctx.isUser(uid)) c.fail(`${q}.uid`, `names the unknown user ${uid}`);
+    if (!isParty(uid))
+      c.fail(`${q}.uid`, receiverType === "user" ? `names ${uid}, who is neither initiator nor receiver` : `names ${uid}, who is not a member of the group ${receiver}`);
+    const state = c.oneOf(po.state, `${q}.state`, PARTICIPANT_STATES, joinedState ?? (status === "rejected" ? "rejected" : "unanswered"));
+    const p: CallParticipantRecord = { uid, state };
+    if (state === "unanswered" || state === "rejected") {
+      for (const key of ["deviceId", "joinedAt", "leftAt"])
+        if (po[key] !== undefined) c.fail(`${q}.${key}`, `must be absent: who is ${state} never joined`);
+      return p;
+    }
+    if (startedAt === undefined) c.fail(`${q}.state`, `cannot be ${state}: the call never started`);
+    if (state === "ongoing" && status !== "ongoing") c.fail(`${q}.state`, "can only be ongoing while the call is");
+    p.deviceId = po.deviceId === undefined ? `${randomUuid()}@rtc.${MEDIA_DOMAIN}/${randomHex(8)}` : c.str(po.deviceId, `${q}.deviceId`, 300);
+    p.joinedAt = c.optInt(po.joinedAt, `${q}.joinedAt`) ?? startedAt;
+    if (p.joinedAt < startedAt || p.joinedAt > (endedAt ?? Infinity)) c.fail(`${q}.joinedAt`, "must lie within the call (startedAt to endedAt)");
+    if (state === "ongoing") {
+      if (po.leftAt !== undefined) c.fail(`${q}.leftAt`, "must be absent: the participant is still in the call");
+      return p;
+    }
+    p.leftAt = c.optInt(po.leftAt, `${q}.leftAt`) ?? endedAt ?? Math.max(p.joinedAt, ctx.now);
+    if (p.leftAt < p.joinedAt || p.leftAt > (endedAt ?? Infinity)) c.fail(`${q}.leftAt`, "must lie between joinedAt and the call's endedAt");
+    return p;
+  });
+  if (started && !k.participants.some((p) => p.joinedAt !== undefined))
+    c.fail(at("participants"), `must include someone who joined: the call is ${status}`);
+
+  k.recordings = spans(c, o, at, k, ctx.now, "recordings", "hasRecording").map(([so, q, startTime, endTime]) => {
+    const rid = so.rid === undefined ? randomUuid() : c.str(so.rid, `${q}.rid`, 100);
+    const url = so.recording_url === undefined ? `https://recordings.${MEDIA_DOMAIN}/${ctx.appId}/${rid}.mp4` : c.str(so.recording_url, `${q}.recording_url`, 3000);
+    return { rid, startTime, endTime, recording_url: url };
+  });
+  k.transcriptions = spans(c, o, at, k, ctx.now, "transcriptions", "hasTranscription")
+    .map(([so, q, startTime, endTime]) => {
+      const tid = so.tid === undefined ? randomUuid() : c.str(so.tid, `${q}.tid`, 100);
+      const date = so.transcriptDate === undefined ? new Date(startTime * 1000).toISOString() : c.str(so.transcriptDate, `${q}.transcriptDate`, 100);
+      const url = so.transcriptUrl === undefined ? `https://transcripts.${MEDIA_DOMAIN}/${ctx.appId}/transcript_${date}_${tid}.json` : c.str(so.transcriptUrl, `${q}.transcriptUrl`, 3000);
+      return { tid, startTime, endTime, transcriptDate: date, transcriptUrl: url };
+    })
+    .sort((a, b) => a.startTime - b.startTime);
+  return k;
+}
+
+/**
+ * The recordings or transcriptions of a call as [entry, path, startTime, endTime]: the given list, or with only the
+ * flag (`hasRecording: true`) one entry over the whole call. Each lies within the call's running time.
+ */
+function spans(
+  c: Checker,
+  o: Obj,
+  at: (key: string) => string,
+  k: CallRecord,
+  now: number,
+  key: "recordings" | "transcriptions",
+  flag: "hasRecording" | "hasTranscription",
+): [Obj, string, number, number][] {
+  const has = c.bool(o[flag], at(flag));
+  const list = o[key] === undefined ? (has ? [{}] : []) : c.arr(o[key], at(key));
+  if (has === false && list.length > 0) c.fail(at(flag), `is false, but ${key} are given`);
+  if (list.length > 0 && k.startedAt === undefined) c.fail(at(key), `must be empty: the call never started`);
+  return list.map((item, i) => {
+    const q = `${at(key)}[${i}]`;
+    const so = c.obj(item, q);
+    const start = c.optInt(so.startTime, `${q}.startTime`) ?? k.startedAt!;
+    const end = c.optInt(so.endTime, `${q}.endTime`) ?? k.endedAt ?? Math.max(start, now);
+    if (start < k.startedAt! || end < start || end > (k.endedAt ?? Infinity))
+      c.fail(q, "must lie within the call (startedAt <= startTime <= endTime <= endedAt)");
+    return [so, q, start, end];
+  });
+}
+
+/** Checks and completes one call for `ctx`'s app (the control API's create-call); throws SeedError with the bad field. */
+export function parseCall(raw: unknown, ctx: CallContext): CallRecord {
+  return call(new Checker("call"), raw, "", ctx);
+}
+
 function reaction(c: Checker, raw: unknown, path: string): ReactionRecord {
   const o = c.obj(raw, path);
   return {
@@ -302,7 +470,25 @@ function unique<T>(c: Checker, items: T[], key: (t: T) => string, path: string, 
 }
 
 /** Builds one app's data from a seed or state entry; `now` stamps records that carry no time. */
-export function parseApp(raw: unknown, path: string, now: number, source = "seed"): AppData {
+/**
+ * Sample data is dated relative to the load: its time fields hold seconds before `now` (0 or less), so the sample
+ * conversations and calls are always recent.
+ */
+const SAMPLE_TIMES = new Set(["sentAt", "initiatedAt", "startedAt", "endedAt", "joinedAt", "leftAt", "startTime", "endTime"]);
+function dated(value: unknown, now: number): unknown {
+  if (Array.isArray(value)) return value.map((v) => dated(v, now));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, SAMPLE_TIMES.has(k) && typeof v === "number" ? now + v : dated(v, now)]),
+  );
+}
+
+/**
+ * Builds one app's data from a seed or state entry; `now` stamps records that carry no time. A seed (`kind`
+ * "seed") describes calls only: each also gets its call messages, after the seed's messages. Saved state holds
+ * those messages already, so a state entry's calls are taken as they are.
+ */
+export function parseApp(raw: unknown, path: string, now: number, source = "seed", kind: "seed" | "state" = "seed"): AppData {
   const c = new Checker(source);
   const o = c.obj(raw, path);
   const a = c.obj(o.app, `${path}.app`);
@@ -346,18 +532,22 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
         blockedAt: c.optInt(bo.blockedAt, `${path}.blocks[${i}].blockedAt`) ?? createdAt,
       };
     }),
+    calls: [],
   };
-  const rawMessages: unknown[] = [];
+  const rawMessages: [unknown, string][] = [];
+  let rawSampleCalls: [unknown, string][] = [];
   if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");
   if (o.sampleData === true) {
     const sample = sampleData();
     data.users.push(...sample.users.map((u, i) => user(c, u, `sample-data.users[${i}]`, createdAt)));
     data.groups.push(...sample.groups.map((g, i) => group(c, g, `sample-data.groups[${i}]`, createdAt)));
-    rawMessages.push(...sample.messages.map((m, i) => [m, `sample-data.messages[${i}]`]));
+    rawMessages.push(...sample.messages.map((m, i): [unknown, string] => [dated(m, now), `sample-data.messages[${i}]`]));
+    rawSampleCalls = sample.calls.map((k, i) => [dated(k, now), `sample-data.calls[${i}]`]);
   }
+  const sampleEnd = rawMessages.length;
   data.users.push(...c.arr(o.users, `${path}.users`).map((u, i) => user(c, u, `${path}.users[${i}]`, createdAt)));
   data.groups.push(...c.arr(o.groups, `${path}.groups`).map((g, i) => group(c, g, `${path}.groups[${i}]`, createdAt)));
-  rawMessages.push(...c.arr(o.messages, `${path}.messages`).map((m, i) => [m, `${path}.messages[${i}]`]));
+  rawMessages.push(...c.arr(o.messages, `${path}.messages`).map((m, i): [unknown, string] => [m, `${path}.messages[${i}]`]));
 
   unique(c, data.apiKeys, (k) => k.apiKey, `${path}.apiKeys`, "apiKey");
   unique(c, data.users, (u) => u.uid, `${path}.users`, "uid");
@@ -377,12 +567,36 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
         if (!uids.has(m.uid)) c.fail(`${path}.groups[${i}].${list}[${j}].uid`, `names the unknown user ${m.uid}`);
       });
   });
-  data.messages = messages(c, rawMessages as [unknown, string][], data, now);
+  const users = new Map(data.users.map((u) => [u.uid, u]));
+  const groups = new Map(data.groups.map((g) => [g.guid, g]));
+  const ctx: CallContext = {
+    appId,
+    region: data.app.region,
+    now,
+    // A saved state keeps the messages, reactions and calls of users deleted permanently since.
+    isUser: (uid) => kind === "state" || users.has(uid),
+    isGroup: (guid) => groups.has(guid),
+    isMember: kind === "seed" ? (guid, uid) => groups.get(guid)!.members.some((m) => m.uid === uid) : undefined,
+  };
+  const sampleCalls = rawSampleCalls.map(([k, p]) => call(c, k, p, ctx));
+  const ownCalls = c.arr(o.calls, `${path}.calls`).map((k, i) => call(c, k, `${path}.calls[${i}]`, ctx));
+  data.calls = [...sampleCalls, ...ownCalls];
+  unique(c, data.calls, (k) => k.sessionId, `${path}.calls`, "sessionId");
+  const parties: CallParties = {
+    user: (uid) => users.get(uid),
+    group: (guid) => groups.get(guid),
+    membersCount: (guid) => groups.get(guid)?.members.length ?? 0,
+  };
+  const messagesOf = (calls: CallRecord[]) =>
+    calls.flatMap((k) => callMessages(k, parties).map((m): [unknown, string] => [m, `(call message of ${k.sessionId})`]));
+  rawMessages.splice(sampleEnd, 0, ...messagesOf(sampleCalls));
+  if (kind === "seed") rawMessages.push(...messagesOf(ownCalls));
+  data.messages = messages(c, rawMessages, data, now, kind);
   data.lastMessageId = Math.max(data.lastMessageId, data.messages.at(-1)?.id ?? 0);
   const messageIds = new Set(data.messages.map((m) => m.id));
   data.reactions.forEach((r, i) => {
     if (!messageIds.has(r.messageId)) c.fail(`${path}.reactions[${i}].messageId`, `names the unknown message ${r.messageId}`);
-    if (!uids.has(r.uid)) c.fail(`${path}.reactions[${i}].uid`, `names the unknown user ${r.uid}`);
+    if (kind === "seed" && !uids.has(r.uid)) c.fail(`${path}.reactions[${i}].uid`, `names the unknown user ${r.uid}`);
   });
   unique(c, data.reactions, (r) => String(r.id), `${path}.reactions`, "id");
   data.lastReactionId = data.reactions.reduce((max, r) => Math.max(max, r.id), data.lastReactionId);
@@ -398,8 +612,9 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
 }
 
 /** Messages in id order: given ids must increase; missing ones continue the sequence. */
-function messages(c: Checker, raw: [unknown, string][], data: AppData, now: number): MessageRecord[] {
-  const uids = new Set(data.users.map((u) => u.uid));
+function messages(c: Checker, raw: [unknown, string][], data: AppData, now: number, kind: "seed" | "state"): MessageRecord[] {
+  const known = new Set(data.users.map((u) => u.uid));
+  const uids = { has: (uid: string) => kind === "state" || known.has(uid) };
   const guids = new Set(data.groups.map((g) => g.guid));
   const out: MessageRecord[] = [];
   const conversations = new Map<number, string>();
@@ -438,6 +653,7 @@ export function emptyApp(app: AppMeta): AppData {
     friends: [],
     blocks: [],
     webhooks: [],
+    calls: [],
   };
 }
 
@@ -447,7 +663,8 @@ export function parseState(raw: unknown, now: number, source: string): AppData[]
   const doc = c.obj(raw, "(top level)");
   if (doc.format !== undefined && doc.format !== "chat-emulator/seed@1" && doc.format !== "chat-emulator/state@1")
     c.fail("format", 'must be "chat-emulator/seed@1" or "chat-emulator/state@1"');
-  const apps = c.arr(doc.apps, "apps").map((a, i) => parseApp(a, `apps[${i}]`, now, source));
+  const kind = doc.format === "chat-emulator/state@1" ? "state" : "seed";
+  const apps = c.arr(doc.apps, "apps").map((a, i) => parseApp(a, `apps[${i}]`, now, source, kind));
   unique(c, apps, (a) => a.app.appId, "apps", "appId");
   return apps;
 }

@@ -187,6 +187,64 @@ export interface WebhookRecord {
   updatedAt: number;
 }
 
+export type CallType = "audio" | "video";
+export const CALL_TYPES: readonly CallType[] = ["audio", "video"];
+export type CallMode = "call" | "meet" | "presenter";
+export const CALL_MODES: readonly CallMode[] = ["call", "meet", "presenter"];
+export type CallStatus = "initiated" | "ongoing" | "ended" | "unanswered" | "rejected" | "canceled";
+export const CALL_STATUSES: readonly CallStatus[] = ["initiated", "ongoing", "ended", "unanswered", "rejected", "canceled"];
+export type ParticipantState = "ongoing" | "ended" | "unanswered" | "rejected";
+export const PARTICIPANT_STATES: readonly ParticipantState[] = ["ongoing", "ended", "unanswered", "rejected"];
+
+/** One device of one user in a call. Who never answered has no device and no times. */
+export interface CallParticipantRecord {
+  uid: string;
+  state: ParticipantState;
+  deviceId?: string;
+  joinedAt?: number;
+  leftAt?: number;
+}
+
+export interface RecordingRecord {
+  rid: string;
+  startTime: number;
+  endTime: number;
+  recording_url: string;
+}
+
+export interface TranscriptionRecord {
+  tid: string;
+  startTime: number;
+  endTime: number;
+  transcriptDate: string;
+  transcriptUrl: string;
+}
+
+/**
+ * A call as the calls API reports it afterwards. Durations and minutes are derived from the times; `hasRecording`
+ * and `hasTranscription` from the lists.
+ */
+export interface CallRecord {
+  /** `v1.<region>.<appId>.<unix seconds><40 hex>` */
+  sessionId: string;
+  mid: string;
+  type: CallType;
+  mode: CallMode;
+  status: CallStatus;
+  initiator: string;
+  receiverType: ReceiverType;
+  receiver: string;
+  initiatedAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  participants: CallParticipantRecord[];
+  recordings: RecordingRecord[];
+  /** In startTime order. */
+  transcriptions: TranscriptionRecord[];
+  tags: string[];
+  metadata?: JsonObject;
+}
+
 export interface AppMeta {
   appId: string;
   name: string;
@@ -214,6 +272,7 @@ export interface AppData {
   friends: FriendRecord[];
   blocks: BlockRecord[];
   webhooks: WebhookRecord[];
+  calls: CallRecord[];
 }
 
 export interface StateData {

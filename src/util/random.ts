@@ -32,3 +32,10 @@ export function randomHex(length: number): string {
   while (out.length < length) out += Math.floor(next() * 16).toString(16);
   return out;
 }
+
+/** A version-4 UUID from the same generator (repeatable under a seed). */
+export function randomUuid(): string {
+  const h = randomHex(32);
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

@@ -1,0 +1,83 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError } from "../../http/errors.js";
+import { onBehalfOf } from "../../http/auth.js";
+import { backwards, pageMatching, pageOf } from "../../http/pagination.js";
+import { ok, page } from "../../http/reply.js";
+import { Query } from "../../http/validate.js";
+import { takesPart } from "../../store/calls.js";
+import { CALL_MODES, CALL_STATUSES, CALL_TYPES, type CallRecord, type UserRecord } from "../../store/types.js";
+import { callView, totalParticipants, transcriptionView } from "./view.js";
+
+/** The call named by the path; with `onBehalfOf`, one that user took part in. */
+function pathCall(c: Ctx, viewer: UserRecord | undefined): CallRecord {
+  const sessionId = c.req.param("sessionId")!;
+  const call = c.var.app.calls.get(sessionId);
+  if (!call) throw apiError("ERR_CALL_SESSION_NOT_FOUND", { sessionId });
+  if (viewer && !takesPart(call, viewer.uid)) throw apiError("ERR_CALL_NOT_A_PART", { uid: viewer.uid, sessionId });
+  return call;
+}
+
+/** `true`/`false` (or 1/0) when given, undefined when not: the boolean filters select either way. */
+function optBool(q: Query, name: string): boolean | undefined {
+  return q.str(name) === undefined ? undefined : q.bool(name);
+}
+
+/** The calls API (`calls.json`): read-only, served on the calls plane. */
+export const calls = new Hono<Env>()
+  .get("/calls", (c) => {
+    const viewer = onBehalfOf(c, "optional");
+    const q = new Query(c);
+    const f = {
+      type: q.oneOf("type", CALL_TYPES),
+      mode: q.oneOf("mode", CALL_MODES),
+      status: q.oneOf("status", CALL_STATUSES),
+      receiverType: q.oneOf("receiverType", ["user", "group"] as const),
+      participantsCount: q.optInt("participantsCount"),
+      startedAt: q.optInt("startedAt"),
+      endedAt: q.optInt("endedAt"),
+      hasRecording: optBool(q, "hasRecording"),
+      hasTranscription: optBool(q, "hasTranscription"),
+      uid: q.str("uid")?.toLowerCase(),
+      hideTranscription: q.bool("hideTranscription"),
+      perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
+      page: q.int("page", { def: 1, min: 1 }),
+    };
+    q.done();
+    // Candidates: the calls of one user (onBehalfOf, else uid) or all, cut at `endedAt` (a call ends after it is
+    // initiated), walked most recent first.
+    const owner = viewer?.uid ?? f.uid;
+    const alsoPart = viewer && f.uid !== undefined && f.uid !== viewer.uid ? f.uid : undefined;
+    const candidates = c.var.app.calls.list(owner, f.endedAt);
+    const tests: ((k: CallRecord) => boolean)[] = [];
+    for (const key of ["type", "mode", "status", "receiverType"] as const)
+      if (f[key] !== undefined) tests.push((k) => k[key] === f[key]);
+    if (f.participantsCount !== undefined) tests.push((k) => totalParticipants(k) === f.participantsCount);
+    if (f.startedAt !== undefined) tests.push((k) => k.startedAt !== undefined && k.startedAt >= f.startedAt!);
+    if (f.endedAt !== undefined) tests.push((k) => k.endedAt !== undefined && k.endedAt <= f.endedAt!);
+    if (f.hasRecording !== undefined) tests.push((k) => k.recordings.length > 0 === f.hasRecording);
+    if (f.hasTranscription !== undefined) tests.push((k) => k.transcriptions.length > 0 === f.hasTranscription);
+    if (alsoPart !== undefined) tests.push((k) => takesPart(k, alsoPart));
+    const matches = tests.length > 0 ? (k: CallRecord) => tests.every((t) => t(k)) : undefined;
+    const { items, pagination } = pageMatching(backwards(candidates), matches, f.perPage, f.page, matches ? undefined : candidates.length);
+    const now = c.var.emulator.clock.now();
+    return page(c, items.map((k) => callView(k, now, { hideTranscription: f.hideTranscription })), pagination);
+  })
+
+  .get("/calls/:sessionId", (c) => {
+    const call = pathCall(c, onBehalfOf(c, "optional"));
+    const q = new Query(c);
+    const hideTranscription = q.bool("hideTranscription");
+    q.done();
+    return ok(c, callView(call, c.var.emulator.clock.now(), { single: true, hideTranscription }));
+  })
+
+  .get("/calls/:sessionId/transcriptions", (c) => {
+    const call = pathCall(c, onBehalfOf(c, "optional"));
+    const q = new Query(c);
+    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
+    const current = q.int("page", { def: 1, min: 1 });
+    q.done();
+    const { data, pagination } = pageOf(call.transcriptions, perPage, current);
+    return page(c, data.map((t) => transcriptionView(call, t)), pagination);
+  });
