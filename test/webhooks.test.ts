@@ -269,6 +269,17 @@ describe("delivery", () => {
     expect(by.group_member_removed).toMatchObject({ group: { guid: "supergroup" }, members: { superhero3: { uid: "superhero3" } }, by: { uid: "app_system" } });
   });
 
+  it("a recorded call raises the calls triggers in order", async () => {
+    await register(["call_initiated", "call_started", "call_participant_joined", "call_ended"]);
+    const r = await e.post(`/_emulator/apps/${APP_ID}/calls`, { initiator: "superhero1", receiver: "superhero2", type: "video", initiatedAt: 1700000000, startedAt: 1700000005, endedAt: 1700000125 }, { key: null });
+    expect(r.status).toBe(201);
+    const all = await waitDelivered(5);
+    expect(all.map((d: any) => d.event)).toEqual(["call_initiated", "call_started", "call_participant_joined", "call_participant_joined", "call_ended"]);
+    expect(all[0].payload.data.call).toMatchObject({ category: "call", type: "video", data: { action: "initiated" } });
+    expect(all[1].payload.data).toEqual({ created_at: 1700000005, sessionId: r.body.call.sessionId });
+    expect(all[4].payload.data).toMatchObject({ destroyed_at: 1700000125, created_at: 1700000005, all_occupants: [expect.objectContaining({ uid: "superhero1", audio_call: "false" }), expect.objectContaining({ uid: "superhero2" })] });
+  });
+
   it("deliveries filter by app, webhook, trigger and status, wait for a first match, and clear", async () => {
     await register(["message_sent", "message_edited"]);
     const waiting = deliveries(`?trigger=message_sent&appId=${APP_ID}&webhook=hook1&wait=3000`);

@@ -3,11 +3,49 @@ import type { Env } from "../http/context.js";
 import { apiError, badRequest } from "../http/errors.js";
 import { readBody } from "../http/validate.js";
 import { parseCall, SeedError } from "../store/seed.js";
-import type { CallRecord } from "../store/types.js";
+import type { AppState } from "../store/app-state.js";
+import type { CallRecord, MessageRecord } from "../store/types.js";
+import { messageView } from "../resources/messages/view.js";
 import { callView } from "../resources/calls/view.js";
 
 /** A call body with many transcriptions or participants outgrows the platform's 10 KB limit. */
 const CALL_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The calls triggers (reference §3.4) for a recorded call, in the order things happened: initiated, started,
+ * participants joining and leaving, ended, recordings and transcriptions; or busy/unanswered/rejected/cancelled.
+ */
+function emitCallEvents(app: AppState, call: CallRecord, messages: MessageRecord[]): void {
+  const sessionId = call.sessionId;
+  const emit = (trigger: string, data: () => unknown) => app.emit(trigger, data);
+  const initiated = messages.find((m) => (m.data as { action?: string }).action === "initiated");
+  if (initiated) emit("call_initiated", () => ({ call: messageView(app, initiated) }));
+  const occupant = (p: CallRecord["participants"][number]) => ({
+    uid: p.uid,
+    name: app.users.get(p.uid)?.name ?? p.uid,
+    joined_at: p.joinedAt,
+    left_at: p.leftAt,
+    audio_call: String(call.type === "audio"),
+  });
+  if (call.startedAt !== undefined) emit("call_started", () => ({ created_at: call.startedAt, sessionId }));
+  for (const p of call.participants.filter((p) => p.joinedAt !== undefined)) {
+    emit("call_participant_joined", () => ({ occupant: occupant(p), sessionId }));
+    if (p.leftAt !== undefined) emit("call_participant_left", () => ({ occupant: occupant(p), sessionId }));
+  }
+  const endings: Record<string, string> = { unanswered: "call_unanswered", rejected: "call_rejected", canceled: "call_cancelled" };
+  if (endings[call.status]) emit(endings[call.status], () => ({ call: messageView(app, messages.at(-1)!), sessionId }));
+  if (call.status === "ended")
+    emit("call_ended", () => ({
+      all_occupants: call.participants.filter((p) => p.joinedAt !== undefined).map(occupant),
+      destroyed_at: call.endedAt,
+      created_at: call.startedAt ?? call.initiatedAt,
+      sessionId,
+    }));
+  for (const r of call.recordings)
+    emit("recording_generated", () => ({ recordingDate: r.startTime, duration: r.endTime - r.startTime, startTime: r.startTime, sessionId, recording_url: r.recording_url }));
+  for (const t of call.transcriptions)
+    emit("transcription_generated", () => ({ transcriptDate: t.transcriptDate, startTime: t.startTime, endTime: t.endTime, sessionId, transcription_url: t.transcriptUrl }));
+}
 
 /**
  * `POST /_emulator/apps/{appId}/calls`: records a call as the platform would have logged it (the calls API is
@@ -37,6 +75,7 @@ export const controlCalls = new Hono<Env>().post("/apps/:appId/calls", async (c)
     throw e;
   }
   const messages = app.addCall(call);
+  emitCallEvents(app, call, messages);
   store.changed();
   return c.json({ call: callView(call, now), messageIds: messages.map((m) => String(m.id)) }, 201);
 });
