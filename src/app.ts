@@ -47,11 +47,13 @@ function restPlane(): Hono<Env> {
 export function createApp(emulator: Emulator, log: (line: string) => void = console.error): Hono<Env> {
   const app = new Hono<Env>({ getPath: (req) => internalPath(req.url) });
 
-  app.use("*", async (c, next) => {
+  app.use("*", (c, next) => {
     c.set("emulator", emulator);
-    await next();
+    if (c.req.method === "GET") return next();
     // Persistence observes committed writes: any successful write on a platform plane.
-    if (c.req.method !== "GET" && c.res.status < 400 && c.req.path.startsWith("/@")) emulator.store.changed();
+    return next().then(() => {
+      if (c.res.status < 400 && c.req.path.startsWith("/@")) emulator.store.changed();
+    });
   });
 
   app.route("/_emulator", control);

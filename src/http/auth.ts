@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { apiError, badRequest, maskKey } from "./errors.js";
 import { apiPath, DEFAULT_LABEL } from "./addressing.js";
-import type { Ctx, Env } from "./context.js";
+import { header, type Ctx, type Env } from "./context.js";
 import type { UserRecord } from "../store/types.js";
 
 /** What an authOnly key ("Auth Key") may do: create users and create auth tokens. */
@@ -21,7 +21,7 @@ export const appAuth: MiddlewareHandler<Env> = async (c, next) => {
     throw apiError("AUTH_ERR_INVALID_APPID", { appId, region });
   }
   if (region !== DEFAULT_LABEL && app.meta.region !== region) throw apiError("AUTH_ERR_INVALID_APPID", { appId, region });
-  const key = c.req.header("apikey");
+  const key = header(c, "apikey");
   if (!key) throw apiError("AUTH_ERR_EMPTY_APIKEY");
   const record = app.apiKeys.get(key);
   if (!record) throw apiError("AUTH_ERR_APIKEY_NOT_FOUND", { key: maskKey(key) });
@@ -38,8 +38,8 @@ export const appAuth: MiddlewareHandler<Env> = async (c, next) => {
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
 export const managementAuth: MiddlewareHandler<Env> = async (c, next) => {
   const { management } = c.var.emulator;
-  const key = c.req.header("key");
-  const secret = c.req.header("secret");
+  const key = header(c, "key");
+  const secret = header(c, "secret");
   if (!key || !secret) throw apiError("AUTH_ERR_EMPTY_AUTH_HEADER");
   if (key !== management.key || secret !== management.secret)
     throw apiError("AUTH_ERR_INVALID_CREDENTIALS", { key: maskKey(key) });
@@ -58,7 +58,7 @@ export function normalizeUid(uid: string): string {
 export function onBehalfOf(c: Ctx, mode: "required"): UserRecord;
 export function onBehalfOf(c: Ctx, mode: "optional"): UserRecord | undefined;
 export function onBehalfOf(c: Ctx, mode: "required" | "optional"): UserRecord | undefined {
-  const raw = c.req.header("onBehalfOf");
+  const raw = header(c, "onBehalfOf");
   if (raw === undefined || raw === "") {
     if (mode === "required") throw badRequest({ onBehalfOf: ["The onBehalfOf header is required."] });
     return undefined;

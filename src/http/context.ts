@@ -26,3 +26,14 @@ export type Env = {
 };
 
 export type Ctx = Context<Env>;
+
+/**
+ * A request header. Served by Node, it is read straight from the raw request: building the Fetch `Headers` object
+ * costs a quarter of a small GET's time. In-process (`app.request()`) it comes from the Fetch request.
+ */
+export function header(c: Ctx, name: string): string | undefined {
+  const incoming = (c.env as { incoming?: { headers: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
+  if (!incoming) return c.req.header(name);
+  const value = incoming.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
