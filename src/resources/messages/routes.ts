@@ -13,7 +13,7 @@ import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/
 import { pathMessage, visibleTo } from "./access.js";
 import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Source } from "./list.js";
 import { checkText, conversationFor, mentionsIn, readContent, store, type Content } from "./send.js";
-import { actorEntity, entity, messageView, SYSTEM_UID } from "./view.js";
+import { actorEntity, entity, messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
 import { groupEntity } from "../groups/view.js";
 
 function receiverOf(body: Body): { receiverType: ReceiverType; receiver: string } | undefined {
@@ -115,7 +115,8 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   q.done();
   const items = walk(sources, cursor, keep);
   const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
-  return c.json({ data: items.map((m) => messageView(app, m, viewer)), meta: cursorMeta(items, cursor.limit, extra) });
+  const memo: EntityMemo = new Map();
+  return c.json({ data: items.map((m) => messageView(app, m, viewer, memo)), meta: cursorMeta(items, cursor.limit, extra) });
 }
 
 export const messages = new Hono<Env>()

@@ -17,11 +17,14 @@ export function entity(value: Record<string, unknown>, entityType: "user" | "gro
   return { entity: value, entityType } as JsonObject;
 }
 
+/** Entities built during one reply, by sender and receiver: a page of one conversation builds two, not a hundred. */
+export type EntityMemo = Map<string, JsonObject>;
+
 /**
  * A message as the API shows it. Chat and custom messages get their sender/receiver entities from the live
  * user and group; action messages carry the snapshots taken when they happened.
  */
-export function messageView(app: AppState, m: MessageRecord, viewer?: UserRecord): Record<string, unknown> {
+export function messageView(app: AppState, m: MessageRecord, viewer?: UserRecord, memo?: EntityMemo): Record<string, unknown> {
   const out: Record<string, unknown> = { id: String(m.id) };
   if (m.muid !== undefined) out.muid = m.muid;
   out.conversationId = m.conversationId;
@@ -31,7 +34,7 @@ export function messageView(app: AppState, m: MessageRecord, viewer?: UserRecord
   out.category = m.category;
   out.type = m.type;
   const data: Record<string, unknown> =
-    m.category === "action" || m.category === "call" ? { ...m.data } : { ...m.data, entities: chatEntities(app, m) };
+    m.category === "action" || m.category === "call" ? { ...m.data } : { ...m.data, entities: chatEntities(app, m, memo) };
   const reactions = app.reactions.summary(m.id, viewer?.uid);
   if (reactions.length > 0) data.reactions = reactions;
   out.data = data;
@@ -57,7 +60,10 @@ export function messageView(app: AppState, m: MessageRecord, viewer?: UserRecord
   return out;
 }
 
-function chatEntities(app: AppState, m: MessageRecord): JsonObject {
+function chatEntities(app: AppState, m: MessageRecord, memo?: EntityMemo): JsonObject {
+  const key = `${m.sender}\u0000${m.receiverType}\u0000${m.receiver}`;
+  const known = memo?.get(key);
+  if (known) return known;
   let receiver: JsonObject;
   if (m.receiverType === "group") {
     const group = app.groups.get(m.receiver);
@@ -65,7 +71,9 @@ function chatEntities(app: AppState, m: MessageRecord): JsonObject {
   } else {
     receiver = entity({ ...actorEntity(app, m.receiver), conversationId: m.conversationId }, "user");
   }
-  return { sender: entity(actorEntity(app, m.sender), "user"), receiver } as JsonObject;
+  const entities = { sender: entity(actorEntity(app, m.sender), "user"), receiver } as JsonObject;
+  memo?.set(key, entities);
+  return entities;
 }
 
 /** The affected user of an action (`on`): a user entity with its optional attributes. */
