@@ -1,0 +1,101 @@
+import { X509Certificate } from "node:crypto";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startEmulator, TlsError, type RunningEmulator } from "../src/index.js";
+import { resolveTls, selfSignedCertificate } from "../src/tls.js";
+import { APP_ID, REST_KEY } from "./helpers.js";
+
+/** GET over HTTPS to 127.0.0.1 with `host` as SNI and Host header, trusting only `ca`. */
+export function httpsGet(port: number, host: string, path: string, ca: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, servername: host, ca, headers: { host, ...headers } }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("generated certificate", () => {
+  const { cert } = selfSignedCertificate();
+  const x509 = new X509Certificate(cert);
+
+  it("covers the real host names of every plane and region, loopback, and nothing else", () => {
+    for (const host of [
+      `${APP_ID}.api-us.cometchat.io`,
+      "myapp123.api-eu.cometchat.io",
+      "myapp123.api-in.cometchat.io",
+      "myapp123.call-eu.cometchat.io",
+      "apimgmt.cometchat.io",
+      "localhost",
+      "myapp123.api-us.localhost",
+    ])
+      expect(x509.checkHost(host), host).toBeTruthy();
+    expect(x509.checkIP("127.0.0.1")).toBe("127.0.0.1");
+    expect(x509.checkIP("::1")).toBeTruthy();
+    for (const host of ["a.b.api-us.cometchat.io", "cometchat.io", "api-us.cometchat.io", "example.com"])
+      expect(x509.checkHost(host), host).toBeUndefined();
+  });
+
+  it("is self-signed, valid now, and not a CA", () => {
+    expect(x509.verify(x509.publicKey)).toBe(true);
+    expect(x509.issuer).toBe(x509.subject);
+    expect(Date.parse(x509.validFrom)).toBeLessThan(Date.now());
+    expect(Date.parse(x509.validTo)).toBeGreaterThan(Date.now() + 300 * 86_400_000);
+    expect(x509.ca).toBe(false);
+  });
+
+  it("gets a fresh key each time", () => {
+    expect(selfSignedCertificate().key).not.toBe(selfSignedCertificate().key);
+  });
+});
+
+describe("--cert and --key", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chat-emulator-tls-test-"));
+
+  it("go together, must be readable, and must be a certificate with its key", () => {
+    const a = selfSignedCertificate();
+    const b = selfSignedCertificate();
+    writeFileSync(join(dir, "a.pem"), a.cert);
+    writeFileSync(join(dir, "a.key"), a.key);
+    writeFileSync(join(dir, "b.key"), b.key);
+    expect(() => resolveTls({ cert: join(dir, "a.pem") })).toThrow(/--cert and --key go together/);
+    expect(() => resolveTls({ cert: join(dir, "missing.pem"), key: join(dir, "a.key") })).toThrow(/missing\.pem cannot be read \(ENOENT\)/);
+    expect(() => resolveTls({ cert: join(dir, "a.pem"), key: join(dir, "b.key") })).toThrow(TlsError);
+    expect(() => resolveTls({ cert: join(dir, "a.key"), key: join(dir, "a.key") })).toThrow(/not a PEM certificate/);
+    expect(resolveTls({ cert: join(dir, "a.pem"), key: join(dir, "a.key") })!.certPath).toBe(join(dir, "a.pem"));
+    expect(resolveTls({})).toBeUndefined();
+  });
+});
+
+describe("startEmulator({ https: true })", () => {
+  let e: RunningEmulator | undefined;
+  afterEach(async () => {
+    await e?.close();
+    e = undefined;
+  });
+
+  it("serves HTTPS to the real host name (SNI and Host) with the certificate it wrote, and removes it on close", async () => {
+    e = await startEmulator({ https: true });
+    expect(e.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(e.baseUrl()).toBe(`${e.url}/${APP_ID}.api-us/v3`);
+    const certPath = e.tls!.certPath;
+    expect(existsSync(certPath)).toBe(true);
+    const r = await httpsGet(e.port, `${APP_ID}.api-us.cometchat.io`, "/v3/users/superhero1", e.tls!.cert, { apikey: REST_KEY });
+    expect(r.status).toBe(200);
+    expect(r.body.data.name).toBe("Iron Man");
+    await e.close();
+    expect(existsSync(certPath)).toBe(false);
+  });
+
+  it("refuses a client that does not trust the certificate", async () => {
+    e = await startEmulator({ https: true });
+    const other = selfSignedCertificate().cert;
+    await expect(httpsGet(e.port, `${APP_ID}.api-us.cometchat.io`, "/v3/users", other)).rejects.toThrow(/self[- ]signed/i);
+  });
+});
