@@ -92,10 +92,12 @@ export function selfSignedCertificate(names: readonly string[] = CERT_NAMES, day
   const spki = publicKey.export({ type: "spki", format: "der" });
   const now = Date.now();
   const altNames = names.map((n) => (isIP(n) ? der(0x87, ipBytes(n)) : der(0x82, Buffer.from(n))));
-  const subject = name("chat-emulator (local, self-signed)");
+  const serial = randomBytes(16);
+  // A name of its own: OpenSSL finds trust anchors by name, so two trusted certificates must not share one.
+  const subject = name(`chat-emulator local ${serial.toString("hex").slice(0, 12)}`);
   const tbs = seq(
     der(0xa0, der(0x02, Buffer.from([2]))), // version 3
-    positiveInteger(randomBytes(16)),
+    positiveInteger(serial),
     seq(oid(ECDSA_SHA256)),
     subject,
     seq(time(new Date(now - 3_600_000)), time(new Date(now + days * 86_400_000))),

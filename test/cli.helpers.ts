@@ -12,7 +12,7 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the real CLI on a free port and resolves once its banner names the URL. */
+/** Starts the real CLI on a free port and resolves once its banner (text or JSON) names the URL. */
 export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
   const child = spawn(process.execPath, [BIN, "--port", "0", ...args], {
     env: { ...process.env, ...env },
@@ -25,12 +25,12 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
     const timer = setTimeout(() => reject(new Error(`CLI did not start: ${out}${err}`)), 10_000);
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)|"event":"listening".*?"url":"(https?:\/\/[^"]+)"/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve({
           child,
-          url: m[1],
+          url: m[1] ?? m[2],
           stdout: () => out,
           stderr: () => err,
           exited,

@@ -1,25 +1,12 @@
 import { X509Certificate } from "node:crypto";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, TlsError, type RunningEmulator } from "../src/index.js";
 import { resolveTls, selfSignedCertificate } from "../src/tls.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
-
-/** GET over HTTPS to 127.0.0.1 with `host` as SNI and Host header, trusting only `ca`. */
-export function httpsGet(port: number, host: string, path: string, ca: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, servername: host, ca, headers: { host, ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+import { httpsGet } from "./tls.helpers.js";
 
 describe("generated certificate", () => {
   const { cert } = selfSignedCertificate();
@@ -50,8 +37,10 @@ describe("generated certificate", () => {
     expect(x509.ca).toBe(false);
   });
 
-  it("gets a fresh key each time", () => {
-    expect(selfSignedCertificate().key).not.toBe(selfSignedCertificate().key);
+  it("gets a fresh key and a name of its own each time (trust stores find certificates by name)", () => {
+    const other = selfSignedCertificate();
+    expect(other.key).not.toBe(selfSignedCertificate().key);
+    expect(new X509Certificate(other.cert).subject).not.toBe(x509.subject);
   });
 });
 
