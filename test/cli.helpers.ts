@@ -22,7 +22,10 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
   let err = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`CLI did not start: ${out}${err}`)), 10_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`CLI did not start: ${out}${err}`));
+    }, 10_000);
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
       const m = /listening on (https?:\/\/\S+)|"event":"listening".*?"url":"(https?:\/\/[^"]+)"/.exec(out);
