@@ -23,7 +23,8 @@ RUN npm install --omit=dev --no-audit --no-fund /tmp/chat-emulator.tgz \
  && rm /tmp/chat-emulator.tgz && npm cache clean --force \
  && mkdir -p /data /seed && chown node:node /data
 ENV PATH=/app/node_modules/.bin:$PATH \
-    CHAT_EMULATOR_PORT=4780
+    CHAT_EMULATOR_PORT=4780 \
+    CHAT_EMULATOR_HOST=0.0.0.0
 USER node
 EXPOSE 4780
 VOLUME ["/data", "/seed"]

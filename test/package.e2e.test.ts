@@ -133,6 +133,8 @@ describe("Docker image (its commands, run without a docker engine)", () => {
     expect(stage[0].args).toMatch(/^node:20-(alpine|slim)/);
     expect(one("USER")).toBe("node");
     expect(startCommandOfImage).toEqual(["chat-emulator", "--host", "0.0.0.0"]);
+    // Flags given to `docker run` replace CMD: the host stays 0.0.0.0 through the environment.
+    expect(imageEnv().CHAT_EMULATOR_HOST).toBe("0.0.0.0");
     expect(one("EXPOSE")).toBe(imageEnv().CHAT_EMULATOR_PORT);
     expect(JSON.parse(one("VOLUME"))).toEqual(["/data", "/seed"]);
     const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8");
