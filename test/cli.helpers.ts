@@ -52,13 +52,24 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
   });
 }
 
-/** Runs the CLI to completion (for flags that exit) and collects its output. */
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000) {
+/**
+ * Runs the CLI to completion (for flags that exit, and exec mode) and collects its output; `onStdout` sees the
+ * output as it comes (to send a signal at the right time).
+ */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 10_000,
+  onStdout?: (stdout: string, child: ChildProcess) => void,
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout, child);
+    });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");

@@ -1,32 +1,15 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selfSignedCertificate } from "../src/tls.js";
-import { BIN, runCli } from "./cli.helpers.js";
+import { runCli } from "./cli.helpers.js";
 import { APP_ID, AUTH_KEY, REST_KEY } from "./helpers.js";
 
-/** `chat-emulator exec ...` to completion; `onStdout` sees the output as it comes (to send signals at the right time). */
-function exec(args: string[], onStdout?: (out: string, child: ReturnType<typeof spawn>) => void, env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "exec", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-      onStdout?.(stdout, child);
-    });
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`exec did not finish: ${stdout}${stderr}`));
-    }, 15_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** `chat-emulator exec ...` to completion. */
+function exec(args: string[], onStdout?: (out: string, child: ChildProcess) => void, env: Record<string, string> = {}) {
+  return runCli(["exec", ...args], env, 15_000, onStdout);
 }
 
 /** A node program for the command line: `node -e <code>`. */
