@@ -119,7 +119,10 @@ function appInfo(store: Store, appId: string | undefined): AppInfo | undefined {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const tls = resolveTls(options);
-  const { emulator, app, persistence } = await createEmulator(options);
+  const { emulator, app, persistence } = await createEmulator(options).catch((e: unknown) => {
+    tls?.dispose();
+    throw e;
+  });
   const host = options.host ?? "127.0.0.1";
   const { requestLog } = options;
   let listening;

@@ -1,5 +1,5 @@
 import { X509Certificate } from "node:crypto";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -86,5 +86,19 @@ describe("startEmulator({ https: true })", () => {
     e = await startEmulator({ https: true });
     const other = selfSignedCertificate().cert;
     await expect(httpsGet(e.port, `${APP_ID}.api-us.cometchat.io`, "/v3/users", other)).rejects.toThrow(/self[- ]signed/i);
+  });
+});
+
+describe("a start that fails after the certificate was made", () => {
+  it("removes the certificate it wrote", async () => {
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = mkdtempSync(join(tmpdir(), "chat-emulator-tmpdir-")); // os.tmpdir() reads it on each call
+    try {
+      await expect(startEmulator({ https: true, seed: "/nonexistent/seed.json" })).rejects.toThrow(/cannot be read/);
+      expect(readdirSync(process.env.TMPDIR)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 });
