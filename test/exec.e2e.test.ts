@@ -1,11 +1,11 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selfSignedCertificate } from "../src/tls.js";
 import { runCli } from "./cli.helpers.js";
 import { APP_ID, AUTH_KEY, REST_KEY } from "./helpers.js";
+import { tempDir } from "./tmp.helpers.js";
 
 /** `chat-emulator exec ...` to completion. */
 function exec(args: string[], onStdout?: (out: string, child: ChildProcess) => void, env: Record<string, string> = {}) {
@@ -17,7 +17,7 @@ const node = (code: string) => [process.execPath, "-e", code];
 
 describe("chat-emulator exec", () => {
   it("runs the command against a started emulator with its addresses and keys, then stops it and returns the command's exit code", async () => {
-    const data = join(mkdtempSync(join(tmpdir(), "chat-emulator-exec-")), "state.json");
+    const data = join(tempDir("exec"), "state.json");
     const program = `
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("CHAT_EMULATOR_")));
       const r = await fetch(env.CHAT_EMULATOR_BASE_URL + "/users", {
@@ -54,7 +54,7 @@ describe("chat-emulator exec", () => {
   });
 
   it("with --https, makes the command trust the certificate through NODE_EXTRA_CA_CERTS, keeping one it already had", async () => {
-    const own = join(mkdtempSync(join(tmpdir(), "chat-emulator-exec-")), "corporate-ca.pem");
+    const own = join(tempDir("exec"), "corporate-ca.pem");
     const ownCert = selfSignedCertificate(["corporate.example"]).cert;
     writeFileSync(own, ownCert);
     const program = `const fs = require("node:fs");

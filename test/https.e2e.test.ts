@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -9,12 +8,14 @@ import { selfSignedCertificate } from "../src/tls.js";
 import { runCli, startCli, type RunningCli } from "./cli.helpers.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 import { httpsGet } from "./tls.helpers.js";
+import { tempDir } from "./tmp.helpers.js";
 
 const HOSTS = fileURLToPath(new URL("./fixtures/hosts-cometchat-loopback.mjs", import.meta.url));
 
 const running: RunningCli[] = [];
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop("SIGKILL")));
+  // SIGTERM: a clean stop removes the generated certificate.
+  await Promise.all(running.splice(0).map((r) => r.stop("SIGTERM")));
 });
 async function start(args: string[]) {
   const cli = await startCli(args);
@@ -52,7 +53,7 @@ describe("--https", () => {
   });
 
   it("serves --cert and --key files, and refuses a bad pair with exit code 2", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "chat-emulator-https-"));
+    const dir = tempDir("https");
     const { cert, key } = selfSignedCertificate(["localhost", `${APP_ID}.api-us.example.test`]);
     writeFileSync(join(dir, "cert.pem"), cert);
     writeFileSync(join(dir, "key.pem"), key);

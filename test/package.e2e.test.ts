@@ -1,11 +1,12 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ID, REST_KEY } from "./helpers.js";
+import { tempDir } from "./tmp.helpers.js";
 
 /**
  * The package as users get it: `npm pack` (dist is already built by `npm test`), installed into an empty project
@@ -25,9 +26,10 @@ function npmEnv(): NodeJS.ProcessEnv {
 
 let packed: { filename: string; files: { path: string }[] };
 let project: string;
+const dir = mkdtempSync(join(tmpdir(), "chat-emulator-pack-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "chat-emulator-pack-"));
   const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: ROOT, env: npmEnv() });
   packed = JSON.parse(stdout)[0];
   project = join(dir, "project");
@@ -142,7 +144,7 @@ describe("Docker image (its commands, run without a docker engine)", () => {
   });
 
   it("starts with the image's command and volumes, passes its health check, and flushes the data volume on docker stop (SIGTERM)", async () => {
-    const volumes = mkdtempSync(join(tmpdir(), "chat-emulator-volumes-"));
+    const volumes = tempDir("volumes");
     mkdirSync(join(volumes, "data"));
     mkdirSync(join(volumes, "seed"));
     const seed = JSON.parse(readFileSync(join(ROOT, "fixtures/seed.json"), "utf8"));

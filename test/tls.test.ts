@@ -1,12 +1,12 @@
 import { X509Certificate } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, TlsError, type RunningEmulator } from "../src/index.js";
 import { resolveTls, selfSignedCertificate } from "../src/tls.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 import { httpsGet } from "./tls.helpers.js";
+import { tempDir } from "./tmp.helpers.js";
 
 describe("generated certificate", () => {
   const { cert } = selfSignedCertificate();
@@ -45,9 +45,8 @@ describe("generated certificate", () => {
 });
 
 describe("--cert and --key", () => {
-  const dir = mkdtempSync(join(tmpdir(), "chat-emulator-tls-test-"));
-
   it("go together, must be readable, and must be a certificate with its key", () => {
+    const dir = tempDir("tls-test");
     const a = selfSignedCertificate();
     const b = selfSignedCertificate();
     writeFileSync(join(dir, "a.pem"), a.cert);
@@ -92,7 +91,7 @@ describe("startEmulator({ https: true })", () => {
 describe("a start that fails after the certificate was made", () => {
   it("removes the certificate it wrote", async () => {
     const saved = process.env.TMPDIR;
-    process.env.TMPDIR = mkdtempSync(join(tmpdir(), "chat-emulator-tmpdir-")); // os.tmpdir() reads it on each call
+    process.env.TMPDIR = tempDir("tmpdir"); // os.tmpdir() reads it on each call
     try {
       await expect(startEmulator({ https: true, seed: "/nonexistent/seed.json" })).rejects.toThrow(/cannot be read/);
       expect(readdirSync(process.env.TMPDIR)).toEqual([]);
