@@ -6,8 +6,8 @@ import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
 import { Store, type CreateAppOptions } from "./store/store.js";
 import type { AppData, Region } from "./store/types.js";
 import { listen } from "./server.js";
-import { logRequests, type LogFormat } from "./log.js";
-import { resolveTls } from "./tls.js";
+import { requestLogger, type LogFormat } from "./log.js";
+import { resolveTls, type TlsMaterial } from "./tls.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 
@@ -118,21 +118,13 @@ function appInfo(store: Store, appId: string | undefined): AppInfo | undefined {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const tls = resolveTls(options);
-  const { emulator, app, persistence } = await createEmulator(options).catch((e: unknown) => {
-    tls?.dispose();
-    throw e;
-  });
+  const { emulator, app, persistence } = await createEmulator(options);
   const host = options.host ?? "127.0.0.1";
-  const { requestLog } = options;
   let listening;
+  let tls: TlsMaterial | undefined;
   try {
-    listening = await listen(app, options.port ?? 0, host, {
-      tls,
-      wrap: requestLog
-        ? (l) => logRequests(l, { format: options.logFormat, write: requestLog, defaultAppId: () => emulator.store.defaultAppId })
-        : undefined,
-    });
+    tls = resolveTls(options);
+    listening = await listen(app, options.port ?? 0, host, { tls, wrap: requestLogger(options, () => emulator.store.defaultAppId) });
   } catch (e) {
     persistence?.close();
     tls?.dispose();

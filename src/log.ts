@@ -48,6 +48,16 @@ export function formatEntry(e: RequestLogEntry, format: LogFormat): string {
   return `${clock} ${e.method.padEnd(6)} ${e.app ?? "-"} ${e.path} ${e.status}${e.aborted ? " (aborted)" : ""} ${e.ms}ms`;
 }
 
+/** The listener wrapper for `requestLog`/`logFormat` options, or undefined (no wrapper at all) without a sink. */
+export function requestLogger(
+  options: { requestLog?: (line: string) => void; logFormat?: LogFormat },
+  defaultAppId: () => string | undefined,
+): ((listener: RequestListener) => RequestListener) | undefined {
+  const write = options.requestLog;
+  if (!write) return undefined;
+  return (listener) => logRequests(listener, { format: options.logFormat, write, defaultAppId });
+}
+
 export function logRequests(listener: RequestListener, options: RequestLogOptions): RequestListener {
   const format = options.format ?? "text";
   return (req: IncomingMessage, res: ServerResponse) => {

@@ -88,13 +88,15 @@ describe("startEmulator({ https: true })", () => {
   });
 });
 
-describe("a start that fails after the certificate was made", () => {
+describe("a start that fails after the certificate was made (port in use)", () => {
   it("removes the certificate it wrote", async () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = tempDir("tmpdir"); // os.tmpdir() reads it on each call
     try {
-      await expect(startEmulator({ https: true, seed: "/nonexistent/seed.json" })).rejects.toThrow(/cannot be read/);
-      expect(readdirSync(process.env.TMPDIR)).toEqual([]);
+      const taken = await startEmulator({ quiet: true });
+      await expect(startEmulator({ https: true, port: taken.port })).rejects.toThrow(/EADDRINUSE/);
+      await taken.close();
+      expect(readdirSync(process.env.TMPDIR).filter((f) => f.startsWith("chat-emulator-tls-"))).toEqual([]);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
