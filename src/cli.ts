@@ -1,5 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { PersistenceError, SeedError, startEmulator, type RunningEmulator } from "./index.js";
+import { PersistenceError, SeedError, startEmulator, TlsError, type RunningEmulator } from "./index.js";
+import { runExec, splitExecArgs } from "./cli/exec.js";
+import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
 import { VERSION } from "./version.js";
 
 /** `chat-emulator`: flags (each also from CHAT_EMULATOR_<NAME>) -> options -> startEmulator. */
@@ -33,6 +35,7 @@ function banner(e: RunningEmulator, data: string | undefined): string {
   rows.push(["Management secret", e.management.secret]);
   rows.push(["Control", `${e.url}/_emulator`]);
   rows.push(["Data file", data ?? "none (state lives in memory)"]);
+  if (e.tls) rows.push(["Certificate", e.tls.certPath]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return [
     `chat-emulator ${VERSION} is listening on ${e.url}`,
@@ -43,6 +46,7 @@ function banner(e: RunningEmulator, data: string | undefined): string {
 }
 
 export async function main(argv = process.argv): Promise<void> {
+  const exec = splitExecArgs(argv);
   const program = new Command("chat-emulator")
     .description("Local emulator of the chat platform's REST API v3")
     .version(VERSION, "-v, --version")
@@ -56,9 +60,10 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith("error:") ? `chat-emulator: ${s}` : s) });
+  addServeOptions(program);
 
   try {
-    program.parse(argv);
+    program.parse(exec.argv);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
     throw e;
@@ -72,7 +77,10 @@ export async function main(argv = process.argv): Promise<void> {
     managementSecret?: string;
     randomSeed?: number;
     quiet?: boolean;
-  }>();
+  } & ServeFlags>();
+  if (exec.command?.length === 0) fail("exec needs a command: chat-emulator exec [options] -- <command...>");
+  // In exec mode the command owns stdout: the emulator's banner and request log go to stderr.
+  const out = exec.command ? process.stderr : process.stdout;
 
   let emulator: RunningEmulator;
   try {
@@ -85,15 +93,17 @@ export async function main(argv = process.argv): Promise<void> {
       managementSecret: o.managementSecret,
       randomSeed: o.randomSeed,
       quiet: o.quiet,
+      ...serveOptions(o, out),
     });
   } catch (e) {
-    if (e instanceof SeedError || e instanceof PersistenceError) fail(e.message);
+    if (e instanceof SeedError || e instanceof PersistenceError || e instanceof TlsError) fail(e.message);
     const err = e as NodeJS.ErrnoException;
     if (err.code === "EADDRINUSE") fail(`port ${o.port} on ${o.host} is already in use (try --port 0 for a free one).`);
     if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") fail(`cannot bind to host ${o.host}.`);
     throw e;
   }
-  if (!o.quiet) process.stdout.write(banner(emulator, o.data));
+  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data));
+  if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"));
 
   let stopping = false;
   const stop = () => {

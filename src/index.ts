@@ -6,12 +6,17 @@ import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
 import { Store, type CreateAppOptions } from "./store/store.js";
 import type { AppData, Region } from "./store/types.js";
 import { listen } from "./server.js";
+import { requestLogger, type LogFormat } from "./log.js";
+import { resolveTls, type TlsMaterial } from "./tls.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
 
 export { SeedError } from "./store/seed.js";
 export { PersistenceError } from "./store/persistence.js";
+export { TlsError } from "./tls.js";
+export { emulatorEnv } from "./env.js";
+export type { LogFormat } from "./log.js";
 export type { StateData, AppData, Region } from "./store/types.js";
 
 export interface EmulatorOptions {
@@ -29,6 +34,15 @@ export interface EmulatorOptions {
   /** Where log lines go (default stderr); `quiet` silences them. */
   log?: (line: string) => void;
   quiet?: boolean;
+  /** Serve HTTPS with a self-signed certificate generated at start (see `tls.certPath`). */
+  https?: boolean;
+  /** PEM certificate and key files to serve HTTPS with (imply `https`). */
+  cert?: string;
+  key?: string;
+  /** Where request log lines go (one per request); no request log when absent. */
+  requestLog?: (line: string) => void;
+  /** Request log format (default "text"). */
+  logFormat?: LogFormat;
 }
 
 export interface AppInfo {
@@ -39,7 +53,7 @@ export interface AppInfo {
 }
 
 export interface RunningEmulator {
-  /** http://host:port */
+  /** http://host:port (https:// with `https`) */
   url: string;
   port: number;
   /** The default app (first of the seed), or undefined when started without apps. */
@@ -47,6 +61,8 @@ export interface RunningEmulator {
   /** REST base URL of an app (default app when omitted): `{url}/{appId}.api-{region}/v3`. */
   baseUrl(appId?: string): string;
   management: { url: string; key: string; secret: string };
+  /** With `https`: the certificate served (PEM) and a file holding it, for clients to trust. */
+  tls: { cert: string; certPath: string } | undefined;
   createApp(opts?: Partial<CreateAppOptions>): AppInfo;
   reset(opts?: { appId?: string; to?: "seed" | "empty" }): void;
   /** Flushes the data file (if any) and stops listening. */
@@ -108,14 +124,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const { emulator, app, persistence } = await createEmulator(options);
   const host = options.host ?? "127.0.0.1";
   let listening;
+  let tls: TlsMaterial | undefined;
   try {
-    listening = await listen(app, options.port ?? 0, host);
+    tls = resolveTls(options);
+    listening = await listen(app, options.port ?? 0, host, { tls, wrap: requestLogger(options, () => emulator.store.defaultAppId) });
   } catch (e) {
     persistence?.close();
+    tls?.dispose();
     throw e;
   }
   const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  const url = `http://${shownHost}:${listening.port}`;
+  const url = `${tls ? "https" : "http"}://${shownHost}:${listening.port}`;
   const { store, clock, management } = emulator;
   let closed: Promise<void> | undefined;
   return {
@@ -130,6 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return `${url}/${app.meta.appId}.api-${app.meta.region}/v3`;
     },
     management: { url: `${url}/apimgmt`, ...management },
+    tls: tls && { cert: tls.cert, certPath: tls.certPath },
     createApp(opts = {}) {
       const created = store.createApp({ name: opts.name ?? "Test App", ...opts });
       return appInfo(store, created.meta.appId)!;
@@ -143,6 +163,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         await listening.close();
         await persistence?.flush();
         persistence?.close();
+        tls?.dispose();
       })();
       return closed;
     },

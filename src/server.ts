@@ -1,4 +1,5 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
@@ -10,9 +11,18 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Serves the Hono app over node:http; `port: 0` takes a free port. */
-export async function listen(app: Hono<Env>, port: number, host: string): Promise<Listening> {
-  const server = createServer(getRequestListener(app.fetch));
+export interface ListenOptions {
+  /** Serve HTTPS with this PEM certificate and key. */
+  tls?: { cert: string; key: string };
+  /** Wraps the request listener (the request log). */
+  wrap?: (listener: RequestListener) => RequestListener;
+}
+
+/** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
+export async function listen(app: Hono<Env>, port: number, host: string, options: ListenOptions = {}): Promise<Listening> {
+  const base = getRequestListener(app.fetch) as RequestListener;
+  const listener = options.wrap ? options.wrap(base) : base;
+  const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -12,7 +12,7 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the real CLI on a free port and resolves once its banner names the URL. */
+/** Starts the real CLI on a free port and resolves once its banner (text or JSON) names the URL. */
 export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
   const child = spawn(process.execPath, [BIN, "--port", "0", ...args], {
     env: { ...process.env, ...env },
@@ -22,15 +22,18 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
   let err = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`CLI did not start: ${out}${err}`)), 10_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`CLI did not start: ${out}${err}`));
+    }, 10_000);
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)|"event":"listening".*?"url":"(https?:\/\/[^"]+)"/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve({
           child,
-          url: m[1],
+          url: m[1] ?? m[2],
           stdout: () => out,
           stderr: () => err,
           exited,
@@ -49,13 +52,24 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
   });
 }
 
-/** Runs the CLI to completion (for flags that exit) and collects its output. */
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000) {
+/**
+ * Runs the CLI to completion (for flags that exit, and exec mode) and collects its output; `onStdout` sees the
+ * output as it comes (to send a signal at the right time).
+ */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 10_000,
+  onStdout?: (stdout: string, child: ChildProcess) => void,
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout, child);
+    });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");

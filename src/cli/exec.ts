@@ -1,0 +1,83 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { constants, tmpdir } from "node:os";
+import { join } from "node:path";
+import { emulatorEnv } from "../env.js";
+import { waitForHealth } from "../health.js";
+import type { RunningEmulator } from "../index.js";
+
+/**
+ * `chat-emulator exec [options] -- <command...>`: the emulator runs for the lifetime of one command. The command
+ * gets the emulator's addresses and keys in its environment (and, with --https, the certificate through
+ * NODE_EXTRA_CA_CERTS); signals sent to chat-emulator are passed on to it; when it ends, the emulator stops
+ * (flushing --data) and chat-emulator exits with the command's exit code (128 + signal number if it was killed).
+ */
+
+export interface ExecArgs {
+  /** argv without `exec` and the command: what the option parser sees. */
+  argv: string[];
+  /** undefined when not in exec mode; [] when `exec` was given without a command. */
+  command: string[] | undefined;
+}
+
+export function splitExecArgs(argv: string[]): ExecArgs {
+  if (argv[2] !== "exec") return { argv, command: undefined };
+  const rest = argv.slice(3);
+  const dashdash = rest.indexOf("--");
+  if (dashdash === -1) return { argv: [...argv.slice(0, 2), ...rest], command: [] };
+  return { argv: [...argv.slice(0, 2), ...rest.slice(0, dashdash)], command: rest.slice(dashdash + 1) };
+}
+
+const FORWARDED: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/** NODE_EXTRA_CA_CERTS names one file: add our certificate to one the user already set, in a bundle of both. */
+function extraCaCerts(cert: string, certPath: string): { path: string; dispose(): void } {
+  const existing = process.env.NODE_EXTRA_CA_CERTS;
+  if (!existing) return { path: certPath, dispose() {} };
+  const dir = mkdtempSync(join(tmpdir(), "chat-emulator-ca-"));
+  const path = join(dir, "ca-bundle.pem");
+  let previous = "";
+  try {
+    previous = readFileSync(existing, "utf8");
+  } catch {
+    // Node ignores an unreadable NODE_EXTRA_CA_CERTS (with a warning); so do we.
+  }
+  writeFileSync(path, `${previous.trimEnd()}\n${cert}`);
+  return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function runExec(emulator: RunningEmulator, command: string[], warn: (line: string) => void): Promise<never> {
+  const finish = async (status: number): Promise<never> => {
+    try {
+      await emulator.close();
+    } catch (e) {
+      warn(`chat-emulator: error while stopping: ${String(e)}`);
+      if (status === 0) status = 1;
+    }
+    process.exit(status);
+  };
+
+  if (!(await waitForHealth(emulator.url, { ca: emulator.tls?.cert }))) {
+    warn(`chat-emulator: the emulator at ${emulator.url} did not become healthy; not running ${command[0]}.`);
+    return finish(1);
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, ...emulatorEnv(emulator) };
+  const ca = emulator.tls ? extraCaCerts(emulator.tls.cert, emulator.tls.certPath) : undefined;
+  if (ca) env.NODE_EXTRA_CA_CERTS = ca.path;
+
+  const child = spawn(command[0], command.slice(1), { stdio: "inherit", env });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  for (const s of FORWARDED) process.on(s, forward);
+
+  const status = await new Promise<number>((resolve) => {
+    child.once("error", (e: NodeJS.ErrnoException) => {
+      const notFound = e.code === "ENOENT";
+      warn(`chat-emulator: cannot run ${command[0]}: ${notFound ? "command not found" : e.message}`);
+      resolve(notFound ? 127 : 126);
+    });
+    child.once("exit", (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)));
+  });
+  for (const s of FORWARDED) process.off(s, forward);
+  ca?.dispose();
+  return finish(status);
+}

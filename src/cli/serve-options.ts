@@ -1,0 +1,60 @@
+import { Option, type Command } from "commander";
+import type { EmulatorOptions, RunningEmulator } from "../index.js";
+import { LOG_FORMATS, type LogFormat } from "../log.js";
+import { VERSION } from "../version.js";
+
+/** The CLI flags for HTTPS and the request log, kept beside the core flags of cli.ts. */
+
+export interface ServeFlags {
+  https?: boolean;
+  cert?: string;
+  key?: string;
+  logFormat: LogFormat;
+  quiet?: boolean;
+}
+
+export function addServeOptions(program: Command): Command {
+  return program
+    .addOption(new Option("--https", "serve HTTPS with a self-signed certificate generated at start").env("CHAT_EMULATOR_HTTPS"))
+    .addOption(new Option("--cert <file>", "PEM certificate to serve HTTPS with (with --key; implies --https)").env("CHAT_EMULATOR_CERT"))
+    .addOption(new Option("--key <file>", "PEM private key of --cert").env("CHAT_EMULATOR_KEY"))
+    .addOption(new Option("--log-format <format>", "request log lines for people or machines").choices(LOG_FORMATS).default("text").env("CHAT_EMULATOR_LOG_FORMAT"))
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Run a command against a fresh emulator, then stop it and exit with the command's exit code:",
+        "  chat-emulator exec [options] -- <command...>",
+        "The command gets CHAT_EMULATOR_URL, CHAT_EMULATOR_APP_ID, CHAT_EMULATOR_REGION, CHAT_EMULATOR_API_KEY,",
+        "CHAT_EMULATOR_AUTH_KEY and CHAT_EMULATOR_BASE_URL in its environment.",
+      ].join("\n"),
+    );
+}
+
+/** The emulator options these flags stand for; request log lines go to `out` unless --quiet. */
+export function serveOptions(o: ServeFlags, out: NodeJS.WritableStream): Partial<EmulatorOptions> {
+  return {
+    https: o.https,
+    cert: o.cert,
+    key: o.key,
+    logFormat: o.logFormat,
+    requestLog: o.quiet ? undefined : (line) => out.write(line + "\n"),
+  };
+}
+
+/** The start banner's content as one JSON line, for `--log-format json` (so that the output is all JSON lines). */
+export function jsonBanner(e: RunningEmulator, data: string | undefined): string {
+  return (
+    JSON.stringify({
+      event: "listening",
+      version: VERSION,
+      url: e.url,
+      baseUrl: e.defaultApp ? e.baseUrl() : null,
+      defaultApp: e.defaultApp ?? null,
+      management: e.management,
+      control: `${e.url}/_emulator`,
+      data: data ?? null,
+      certificate: e.tls?.certPath ?? null,
+    }) + "\n"
+  );
+}

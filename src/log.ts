@@ -1,0 +1,79 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { apiPath, DEFAULT_LABEL, internalPath } from "./http/addressing.js";
+
+/**
+ * Request log: one line per request (method, app, path, status, ms), as text for people or JSON for machines.
+ * It wraps the node request listener, so when logging is off nothing at all is added to a request's path.
+ * Successful readiness probes (`GET /_emulator/health`) are not logged: container health checks would drown the log.
+ */
+
+export type LogFormat = "text" | "json";
+export const LOG_FORMATS: readonly LogFormat[] = ["text", "json"];
+
+export interface RequestLogOptions {
+  format?: LogFormat;
+  write: (line: string) => void;
+  /** Resolves the default-app form (`/v3/...`) to an app id. */
+  defaultAppId: () => string | undefined;
+}
+
+export interface RequestLogEntry {
+  time: string;
+  method: string;
+  /** App id (REST and calls), "apimgmt" (management), or null (control API, unknown paths). */
+  app: string | null;
+  /** Path relative to the plane, with the query: "/v3/users?perPage=2". */
+  path: string;
+  status: number;
+  ms: number;
+  /** The client went away before the response was sent. */
+  aborted?: true;
+}
+
+function describe(req: IncomingMessage, defaultAppId: () => string | undefined): { app: string | null; path: string } {
+  const url = req.url ?? "/";
+  const host = req.headers.host ?? "";
+  const internal = internalPath(`http://${host}${url}`);
+  const q = url.indexOf("?");
+  const path = apiPath(internal) + (q === -1 ? "" : url.slice(q));
+  if (internal.startsWith("/@mgmt")) return { app: "apimgmt", path };
+  const m = /^\/@(?:rest|calls)\/([^/]+)\//.exec(internal);
+  if (!m) return { app: null, path };
+  return { app: m[1] === DEFAULT_LABEL ? (defaultAppId() ?? null) : m[1], path };
+}
+
+export function formatEntry(e: RequestLogEntry, format: LogFormat): string {
+  if (format === "json") return JSON.stringify(e);
+  const clock = new Date(e.time).toTimeString().slice(0, 8);
+  return `${clock} ${e.method.padEnd(6)} ${e.app ?? "-"} ${e.path} ${e.status}${e.aborted ? " (aborted)" : ""} ${e.ms}ms`;
+}
+
+/** The listener wrapper for `requestLog`/`logFormat` options, or undefined (no wrapper at all) without a sink. */
+export function requestLogger(
+  options: { requestLog?: (line: string) => void; logFormat?: LogFormat },
+  defaultAppId: () => string | undefined,
+): ((listener: RequestListener) => RequestListener) | undefined {
+  const write = options.requestLog;
+  if (!write) return undefined;
+  return (listener) => logRequests(listener, { format: options.logFormat, write, defaultAppId });
+}
+
+export function logRequests(listener: RequestListener, options: RequestLogOptions): RequestListener {
+  const format = options.format ?? "text";
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const start = performance.now();
+    res.once("close", () => {
+      if (res.statusCode === 200 && req.method === "GET" && req.url === "/_emulator/health") return;
+      const entry: RequestLogEntry = {
+        time: new Date().toISOString(),
+        method: req.method ?? "?",
+        ...describe(req, options.defaultAppId),
+        status: res.statusCode,
+        ms: Math.round((performance.now() - start) * 10) / 10,
+      };
+      if (!res.writableFinished) entry.aborted = true;
+      options.write(formatEntry(entry, format));
+    });
+    return listener(req, res);
+  };
+}
