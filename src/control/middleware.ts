@@ -10,7 +10,7 @@ import { describeRequest, type ApiRequest } from "./request.js";
  * The control plane's hold on platform requests (every request but `/_emulator/...`): `journalRequests` records
  * each one with its answer; inside it, `injectFaults` applies the rules (latency, injected errors, connection
  * resets) and the rate limits before the request reaches auth and the resources, so a failed request changes
- * nothing. With the journal off, no rules and no rate limits, both cost one check.
+ * nothing. With the journal off, no rules and no rate limits, both cost one check (and a timestamp).
  */
 
 /** Thrown when a rule closes the connection: the HTTP server drops the socket; `app.request()` rejects. */
@@ -46,9 +46,11 @@ function requestText(c: Ctx, answered: boolean): null | Promise<string | null> {
 
 export const journalRequests: MiddlewareHandler<Env> = async (c, next) => {
   const emulator = c.get("emulator");
-  const { journal } = emulator.control;
-  if (!journal.enabled || isControl(c)) return next();
+  const { control } = emulator;
   const started = performance.now();
+  control.lastRequestAt = started; // background work (snapshot copies) waits for a quiet moment
+  const { journal } = control;
+  if (!journal.enabled || isControl(c)) return next();
   const timeMs = emulator.clock.nowMs();
   const request = apiRequest(c);
   // Every answer is built with c.json: keep the text it serializes anyway, instead of reading the response back.

@@ -43,6 +43,8 @@ export class ControlPlane {
   readonly rateLimits: RateLimits;
   readonly snapshots: Snapshots;
   readonly token: string | undefined;
+  /** performance.now() when the last request arrived (control calls included). */
+  lastRequestAt = 0;
 
   constructor(store: Store, clock: Clock, opts: ControlOptions = {}) {
     this.rules = new Rules(opts.randomSeed === undefined ? Math.random : seededRandom(opts.randomSeed));
@@ -50,7 +52,11 @@ export class ControlPlane {
     this.rateLimits = new RateLimits(
       typeof opts.rateLimit === "object" ? { enabled: true, limits: opts.rateLimit } : { enabled: opts.rateLimit === true },
     );
-    this.snapshots = new Snapshots(store, () => clock.nowMs());
+    this.snapshots = new Snapshots(
+      store,
+      () => clock.nowMs(),
+      () => performance.now() - this.lastRequestAt,
+    );
     this.token = opts.controlToken || undefined;
     if (opts.latency !== undefined) {
       const { latencyMs, jitterMs } = parseLatency(opts.latency);

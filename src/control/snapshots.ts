@@ -4,10 +4,15 @@ import type { Store, StoreImage } from "../store/store.js";
 /**
  * Named in-memory snapshots of the whole store. Taking one copies every app's data (`AppState.snapshot`: the
  * store's own serialization, so every record type is included, with its index orders remembered). Restoring must be fast even for big apps, and building an
- * app's indexes from data is the slow part, so each snapshot keeps one set of apps built ahead of time: a restore
- * swaps those in (no copying, no sorting) and then builds the next set in the background, off the request.
+ * app's records and indexes from data is the slow part (about 150 ms for 100k users), so each snapshot keeps one
+ * set of apps built ahead of time: a restore swaps those in (no copying, no sorting). The next set is built once
+ * the emulator has been idle for IDLE_MS, so that the work does not hold up requests; a restore that finds no set
+ * ready (the emulator was never idle since the last one) builds it on the spot, like a reset.
  * Snapshots hold store content only: rules, the journal, rate-limit counts and the clock are not part of them.
  */
+
+/** How long no request must have arrived before a prepared copy is built. */
+export const IDLE_MS = 25;
 
 export interface SnapshotInfo {
   name: string;
@@ -28,13 +33,14 @@ function countRecords(image: StoreImage): number {
 class Snapshot {
   readonly info: SnapshotInfo;
   private ready: AppState[] | undefined;
-  private pending: NodeJS.Immediate | undefined;
+  private pending: NodeJS.Timeout | undefined;
 
   constructor(
     name: string,
     takenAtMs: number,
     private readonly store: Store,
     private readonly image: StoreImage,
+    private readonly idleMs: () => number,
   ) {
     this.info = { name, takenAtMs, apps: image.apps.map((a) => a.app.appId), records: countRecords(image) };
     this.prepareLater();
@@ -44,15 +50,17 @@ class Snapshot {
     return this.image.apps.map((data) => this.store.build(data));
   }
 
-  private prepareLater(): void {
-    this.pending ??= setImmediate(() => {
+  private prepareLater(delayMs = IDLE_MS): void {
+    this.pending ??= setTimeout(() => {
       this.pending = undefined;
-      this.ready ??= this.build();
-    }).unref();
+      const idle = this.idleMs();
+      if (idle < IDLE_MS) this.prepareLater(IDLE_MS - idle);
+      else this.ready ??= this.build();
+    }, delayMs).unref();
   }
 
   restore(): void {
-    clearImmediate(this.pending);
+    clearTimeout(this.pending);
     this.pending = undefined;
     const apps = this.ready ?? this.build();
     this.ready = undefined;
@@ -61,7 +69,7 @@ class Snapshot {
   }
 
   discard(): void {
-    clearImmediate(this.pending);
+    clearTimeout(this.pending);
     this.pending = undefined;
     this.ready = undefined;
   }
@@ -73,17 +81,19 @@ export class Snapshots {
   constructor(
     private readonly store: Store,
     private readonly nowMs: () => number,
+    /** Milliseconds since the last request arrived. */
+    private readonly idleMs: () => number,
   ) {}
 
   /** Takes (or retakes) the snapshot `name`. */
   take(name: string): SnapshotInfo {
     this.byName.get(name)?.discard();
-    const snapshot = new Snapshot(name, this.nowMs(), this.store, this.store.capture());
+    const snapshot = new Snapshot(name, this.nowMs(), this.store, this.store.capture(), this.idleMs);
     this.byName.set(name, snapshot);
     return snapshot.info;
   }
 
-  /** Puts the store back to snapshot `name`; false when there is no such snapshot. */
+  /** Puts the store back to snapshot `name`; undefined when there is no such snapshot. */
   restore(name: string): SnapshotInfo | undefined {
     const snapshot = this.byName.get(name);
     snapshot?.restore();
