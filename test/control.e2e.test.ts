@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APP_ID, REST_KEY } from "./helpers.js";
-import { runCli, startCli, type RunningCli } from "./cli.helpers.js";
+import { runCli, startClisPerTest } from "./cli.helpers.js";
 import { startEmulator } from "../src/index.js";
 
-const running: RunningCli[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop("SIGKILL")));
-});
-
-async function start(args: string[], env?: Record<string, string>) {
-  const cli = await startCli(args, env);
-  running.push(cli);
-  return cli;
-}
+const start = startClisPerTest();
 
 const TOKEN = "e2e-token";
 const api = { apikey: REST_KEY };
