@@ -76,7 +76,7 @@ function join(prefix: string, key: string): string {
   return prefix ? `${prefix}.${key}` : key;
 }
 
-/** "field: sentence; field: sentence" — validation details as one line, for errors thrown to programmatic callers. */
+/** Validation details as one line (the sentences name their fields), for errors thrown to programmatic callers. */
 export function detailsLine(details: Details | undefined): string {
   return Object.values(details ?? {})
     .flat()
