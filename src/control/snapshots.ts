@@ -3,11 +3,12 @@ import type { Store, StoreImage } from "../store/store.js";
 
 /**
  * Named in-memory snapshots of the whole store. Taking one copies every app's data (`AppState.snapshot`: the
- * store's own serialization, so every record type is included, with its index orders remembered). Restoring must be fast even for big apps, and building an
- * app's records and indexes from data is the slow part (about 150 ms for 100k users), so each snapshot keeps one
- * set of apps built ahead of time: a restore swaps those in (no copying, no sorting). The next set is built once
- * the emulator has been idle for IDLE_MS, so that the work does not hold up requests; a restore that finds no set
- * ready (the emulator was never idle since the last one) builds it on the spot, like a reset.
+ * store's own serialization, so every record type is included, with its index orders remembered). Restoring
+ * must be fast even for big apps, and building an app's records and indexes from data is the slow part (60-130 ms
+ * for 100k records on a 2-core machine), so each snapshot keeps one set of apps built ahead of time: a restore
+ * swaps those in. The next set is built once the emulator has been idle for IDLE_MS, so that the work does not
+ * hold up requests; a restore that finds no set ready (the emulator was never idle since the last one) builds it
+ * on the spot, like a reset. Restored apps are new objects, as after PUT /_emulator/state.
  * Snapshots hold store content only: rules, the journal, rate-limit counts and the clock are not part of them.
  */
 
