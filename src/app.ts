@@ -5,6 +5,7 @@ import { appAuth, managementAuth } from "./http/auth.js";
 import type { Emulator, Env } from "./http/context.js";
 import { ApiError, apiError } from "./http/errors.js";
 import { control } from "./control/routes.js";
+import { ConnectionReset, injectFaults, journalRequests } from "./control/middleware.js";
 import { apps } from "./resources/apps/routes.js";
 import { webhooks } from "./resources/webhooks/routes.js";
 import { apiKeys } from "./resources/api-keys/routes.js";
@@ -56,6 +57,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     });
   });
 
+  // Journal, rules and rate limits for every request but control calls (see control/middleware.ts).
+  app.use("*", journalRequests, injectFaults);
   app.route("/_emulator", control);
   app.use("/@mgmt/*", managementAuth);
   app.route("/@mgmt", apps);
@@ -73,6 +76,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   app.notFound((c) => render(c, apiError("ERR_API_NOT_FOUND")));
   app.onError((err, c) => {
     if (err instanceof ApiError) return render(c, err);
+    if (err instanceof ConnectionReset) throw err; // no answer at all: the connection is gone
     log(`chat-emulator: unexpected error on ${c.req.method} ${c.req.url}: ${err.stack ?? String(err)}`);
     return render(c, new ApiError("ERR_EXCEPTION", 500, "Something went wrong in the emulator. This is a bug; please report it."));
   });

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { PersistenceError, SeedError, startEmulator, TlsError, type RunningEmulator } from "./index.js";
 import { runExec, splitExecArgs } from "./cli/exec.js";
 import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
+import { parseLatency } from "./control/plane.js";
 import { VERSION } from "./version.js";
 
 /** `chat-emulator`: flags (each also from CHAT_EMULATOR_<NAME>) -> options -> startEmulator. */
@@ -19,7 +20,16 @@ function intArg(name: string, min: number, max: number) {
   };
 }
 
-function banner(e: RunningEmulator, data: string | undefined): string {
+function latencyArg(value: string): string {
+  try {
+    parseLatency(value);
+  } catch (e) {
+    throw new InvalidArgumentError(`--${(e as Error).message}`);
+  }
+  return value;
+}
+
+function banner(e: RunningEmulator, data: string | undefined, guarded: boolean): string {
   const rows: [string, string][] = [];
   const app = e.defaultApp;
   if (app) {
@@ -33,7 +43,7 @@ function banner(e: RunningEmulator, data: string | undefined): string {
   rows.push(["Management", e.management.url]);
   rows.push(["Management key", e.management.key]);
   rows.push(["Management secret", e.management.secret]);
-  rows.push(["Control", `${e.url}/_emulator`]);
+  rows.push(["Control", `${e.url}/_emulator${guarded ? "  (x-emulator-token required)" : ""}`]);
   rows.push(["Data file", data ?? "none (state lives in memory)"]);
   if (e.tls) rows.push(["Certificate", e.tls.certPath]);
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -56,7 +66,11 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--seed <file|none>", 'seed file, or "none" for no apps (default: the bundled demo app)').env("CHAT_EMULATOR_SEED"))
     .addOption(new Option("--management-key <key>", "management API key header").env("CHAT_EMULATOR_MANAGEMENT_KEY"))
     .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET"))
-    .addOption(new Option("--random-seed <n>", "make generated ids and keys repeatable").env("CHAT_EMULATOR_RANDOM_SEED").argParser(intArg("--random-seed", 0, 2 ** 32 - 1)))
+    .addOption(new Option("--random-seed <n>", "make generated ids, keys and probabilistic rules repeatable").env("CHAT_EMULATOR_RANDOM_SEED").argParser(intArg("--random-seed", 0, 2 ** 32 - 1)))
+    .addOption(new Option("--latency <ms|min-max>", "add this delay (or a random one in MIN-MAX) to every API request").env("CHAT_EMULATOR_LATENCY").argParser(latencyArg))
+    .addOption(new Option("--rate-limit", "enforce the platform's per-app rate limits (core 10000/min, standard 20000/min)").env("CHAT_EMULATOR_RATE_LIMIT"))
+    .addOption(new Option("--journal-size <n>", "requests kept in the request journal (0 = no journal)").env("CHAT_EMULATOR_JOURNAL_SIZE").default(1000).argParser(intArg("--journal-size", 0, 1_000_000)))
+    .addOption(new Option("--control-token <token>", "require header x-emulator-token on control calls (all but GET /_emulator/health)").env("CHAT_EMULATOR_CONTROL_TOKEN"))
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith("error:") ? `chat-emulator: ${s}` : s) });
@@ -76,6 +90,10 @@ export async function main(argv = process.argv): Promise<void> {
     managementKey?: string;
     managementSecret?: string;
     randomSeed?: number;
+    latency?: string;
+    rateLimit?: boolean;
+    journalSize: number;
+    controlToken?: string;
     quiet?: boolean;
   } & ServeFlags>();
   if (exec.command?.length === 0) fail("exec needs a command: chat-emulator exec [options] -- <command...>");
@@ -92,6 +110,10 @@ export async function main(argv = process.argv): Promise<void> {
       managementKey: o.managementKey,
       managementSecret: o.managementSecret,
       randomSeed: o.randomSeed,
+      latency: o.latency,
+      rateLimit: o.rateLimit,
+      journalSize: o.journalSize,
+      controlToken: o.controlToken,
       quiet: o.quiet,
       ...serveOptions(o, out),
     });
@@ -102,7 +124,7 @@ export async function main(argv = process.argv): Promise<void> {
     if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") fail(`cannot bind to host ${o.host}.`);
     throw e;
   }
-  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data));
+  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken)));
   if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"));
 
   let stopping = false;

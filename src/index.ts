@@ -1,5 +1,13 @@
 import { createApp } from "./app.js";
 import type { Emulator } from "./http/context.js";
+import { ApiError } from "./http/errors.js";
+import { detailsLine } from "./control/input.js";
+import type { JournalEntry, JournalFilter } from "./control/journal.js";
+import { ControlPlane, type ControlOptions } from "./control/plane.js";
+import type { RateLimits } from "./control/rate-limit.js";
+import type { RuleInput, RuleView } from "./control/rules.js";
+import type { SnapshotInfo } from "./control/snapshots.js";
+import { isLoopback } from "./control/token.js";
 import { Clock } from "./store/clock.js";
 import { Persistence } from "./store/persistence.js";
 import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
@@ -18,8 +26,12 @@ export { TlsError } from "./tls.js";
 export { emulatorEnv } from "./env.js";
 export type { LogFormat } from "./log.js";
 export type { StateData, AppData, Region } from "./store/types.js";
+export type { JournalEntry, JournalFilter } from "./control/journal.js";
+export type { RuleInput, RuleView, RuleMatch, RuleEffect } from "./control/rules.js";
+export type { SnapshotInfo } from "./control/snapshots.js";
+export type { Limits } from "./control/rate-limit.js";
 
-export interface EmulatorOptions {
+export interface EmulatorOptions extends ControlOptions {
   /** Port to listen on; 0 (the default here) picks a free one. The CLI defaults to 4780. */
   port?: number;
   host?: string;
@@ -70,7 +82,35 @@ export interface RunningEmulator {
   /** In-process access for tests: `emulator.app.request(...)` skips the network. */
   app: ReturnType<typeof createApp>;
   store: Store;
+  /** Real or frozen time for every timestamp the emulator writes: `freeze(atMs?)`, `advance(seconds)`, `useReal()`. */
   clock: Clock;
+  /** Fault and latency rules, as `/_emulator/rules`. */
+  rules: RulesApi;
+  /** The request journal, as `/_emulator/requests`. */
+  journal: JournalApi;
+  /** Per-app rate limits: `enabled`, `limits`, `override(appId, limits)`, `forget(appId?)`. */
+  rateLimits: RateLimits;
+  /** Takes (or retakes) a named in-memory snapshot of the whole store. */
+  snapshot(name: string): SnapshotInfo;
+  /** Puts the store back to a snapshot; throws when there is none of that name. */
+  restore(name: string): SnapshotInfo;
+}
+
+export interface RulesApi {
+  /** Adds a rule at the end of the list; throws with every problem of an invalid rule. */
+  add(rule: RuleInput): RuleView;
+  list(): RuleView[];
+  get(id: string): RuleView | undefined;
+  remove(id: string): boolean;
+  clear(): void;
+}
+
+export interface JournalApi {
+  /** Matching entries, oldest first (`limit`: the newest N). */
+  list(filter?: JournalFilter): JournalEntry[];
+  clear(): void;
+  /** The first matching request, journaled already or the next to arrive; rejects after `timeoutMs` (default 5000). */
+  waitFor(filter?: JournalFilter, timeoutMs?: number): Promise<JournalEntry>;
 }
 
 export const DEFAULT_MANAGEMENT_KEY = "chat-emulator-management-key";
@@ -96,6 +136,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   const emulator: Emulator = {
     store,
     clock,
+    control: new ControlPlane(store, clock, options),
     version: VERSION,
     startedAtMs: Date.now(),
     management: {
@@ -105,7 +146,42 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     webhooks: new Dispatcher(clock),
   };
   store.eventSink = (appState, trigger, build) => emulator.webhooks.enqueue(appState, trigger, build);
-  return { emulator, app: createApp(emulator, log), persistence, log };
+  return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
+}
+
+/** The control plane for programmatic callers: the same operations as the control API. */
+function controlApi(control: ControlPlane) {
+  const { rules, journal, snapshots } = control;
+  const rulesApi: RulesApi = {
+    add(rule) {
+      try {
+        return rules.add(rule);
+      } catch (e) {
+        if (e instanceof ApiError) throw new Error(`chat-emulator: invalid rule: ${detailsLine(e.details)}`);
+        throw e;
+      }
+    },
+    list: () => rules.list(),
+    get: (id) => rules.get(id),
+    remove: (id) => rules.remove(id),
+    clear: () => rules.clear(),
+  };
+  const journalApi: JournalApi = {
+    list: (filter) => journal.list(filter),
+    clear: () => journal.clear(),
+    waitFor: (filter, timeoutMs) => journal.waitFor(filter, timeoutMs),
+  };
+  return {
+    rules: rulesApi,
+    journal: journalApi,
+    rateLimits: control.rateLimits,
+    snapshot: (name: string) => snapshots.take(name),
+    restore(name: string): SnapshotInfo {
+      const info = snapshots.restore(name);
+      if (!info) throw new Error(`chat-emulator: no snapshot named ${name}`);
+      return info;
+    },
+  };
 }
 
 function appInfo(store: Store, appId: string | undefined): AppInfo | undefined {
@@ -121,8 +197,13 @@ function appInfo(store: Store, appId: string | undefined): AppInfo | undefined {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const { emulator, app, persistence } = await createEmulator(options);
+  const { emulator, app, persistence, log, ...control } = await createEmulator(options);
   const host = options.host ?? "127.0.0.1";
+  if (!isLoopback(host) && !emulator.control.token)
+    log(
+      `chat-emulator: warning: listening on ${host} without --control-token: anyone who can reach this port can ` +
+        "reset, replace and read all state through /_emulator. Set --control-token (CHAT_EMULATOR_CONTROL_TOKEN).",
+    );
   let listening;
   let tls: TlsMaterial | undefined;
   try {
@@ -170,5 +251,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     app,
     store,
     clock,
+    ...control,
   };
 }

@@ -1,20 +1,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APP_ID, AUTH_KEY, REST_KEY } from "./helpers.js";
-import { runCli, startCli, type RunningCli } from "./cli.helpers.js";
+import { runCli, startClisPerTest } from "./cli.helpers.js";
 
-const running: RunningCli[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop("SIGKILL")));
-});
-
-async function start(args: string[], env?: Record<string, string>) {
-  const cli = await startCli(args, env);
-  running.push(cli);
-  return cli;
-}
+const start = startClisPerTest();
 
 const json = { "content-type": "application/json", apikey: REST_KEY };
 

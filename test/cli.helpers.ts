@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
 
 export const BIN = fileURLToPath(new URL("../bin/chat-emulator.js", import.meta.url));
 
@@ -50,6 +51,19 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
       reject(new Error(`CLI exited with ${code}: ${out}${err}`));
     });
   });
+}
+
+/** For a test file: a `start` like startCli whose CLIs are killed after each test. Call at the top level. */
+export function startClisPerTest(): (args: string[], env?: Record<string, string>) => Promise<RunningCli> {
+  const running: RunningCli[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((r) => r.stop("SIGKILL")));
+  });
+  return async (args, env) => {
+    const cli = await startCli(args, env);
+    running.push(cli);
+    return cli;
+  };
 }
 
 /**

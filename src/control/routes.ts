@@ -5,6 +5,12 @@ import { readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
 import { controlCalls } from "./calls.js";
+import { clockRoutes } from "./clock-routes.js";
+import { journalRoutes } from "./journal-routes.js";
+import { rateLimitRoutes } from "./rate-limit-routes.js";
+import { rulesRoutes } from "./rules-routes.js";
+import { snapshotRoutes } from "./snapshot-routes.js";
+import { requireControlToken } from "./token.js";
 
 /** Control bodies (state documents) may be large; the 10 KB platform limit does not apply here. */
 const CONTROL_BODY_LIMIT = 512 * 1024 * 1024;
@@ -15,6 +21,7 @@ function appNotFound(appId: string): ApiError {
 
 /** The `/_emulator` control API (design §4). Responses are plain JSON objects. */
 export const control = new Hono<Env>()
+  .use("*", requireControlToken)
   .route("/", deliveries)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.var.emulator;
@@ -50,6 +57,11 @@ export const control = new Hono<Env>()
       throw e;
     }
     return c.json({ apps: [...store.apps.keys()] });
-  });
+  })
+  .route("/rules", rulesRoutes)
+  .route("/requests", journalRoutes)
+  .route("/clock", clockRoutes)
+  .route("/snapshots", snapshotRoutes)
+  .route("/rate-limits", rateLimitRoutes);
 
 control.route("/", controlCalls);

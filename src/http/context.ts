@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { ControlPlane } from "../control/plane.js";
 import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
 import type { Store } from "../store/store.js";
@@ -14,6 +15,8 @@ export interface Emulator {
   management: { key: string; secret: string };
   /** Delivers domain events to registered webhooks and keeps the delivery log. */
   webhooks: Dispatcher;
+  /** Rules, journal, rate limits, snapshots and the control token. */
+  control: ControlPlane;
 }
 
 export type Env = {
@@ -22,6 +25,8 @@ export type Env = {
     /** The app addressed by the request (REST and calls planes). */
     app: AppState;
     apiKey: ApiKeyRecord;
+    /** Ids of the rules that applied to the request (set only when some did). */
+    appliedRules: string[];
   };
 };
 

@@ -201,6 +201,22 @@ export const ERRORS = {
   ERR_WEBHOOK_NOT_FOUND: { status: 404, message: "The webhook {id} does not exist. Please use a correct webhook id." },
   ERR_TRIGGER_NOT_FOUND: { status: 404, message: "The trigger {id} does not exist. Please use a correct trigger id." },
 
+  // Control API (/_emulator): the emulator's own codes, in the same envelope
+  AUTH_ERR_EMPTY_EMULATOR_TOKEN: {
+    status: 401,
+    message: "The x-emulator-token header is missing. Please send the control token the emulator was started with.",
+  },
+  AUTH_ERR_INVALID_EMULATOR_TOKEN: {
+    status: 401,
+    message: "The x-emulator-token header does not match the control token. Please send the token the emulator was started with.",
+  },
+  ERR_RULE_NOT_FOUND: { status: 404, message: "The rule {id} does not exist. GET /_emulator/rules lists the rules." },
+  ERR_SNAPSHOT_NOT_FOUND: {
+    status: 404,
+    message: "The snapshot {name} does not exist. Please take it first with POST /_emulator/snapshots/{name}.",
+  },
+  ERR_WAIT_TIMEOUT: { status: 408, message: "No request matching the filters arrived within {timeoutMs} ms." },
+
   // Management
   ERR_APP_NOT_FOUND: { status: 404, message: "The app {appId} does not exist. Please use a correct appId." },
   ERR_APP_ARCHIVED: {

@@ -17,13 +17,17 @@ export class Clock {
     return Math.floor(this.nowMs() / 1000);
   }
 
-  get(): { mode: "real" | "frozen"; now: number; nowMs: number } {
-    return { mode: this.state.mode, now: this.now(), nowMs: this.nowMs() };
+  get(): { mode: "real" | "frozen"; now: number; nowMs: number; time: string } {
+    const nowMs = this.nowMs();
+    return { mode: this.state.mode, now: Math.floor(nowMs / 1000), nowMs, time: new Date(nowMs).toISOString() };
   }
 
-  /** Real time (keeping any offset from earlier advances is surprising, so it is dropped). */
-  useReal(): void {
-    this.state = { mode: "real", offsetMs: 0 };
+  /**
+   * Real time, running from `atMs` when given (keeping any offset from earlier advances is surprising, so
+   * without `atMs` it is dropped).
+   */
+  useReal(atMs?: number): void {
+    this.state = { mode: "real", offsetMs: atMs === undefined ? 0 : atMs - Date.now() };
     this.emit();
   }
 

@@ -4,6 +4,13 @@ import { emptyApp, parseApp } from "./seed.js";
 import type { ApiKeyRecord, AppData, Region, StateData } from "./types.js";
 import { randomHex } from "../util/random.js";
 
+/** All live state at one moment, as plain data independent of later changes (see `Store.capture`). */
+export interface StoreImage {
+  apps: AppData[];
+  defaultAppId: string | undefined;
+  archived: string[];
+}
+
 export interface CreateAppOptions {
   name: string;
   region?: Region;
@@ -48,9 +55,15 @@ export class Store {
     this.changed();
   }
 
-  private install(data: AppData, origin: AppData): AppState {
+  /** A live app built from `data` and wired to the event sink, not installed (see `adopt`). */
+  build(data: AppData): AppState {
     const state = new AppState(data);
     state.events = (app, trigger, build) => this.eventSink?.(app, trigger, build);
+    return state;
+  }
+
+  private install(data: AppData, origin: AppData): AppState {
+    const state = this.build(data);
     this.apps.set(data.app.appId, state);
     this.origins.set(data.app.appId, structuredClone(origin));
     this.archived.delete(data.app.appId);
@@ -122,6 +135,28 @@ export class Store {
       for (const [appId, app] of this.apps) app.load(target(this.origins.get(appId)!));
       this.defaultAppId = this.seedApps[0]?.app.appId ?? this.apps.keys().next().value;
     }
+    this.changed();
+  }
+
+  /** A copy of every app's content (see `AppState.snapshot`), the default app and the archived ids. */
+  capture(): StoreImage {
+    return {
+      apps: [...this.apps.values()].map((a) => a.snapshot()),
+      defaultAppId: this.defaultAppId,
+      archived: [...this.archived],
+    };
+  }
+
+  /**
+   * Makes `apps` (built from `image` with `build`) the live apps, with the image's default app and archived ids.
+   * What a reset returns each app to (its origin) is unchanged.
+   */
+  adopt(image: StoreImage, apps: AppState[]): void {
+    this.apps.clear();
+    for (const a of apps) this.apps.set(a.meta.appId, a);
+    this.archived.clear();
+    for (const id of image.archived) this.archived.add(id);
+    this.defaultAppId = image.defaultAppId;
     this.changed();
   }
 

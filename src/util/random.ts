@@ -6,19 +6,20 @@ import { randomBytes } from "node:crypto";
  */
 let next: (() => number) | null = null;
 
-export function seedRandom(seed: number | undefined): void {
-  if (seed === undefined) {
-    next = null;
-    return;
-  }
+/** A repeatable generator of numbers in [0, 1) (mulberry32). */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
-  next = () => {
+  return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+export function seedRandom(seed: number | undefined): void {
+  next = seed === undefined ? null : seededRandom(seed);
 }
 
 /** A number in [0, 1): seeded when a seed is set. */

@@ -1,0 +1,229 @@
+import { maskKey } from "../http/errors.js";
+import { globToRegExp } from "./glob.js";
+import type { ApiRequest, Plane } from "./request.js";
+
+/**
+ * The request journal: a ring buffer of the last N platform requests (control calls are not journaled).
+ * Recording is cheap (references and strings the request already produced); the readable form of an entry
+ * (query object, masked headers, parsed bodies) is built only when someone reads it.
+ */
+
+export const DEFAULT_JOURNAL_SIZE = 1000;
+/** Bodies larger than this are not kept (the entry says how large they were). */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;
+
+const MASKED = new Set(["apikey", "authtoken", "key", "secret", "authorization", "x-emulator-token"]);
+
+/** Request headers as received: Node's parsed header object when served by Node, else the Fetch headers. */
+export type RawHeaders = Headers | Record<string, string | string[] | undefined>;
+
+/** One recorded request, as stored (cheap to make). */
+export interface Recorded {
+  id: number;
+  timeMs: number;
+  request: ApiRequest;
+  url: string;
+  headers: RawHeaders;
+  requestText: string | null;
+  /** null when no answer was sent (the connection was reset by a rule). */
+  status: number | null;
+  responseText: string | null;
+  durationMs: number;
+  rules: string[];
+}
+
+/** One journal entry as the control API and the programmatic API show it. */
+export interface JournalEntry {
+  id: number;
+  /** ISO time from the emulator clock when the request arrived. */
+  time: string;
+  timeMs: number;
+  appId: string | null;
+  plane: Plane | null;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  requestHeaders: Record<string, string>;
+  requestBody: unknown;
+  status: number | null;
+  responseBody: unknown;
+  durationMs: number;
+  /** Ids of the rules that touched the request. */
+  rules: string[];
+}
+
+export interface JournalFilter {
+  appId?: string;
+  method?: string;
+  /** Glob over the API path, e.g. "/v3/users/*". */
+  path?: string;
+  /** An exact status (404) or a class ("4xx"). */
+  status?: number | string;
+  /** Only requests at or after this time (Unix ms or an ISO date), on the emulator clock. */
+  since?: number | string;
+  /** Only requests with a larger id (a cursor: the id of the last entry seen). */
+  afterId?: number;
+  /** At most this many (the newest). */
+  limit?: number;
+}
+
+function body(text: string | null): unknown {
+  if (text === null || text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A body as kept in an entry: the text, or a note when it is too large to keep. */
+export function keptBody(text: string): string {
+  return text.length > JOURNAL_BODY_LIMIT ? `[${Buffer.byteLength(text)} bytes, not kept]` : text;
+}
+
+export function entryView(r: Recorded): JournalEntry {
+  const query: Record<string, string | string[]> = {};
+  const q = r.url.indexOf("?");
+  if (q !== -1) {
+    for (const [k, v] of new URLSearchParams(r.url.slice(q + 1))) {
+      const prev = query[k];
+      query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    }
+  }
+  const requestHeaders: Record<string, string> = {};
+  const add = (v: string | string[] | undefined, k: string) => {
+    if (v === undefined) return;
+    const value = Array.isArray(v) ? v.join(", ") : v;
+    requestHeaders[k] = MASKED.has(k) ? maskKey(value) : value;
+  };
+  if (r.headers instanceof Headers) r.headers.forEach(add);
+  else for (const k in r.headers) add(r.headers[k], k);
+  return {
+    id: r.id,
+    time: new Date(r.timeMs).toISOString(),
+    timeMs: r.timeMs,
+    appId: r.request.appId,
+    plane: r.request.plane,
+    method: r.request.method,
+    path: r.request.path,
+    query,
+    requestHeaders,
+    requestBody: body(r.requestText),
+    status: r.status,
+    responseBody: body(r.responseText),
+    durationMs: Math.round(r.durationMs * 100) / 100,
+    rules: [...r.rules],
+  };
+}
+
+/** Compiles a filter into one predicate (the path glob once, not per entry). */
+export function matcher(f: JournalFilter): (r: Recorded) => boolean {
+  const appId = f.appId?.toLowerCase();
+  const method = f.method?.toUpperCase();
+  const path = f.path === undefined ? undefined : globToRegExp(f.path);
+  const status = f.status === undefined ? undefined : String(f.status).toLowerCase();
+  const statusClass = status?.endsWith("xx") ? Number(status[0]) : undefined;
+  const since = f.since === undefined ? undefined : typeof f.since === "number" ? f.since : Date.parse(f.since);
+  return (r) =>
+    (appId === undefined || r.request.appId === appId) &&
+    (method === undefined || r.request.method === method) &&
+    (path === undefined || path.test(r.request.path)) &&
+    (status === undefined ||
+      (statusClass !== undefined ? r.status !== null && Math.floor(r.status / 100) === statusClass : String(r.status) === status)) &&
+    (since === undefined || r.timeMs >= since) &&
+    (f.afterId === undefined || r.id > f.afterId);
+}
+
+interface Waiter {
+  matches: (r: Recorded) => boolean;
+  resolve: (r: Recorded) => void;
+}
+
+export class Journal {
+  private ring: (Recorded | undefined)[];
+  /** Where the next entry goes. */
+  private head = 0;
+  private count = 0;
+  private seq = 0;
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
+    this.ring = new Array(capacity);
+  }
+
+  get enabled(): boolean {
+    return this.capacity > 0;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  nextId(): number {
+    return ++this.seq;
+  }
+
+  record(r: Recorded): void {
+    if (!this.enabled) return;
+    this.ring[this.head] = r;
+    this.head = (this.head + 1) % this.capacity;
+    if (this.count < this.capacity) this.count++;
+    if (this.waiters.size === 0) return;
+    for (const w of this.waiters) {
+      if (w.matches(r)) {
+        this.waiters.delete(w);
+        w.resolve(r);
+      }
+    }
+  }
+
+  /** Oldest first. */
+  private *entries(): Generator<Recorded> {
+    const start = (this.head - this.count + this.capacity) % this.capacity;
+    for (let i = 0; i < this.count; i++) yield this.ring[(start + i) % this.capacity]!;
+  }
+
+  /** Matching entries, oldest first; with `limit`, the newest `limit` of them. */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    const matches = matcher(filter);
+    const out: Recorded[] = [];
+    for (const r of this.entries()) if (matches(r)) out.push(r);
+    const kept = filter.limit !== undefined ? out.slice(Math.max(0, out.length - filter.limit)) : out;
+    return kept.map(entryView);
+  }
+
+  clear(): void {
+    this.ring = new Array(this.capacity);
+    this.head = 0;
+    this.count = 0;
+  }
+
+  /**
+   * The first entry (oldest first) matching `filter`, already journaled or the next to arrive; undefined after
+   * `timeoutMs`, or when `signal` aborts. Entries are journaled once answered, so the entry has its response.
+   */
+  wait(filter: JournalFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry | undefined> {
+    const matches = matcher(filter);
+    for (const r of this.entries()) if (matches(r)) return Promise.resolve(entryView(r));
+    return new Promise((resolve) => {
+      const done = (r: Recorded | undefined) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", abort);
+        this.waiters.delete(waiter);
+        resolve(r && entryView(r));
+      };
+      const abort = () => done(undefined);
+      const waiter: Waiter = { matches, resolve: done };
+      const timer = setTimeout(done, timeoutMs, undefined);
+      signal?.addEventListener("abort", abort);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Programmatic form of `wait`: rejects when nothing matching arrives in time. */
+  async waitFor(filter: JournalFilter = {}, timeoutMs = 5000): Promise<JournalEntry> {
+    const entry = await this.wait(filter, timeoutMs);
+    if (!entry) throw new Error(`chat-emulator: no request matching ${JSON.stringify(filter)} within ${timeoutMs} ms`);
+    return entry;
+  }
+}

@@ -1,0 +1,34 @@
+import { apiPath, DEFAULT_LABEL } from "../http/addressing.js";
+import type { Store } from "../store/store.js";
+
+export type Plane = "rest" | "calls" | "mgmt";
+export const PLANES: readonly Plane[] = ["rest", "calls", "mgmt"];
+
+/** What rules, rate limits and the journal know about a platform request. */
+export interface ApiRequest {
+  method: string;
+  /** null for paths outside every plane (they answer ERR_API_NOT_FOUND). */
+  plane: Plane | null;
+  /** The addressed app (the default app for `/v3/...`), lower case; null on the management plane. */
+  appId: string | null;
+  /** The path as the caller wrote it relative to the plane: `/v3/users/superhero1`, `/apps`. */
+  path: string;
+}
+
+const PREFIXES: [string, Plane][] = [
+  ["/@rest/", "rest"],
+  ["/@calls/", "calls"],
+  ["/@mgmt", "mgmt"],
+];
+
+/** Reads plane, app and API path from the internal path that addressing produced (see http/addressing.ts). */
+export function describeRequest(internal: string, method: string, store: Store): ApiRequest {
+  for (const [prefix, plane] of PREFIXES) {
+    if (!internal.startsWith(prefix)) continue;
+    if (plane === "mgmt") return { method, plane, appId: null, path: apiPath(internal) };
+    const label = internal.slice(prefix.length, internal.indexOf("/", prefix.length));
+    const appId = label === DEFAULT_LABEL ? (store.defaultAppId ?? null) : label;
+    return { method, plane, appId, path: apiPath(internal) };
+  }
+  return { method, plane: null, appId: null, path: internal };
+}

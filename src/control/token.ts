@@ -1,0 +1,33 @@
+import { timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import type { Env } from "../http/context.js";
+import { apiError } from "../http/errors.js";
+
+/** The header a control call carries when the emulator was started with `--control-token`. */
+export const TOKEN_HEADER = "x-emulator-token";
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * With a control token set, every control call must carry it, except `GET /_emulator/health` (readiness probes
+ * cannot send headers). Runs before routing inside `/_emulator`, so unknown control paths answer 401 too.
+ */
+export const requireControlToken: MiddlewareHandler<Env> = async (c, next) => {
+  const token = c.var.emulator.control.token;
+  if (token === undefined) return next();
+  if ((c.req.method === "GET" || c.req.method === "HEAD") && c.req.path === "/_emulator/health") return next();
+  const given = c.req.header(TOKEN_HEADER);
+  if (!given) throw apiError("AUTH_ERR_EMPTY_EMULATOR_TOKEN");
+  if (!same(given, token)) throw apiError("AUTH_ERR_INVALID_EMULATOR_TOKEN");
+  return next();
+};
+
+/** Whether binding to `host` keeps the emulator on this machine. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || h.startsWith("127.") || h === "::ffff:127.0.0.1";
+}
