@@ -17,7 +17,8 @@ async function call(url: string, init: RequestInit = {}): Promise<any> {
 
 Object.assign(process.env, context.env);
 if (context.perFile === "reset") {
-  await call(`${context.env.CHAT_EMULATOR_URL}/_emulator/reset`, { body: "{}" });
+  const token: Record<string, string> = context.controlToken ? { "x-emulator-token": context.controlToken } : {};
+  await call(`${context.env.CHAT_EMULATOR_URL}/_emulator/reset`, { body: "{}", headers: token });
 } else if (context.perFile === "app") {
   const { url, key, secret } = context.management;
   const region = context.env.CHAT_EMULATOR_REGION ?? "us";

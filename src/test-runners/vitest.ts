@@ -33,6 +33,8 @@ export interface ChatEmulatorContext {
   env: Record<string, string>;
   perFile: PerFile;
   management: { url: string; key: string; secret: string };
+  /** Sent as `x-emulator-token` on the setup's control calls when the emulator requires one. */
+  controlToken?: string;
 }
 
 declare module "vitest" {
@@ -50,7 +52,7 @@ export function chatEmulator(options: VitestEmulatorOptions = {}) {
     if (emulator.tls && !process.env.NODE_EXTRA_CA_CERTS) env.NODE_EXTRA_CA_CERTS = emulator.tls.certPath;
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
     Object.assign(process.env, env);
-    project.provide("chatEmulator", { env, perFile, management: emulator.management });
+    project.provide("chatEmulator", { env, perFile, management: emulator.management, controlToken: emulatorOptions.controlToken });
     return async () => {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
