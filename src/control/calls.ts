@@ -53,7 +53,7 @@ function emitCallEvents(app: AppState, call: CallRecord, messages: MessageRecord
  * conversation. Answers the call as the calls API shows it and the ids of the messages it left.
  */
 export const controlCalls = new Hono<Env>().post("/apps/:appId/calls", async (c) => {
-  const { store, clock } = c.var.emulator;
+  const { store, clock } = c.get("emulator");
   const appId = c.req.param("appId").toLowerCase();
   const app = store.apps.get(appId);
   if (!app) throw apiError("ERR_APP_NOT_FOUND", { appId });

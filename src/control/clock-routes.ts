@@ -17,7 +17,7 @@ function timeMs(input: Input, v: unknown, name: string): number | undefined {
 
 /** `/_emulator/clock`: real or frozen time for every timestamp the emulator writes. */
 export const clockRoutes = new Hono<Env>()
-  .get("/", (c) => c.json(c.var.emulator.clock.get()))
+  .get("/", (c) => c.json(c.get("emulator").clock.get()))
 
   .put("/", async (c) => {
     const input = new Input();
@@ -25,7 +25,7 @@ export const clockRoutes = new Hono<Env>()
     const mode = input.string(body.mode, "mode", { required: true, in: ["real", "frozen"] });
     const at = timeMs(input, body.now, "now");
     input.done();
-    const { clock } = c.var.emulator;
+    const { clock } = c.get("emulator");
     if (mode === "frozen") clock.freeze(at);
     else clock.useReal(at);
     return c.json(clock.get());
@@ -36,7 +36,7 @@ export const clockRoutes = new Hono<Env>()
     const body = input.object(await readBody(c), "", ["seconds"])!;
     const seconds = input.number(body.seconds, "seconds", { required: true, min: 0, max: TEN_YEARS_S });
     input.done();
-    const { clock } = c.var.emulator;
+    const { clock } = c.get("emulator");
     clock.advance(seconds!);
     return c.json(clock.get());
   });

@@ -43,12 +43,12 @@ export const journalRoutes = new Hono<Env>()
     const limit = q.int("limit", { def: 0, min: 1 });
     q.done();
     if (limit > 0) filter.limit = limit;
-    const { journal } = c.var.emulator.control;
+    const { journal } = c.get("emulator").control;
     return c.json({ requests: journal.list(filter), capacity: journal.capacity });
   })
 
   .delete("/", (c) => {
-    const { journal } = c.var.emulator.control;
+    const { journal } = c.get("emulator").control;
     const cleared = journal.size;
     journal.clear();
     return c.json({ cleared });
@@ -59,7 +59,7 @@ export const journalRoutes = new Hono<Env>()
     const filter = filterFrom(q);
     const timeoutMs = q.int("timeoutMs", { def: 5000, min: 0, max: MAX_WAIT_MS });
     q.done();
-    const { journal } = c.var.emulator.control;
+    const { journal } = c.get("emulator").control;
     if (!journal.enabled) throw badRequest({ journal: ["The journal is off (--journal-size 0)."] });
     const entry = await journal.wait(filter, timeoutMs, c.req.raw.signal);
     if (!entry) throw apiError("ERR_WAIT_TIMEOUT", { timeoutMs });

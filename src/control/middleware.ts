@@ -44,13 +44,19 @@ function requestText(c: Ctx, answered: boolean): null | Promise<string | null> {
   return c.req.text().then(keptBody, () => null);
 }
 
-export const journalRequests: MiddlewareHandler<Env> = async (c, next) => {
+// Both middlewares return `next()` directly when they have nothing to do: an async layer costs every request.
+
+export const journalRequests: MiddlewareHandler<Env> = (c, next) => {
+  const { control } = c.get("emulator");
+  control.lastRequestAt = performance.now(); // background work (snapshot copies) waits for a quiet moment
+  if (!control.journal.enabled || isControl(c)) return next();
+  return journal(c, next);
+};
+
+async function journal(c: Ctx, next: () => Promise<void>): Promise<void> {
   const emulator = c.get("emulator");
-  const { control } = emulator;
-  const started = performance.now();
-  control.lastRequestAt = started; // background work (snapshot copies) waits for a quiet moment
-  const { journal } = control;
-  if (!journal.enabled || isControl(c)) return next();
+  const { journal } = emulator.control;
+  const started = emulator.control.lastRequestAt;
   const timeMs = emulator.clock.nowMs();
   const request = apiRequest(c);
   // Every answer is built with c.json: keep the text it serializes anyway, instead of reading the response back.
@@ -81,7 +87,7 @@ export const journalRequests: MiddlewareHandler<Env> = async (c, next) => {
       rules: c.get("appliedRules") ?? NO_RULES,
     });
   }
-};
+}
 
 const NO_RULES: string[] = [];
 
@@ -100,10 +106,15 @@ function tooManyRequests(headers: Record<string, string>): ApiError {
   return new ApiError("ERR_TOO_MANY_REQUESTS", status, message, message, undefined, headers);
 }
 
-export const injectFaults: MiddlewareHandler<Env> = async (c, next) => {
+export const injectFaults: MiddlewareHandler<Env> = (c, next) => {
+  const { rules, rateLimits } = c.get("emulator").control;
+  if ((rules.idle && !rateLimits.enabled) || isControl(c)) return next();
+  return faults(c, next);
+};
+
+async function faults(c: Ctx, next: () => Promise<void>): Promise<void> {
   const { control, clock, store } = c.get("emulator");
   const { rules, rateLimits } = control;
-  if ((rules.idle && !rateLimits.enabled) || isControl(c)) return next();
   const request = apiRequest(c);
 
   const decision = rules.decide(request);
@@ -129,4 +140,4 @@ export const injectFaults: MiddlewareHandler<Env> = async (c, next) => {
       throw tooManyRequests({ "Retry-After": String(verdict.retryAfter), "X-Rate-Limit-Reset": String(verdict.resetAt) });
   }
   await next();
-};
+}

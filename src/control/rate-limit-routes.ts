@@ -8,12 +8,12 @@ const LIMIT = { integer: true, min: 0, max: 1_000_000_000 };
 
 function knownApp(c: Ctx): string {
   const appId = c.req.param("appId")!.toLowerCase();
-  if (!c.var.emulator.store.apps.has(appId)) throw apiError("ERR_APP_NOT_FOUND", { appId });
+  if (!c.get("emulator").store.apps.has(appId)) throw apiError("ERR_APP_NOT_FOUND", { appId });
   return appId;
 }
 
-function view(c: Ctx, appIds = [...c.var.emulator.store.apps.keys()]) {
-  const { control, clock } = c.var.emulator;
+function view(c: Ctx, appIds = [...c.get("emulator").store.apps.keys()]) {
+  const { control, clock } = c.get("emulator");
   return control.rateLimits.view(appIds, clock.nowMs());
 }
 
@@ -28,7 +28,7 @@ export const rateLimitRoutes = new Hono<Env>()
     const core = input.number(body.core, "core", LIMIT);
     const standard = input.number(body.standard, "standard", LIMIT);
     input.done();
-    const { rateLimits } = c.var.emulator.control;
+    const { rateLimits } = c.get("emulator").control;
     if (enabled !== undefined) rateLimits.enabled = enabled;
     if (core !== undefined) rateLimits.limits.core = core;
     if (standard !== undefined) rateLimits.limits.standard = standard;
@@ -36,7 +36,7 @@ export const rateLimitRoutes = new Hono<Env>()
   })
 
   .delete("/", (c) => {
-    c.var.emulator.control.rateLimits.forget();
+    c.get("emulator").control.rateLimits.forget();
     return c.json(view(c));
   })
 
@@ -49,12 +49,12 @@ export const rateLimitRoutes = new Hono<Env>()
       standard: body.standard === null ? null : input.number(body.standard, "standard", LIMIT),
     };
     input.done();
-    c.var.emulator.control.rateLimits.override(appId, limits);
+    c.get("emulator").control.rateLimits.override(appId, limits);
     return c.json(view(c, [appId]).apps[0]);
   })
 
   .delete("/:appId", (c) => {
     const appId = knownApp(c);
-    c.var.emulator.control.rateLimits.forget(appId);
+    c.get("emulator").control.rateLimits.forget(appId);
     return c.json(view(c, [appId]).apps[0]);
   });

@@ -24,7 +24,7 @@ export const control = new Hono<Env>()
   .use("*", requireControlToken)
   .route("/", deliveries)
   .get("/health", (c) => {
-    const { store, version, startedAtMs } = c.var.emulator;
+    const { store, version, startedAtMs } = c.get("emulator");
     return c.json({
       status: "ok",
       version,
@@ -37,7 +37,7 @@ export const control = new Hono<Env>()
   .post("/reset", async (c) => {
     const body = await readBody(c, CONTROL_BODY_LIMIT);
     validate(body, { appId: { type: "string" }, to: { type: "string", in: ["seed", "empty"] } });
-    const { store } = c.var.emulator;
+    const { store } = c.get("emulator");
     const appId = (body.appId as string | undefined)?.toLowerCase();
     if (appId !== undefined && !store.apps.has(appId)) throw appNotFound(appId);
     const to = (body.to as "seed" | "empty" | undefined) ?? "seed";
@@ -45,11 +45,11 @@ export const control = new Hono<Env>()
     return c.json({ reset: appId ? [appId] : [...store.apps.keys()], to });
   })
 
-  .get("/state", (c) => c.json(c.var.emulator.store.toData()))
+  .get("/state", (c) => c.json(c.get("emulator").store.toData()))
 
   .put("/state", async (c) => {
     const body = await readBody(c, CONTROL_BODY_LIMIT);
-    const { store, clock } = c.var.emulator;
+    const { store, clock } = c.get("emulator");
     try {
       store.replace(parseState(body, clock.now(), "state"));
     } catch (e) {

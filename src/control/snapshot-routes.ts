@@ -13,19 +13,19 @@ function snapshotName(c: Ctx): string {
 
 /** `/_emulator/snapshots`: named in-memory snapshots of the whole store. */
 export const snapshotRoutes = new Hono<Env>()
-  .get("/", (c) => c.json({ snapshots: c.var.emulator.control.snapshots.list() }))
+  .get("/", (c) => c.json({ snapshots: c.get("emulator").control.snapshots.list() }))
 
-  .post("/:name", (c) => c.json(c.var.emulator.control.snapshots.take(snapshotName(c)), 201))
+  .post("/:name", (c) => c.json(c.get("emulator").control.snapshots.take(snapshotName(c)), 201))
 
   .post("/:name/restore", (c) => {
     const name = snapshotName(c);
-    const info = c.var.emulator.control.snapshots.restore(name);
+    const info = c.get("emulator").control.snapshots.restore(name);
     if (!info) throw apiError("ERR_SNAPSHOT_NOT_FOUND", { name });
     return c.json(info);
   })
 
   .delete("/:name", (c) => {
     const name = snapshotName(c);
-    if (!c.var.emulator.control.snapshots.delete(name)) throw apiError("ERR_SNAPSHOT_NOT_FOUND", { name });
+    if (!c.get("emulator").control.snapshots.delete(name)) throw apiError("ERR_SNAPSHOT_NOT_FOUND", { name });
     return c.json({ deleted: name });
   });

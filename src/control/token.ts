@@ -17,7 +17,7 @@ function same(a: string, b: string): boolean {
  * cannot send headers). Runs before routing inside `/_emulator`, so unknown control paths answer 401 too.
  */
 export const requireControlToken: MiddlewareHandler<Env> = async (c, next) => {
-  const token = c.var.emulator.control.token;
+  const token = c.get("emulator").control.token;
   if (token === undefined) return next();
   if ((c.req.method === "GET" || c.req.method === "HEAD") && c.req.path === "/_emulator/health") return next();
   const given = c.req.header(TOKEN_HEADER);

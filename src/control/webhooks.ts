@@ -14,9 +14,9 @@ export const deliveries = new Hono<Env>()
     };
     const wait = q.int("wait", { def: 0, min: 0, max: 60_000 });
     q.done();
-    return c.json({ deliveries: await c.var.emulator.webhooks.waitFor(filter, wait) });
+    return c.json({ deliveries: await c.get("emulator").webhooks.waitFor(filter, wait) });
   })
   .delete("/webhooks/deliveries", (c) => {
-    c.var.emulator.webhooks.clear();
+    c.get("emulator").webhooks.clear();
     return c.json({ cleared: true });
   });

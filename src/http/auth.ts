@@ -11,8 +11,8 @@ const AUTH_ONLY_ALLOWED = /^\/v3\/users(\/[^/]+\/auth_tokens)?$/;
  * REST and calls planes: app id -> key present -> key known -> key scope (the platform's order of checks).
  * Leaves the addressed app and key in the context.
  */
-export const appAuth: MiddlewareHandler<Env> = async (c, next) => {
-  const { store } = c.var.emulator;
+export const appAuth: MiddlewareHandler<Env> = (c, next) => {
+  const { store } = c.get("emulator");
   const appId = c.req.param("appId")!;
   const region = c.req.param("region")!;
   const app = appId === DEFAULT_LABEL ? store.defaultApp : store.apps.get(appId);
@@ -32,18 +32,18 @@ export const appAuth: MiddlewareHandler<Env> = async (c, next) => {
     });
   c.set("app", app);
   c.set("apiKey", record);
-  await next();
+  return next();
 };
 
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
-export const managementAuth: MiddlewareHandler<Env> = async (c, next) => {
-  const { management } = c.var.emulator;
+export const managementAuth: MiddlewareHandler<Env> = (c, next) => {
+  const { management } = c.get("emulator");
   const key = header(c, "key");
   const secret = header(c, "secret");
   if (!key || !secret) throw apiError("AUTH_ERR_EMPTY_AUTH_HEADER");
   if (key !== management.key || secret !== management.secret)
     throw apiError("AUTH_ERR_INVALID_CREDENTIALS", { key: maskKey(key) });
-  await next();
+  return next();
 };
 
 /** uids are case-insensitive on the platform and stored lower-cased. */
@@ -64,7 +64,7 @@ export function onBehalfOf(c: Ctx, mode: "required" | "optional"): UserRecord | 
     return undefined;
   }
   const uid = normalizeUid(raw);
-  const user = c.var.app.activeUser(uid);
+  const user = c.get("app").activeUser(uid);
   if (!user) throw apiError("ERR_UID_NOT_FOUND", { uid });
   return user;
 }

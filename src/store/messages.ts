@@ -1,15 +1,9 @@
 import type { MessageRecord } from "./types.js";
+import { firstWhere } from "../util/search.js";
 
 /** Position of the first message with an id not below `id` in an id-ascending array. */
 export function lowerBoundId(list: readonly MessageRecord[], id: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid].id < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstWhere(list, (m) => m.id >= id);
 }
 
 function removeById(list: MessageRecord[], id: number): void {

@@ -1,3 +1,5 @@
+import { firstWhere } from "../util/search.js";
+
 /**
  * An array kept in order by a comparator: O(log n) search, O(n) memmove on insert/remove (cheap for the sizes an
  * emulator holds), O(page) slicing. List endpoints page through these instead of sorting all records per request.
@@ -20,26 +22,12 @@ export class SortedIndex<T> {
 
   /** First position whose item is not less than `probe`. */
   lowerBound(probe: T): number {
-    let lo = 0;
-    let hi = this.items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(this.items[mid], probe) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return firstWhere(this.items, (item) => this.compare(item, probe) >= 0);
   }
 
   /** First position whose item satisfies `atOrAfter` (which must be monotone over the order). */
   search(atOrAfter: (item: T) => boolean): number {
-    let lo = 0;
-    let hi = this.items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (atOrAfter(this.items[mid])) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return firstWhere(this.items, atOrAfter);
   }
 
   /** The items whose `key` starts with `prefix`; the index must be ordered by `key` first. */

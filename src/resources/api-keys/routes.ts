@@ -18,14 +18,14 @@ export function keyView(k: ApiKeyRecord): Record<string, unknown> {
 
 function pathKey(c: Ctx): ApiKeyRecord {
   const key = c.req.param("apiKey")!;
-  const record = c.var.app.apiKeys.get(key);
+  const record = c.get("app").apiKeys.get(key);
   if (!record) throw apiError("ERR_APIKEY_NOT_FOUND", { key });
   return record;
 }
 
 /** The key in the header may not update or delete itself. */
 function notSelf(c: Ctx, record: ApiKeyRecord): void {
-  if (record.apiKey === c.var.apiKey.apiKey) throw apiError("ERR_APIKEY_NO_SELF_ACTION", { key: record.apiKey });
+  if (record.apiKey === c.get("apiKey").apiKey) throw apiError("ERR_APIKEY_NO_SELF_ACTION", { key: record.apiKey });
 }
 
 export const apiKeys = new Hono<Env>()
@@ -35,7 +35,7 @@ export const apiKeys = new Hono<Env>()
       name: { required: true, type: "string", max: 100 },
       scope: { required: true, type: "string", in: SCOPES },
     });
-    const app = c.var.app;
+    const app = c.get("app");
     if (app.apiKeys.size >= MAX_KEYS_PER_APP)
       throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `An app can have at most ${MAX_KEYS_PER_APP} API keys.` });
     let apiKey: string;
@@ -45,7 +45,7 @@ export const apiKeys = new Hono<Env>()
       apiKey,
       name: body.name as string,
       scope: body.scope as KeyScope,
-      createdAt: c.var.emulator.clock.now(),
+      createdAt: c.get("emulator").clock.now(),
     };
     app.apiKeys.set(apiKey, record);
     return ok(c, keyView(record));
@@ -58,7 +58,7 @@ export const apiKeys = new Hono<Env>()
     const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
     const pageNo = q.int("page", { def: 1, min: 1 });
     q.done();
-    const matching = [...c.var.app.apiKeys.values()].filter(
+    const matching = [...c.get("app").apiKeys.values()].filter(
       (k) => (!scope || k.scope === scope) && (!searchKey || k.name.toLowerCase().includes(searchKey)),
     );
     const { data, pagination } = pageOf(matching, perPage, pageNo);
@@ -77,13 +77,13 @@ export const apiKeys = new Hono<Env>()
     notSelf(c, record);
     if (typeof body.name === "string") record.name = body.name;
     if (typeof body.scope === "string") record.scope = body.scope as KeyScope;
-    record.updatedAt = c.var.emulator.clock.now();
+    record.updatedAt = c.get("emulator").clock.now();
     return ok(c, keyView(record));
   })
 
   .delete("/apikeys/:apiKey", (c) => {
     const record = pathKey(c);
     notSelf(c, record);
-    c.var.app.apiKeys.delete(record.apiKey);
+    c.get("app").apiKeys.delete(record.apiKey);
     return success(c, `The Api Key ${record.apiKey} has been deleted successfully.`);
   });

@@ -40,7 +40,7 @@ export function appView(app: AppState): Record<string, unknown> {
 
 export function pathApp(c: Ctx): AppState {
   const appId = c.req.param("appId")!.toLowerCase();
-  const { store } = c.var.emulator;
+  const { store } = c.get("emulator");
   const app = store.apps.get(appId);
   if (app) return app;
   throw apiError(store.isArchived(appId) ? "ERR_APP_ARCHIVED" : "ERR_APP_NOT_FOUND", { appId });
@@ -55,7 +55,7 @@ export const apps = new Hono<Env>()
       version: { type: "string", in: ["3"] },
       skipSampleData: { type: "boolean" },
     });
-    const app = c.var.emulator.store.createApp({
+    const app = c.get("emulator").store.createApp({
       name: body.name as string,
       region: (body.region as Region | undefined) ?? "us",
       skipSampleData: asBool(body.skipSampleData),
@@ -69,7 +69,7 @@ export const apps = new Hono<Env>()
     const perPage = q.int("perPage", { def: 25, min: 1, max: 1000 });
     const pageNo = q.int("page", { def: 1, min: 1 });
     q.done();
-    const matching = [...c.var.emulator.store.apps.values()].filter(
+    const matching = [...c.get("emulator").store.apps.values()].filter(
       (a) => !searchKey || a.meta.appId.includes(searchKey) || a.meta.name.toLowerCase().includes(searchKey),
     );
     const { data, pagination } = pageOf(matching, perPage, pageNo);
@@ -78,7 +78,7 @@ export const apps = new Hono<Env>()
 
   .delete("/apps/:appId", (c) => {
     const app = pathApp(c);
-    const { store, clock } = c.var.emulator;
+    const { store, clock } = c.get("emulator");
     store.deleteApp(app.meta.appId);
     return ok(c, { success: true, scheduledToDeleteAt: clock.now() + ARCHIVE_DAYS * 86400 });
   });

@@ -17,7 +17,7 @@ const DEVICE: Schema = {
 function pathToken(c: Ctx): AuthTokenRecord {
   const user = pathUser(c);
   const authToken = c.req.param("authToken")!;
-  const token = c.var.app.tokens.get(authToken);
+  const token = c.get("app").tokens.get(authToken);
   if (!token || token.uid !== user.uid) throw apiError("ERR_AUTH_TOKEN_NOT_FOUND", { authToken, uid: user.uid });
   return token;
 }
@@ -27,10 +27,10 @@ export const authTokens = new Hono<Env>()
     const user = pathUser(c);
     const body = await readBody(c);
     validate(body, { force: { type: "boolean" }, deviceId: { type: "string", max: 255 }, ...DEVICE });
-    const existing = c.var.app.tokensByUser.get(user.uid);
+    const existing = c.get("app").tokensByUser.get(user.uid);
     // Without `force` the newest existing token is handed out again, as the platform does.
     if (!asBool(body.force) && existing?.length) return ok(c, tokenView(existing[existing.length - 1]));
-    const token = mintToken(c.var.app, user.uid, c.var.emulator.clock.now(), {
+    const token = mintToken(c.get("app"), user.uid, c.get("emulator").clock.now(), {
       platform: body.platform as string | undefined,
       userAgent: body.userAgent as string | undefined,
       deviceId: body.deviceId as string | undefined,
@@ -45,13 +45,13 @@ export const authTokens = new Hono<Env>()
     const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
     const pageNo = q.int("page", { def: 1, min: 1 });
     q.done();
-    const { data, pagination } = pageOf(c.var.app.tokensByUser.get(user.uid) ?? [], perPage, pageNo);
+    const { data, pagination } = pageOf(c.get("app").tokensByUser.get(user.uid) ?? [], perPage, pageNo);
     return page(c, data.map(tokenView), pagination);
   })
 
   .delete("/users/:uid/auth_tokens", (c) => {
     const user = pathUser(c);
-    c.var.app.flushTokens(user.uid);
+    c.get("app").flushTokens(user.uid);
     return success(c, `Cleared Auth Tokens successfully for uid ${user.uid}.`);
   })
 
@@ -69,6 +69,6 @@ export const authTokens = new Hono<Env>()
 
   .delete("/users/:uid/auth_tokens/:authToken", (c) => {
     const token = pathToken(c);
-    c.var.app.removeToken(token);
+    c.get("app").removeToken(token);
     return success(c, `Auth token ${token.authToken} has been deleted successfully.`);
   });

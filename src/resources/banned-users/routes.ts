@@ -11,24 +11,24 @@ import { userView } from "../users/view.js";
 export const bannedUsers = new Hono<Env>()
   .post("/groups/:guid/bannedusers/:uid", (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     const user = requireUser(app, c.req.param("uid"));
-    banUser(app, c.var.emulator.clock.now(), group, user, actor, { membersOnly: true });
+    banUser(app, c.get("emulator").clock.now(), group, user, actor, { membersOnly: true });
     return success(c, `The user with uid ${user.uid} has been banned from the Group with ${group.guid}.`);
   })
 
   .delete("/groups/:guid/bannedusers/:uid", (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     const user = requireUser(app, c.req.param("uid"));
-    unbanUser(app, c.var.emulator.clock.now(), group, user, actor);
+    unbanUser(app, c.get("emulator").clock.now(), group, user, actor);
     return success(c, `The user with uid ${user.uid} has been unbanned from the Group with ${group.guid}.`);
   })
 
   .get("/groups/:guid/bannedusers", (c) => {
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     const q = new Query(c);
     const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
@@ -39,5 +39,5 @@ export const bannedUsers = new Hono<Env>()
     const result = pageMatching(bans.values(), active, perPage, pageNo, active ? undefined : bans.size);
     const data = result.items.map((b) => userView(app.users.get(b.uid)!, { list: true }));
     const last = result.items.at(-1);
-    return page(c, data, result.pagination, { cursor: { updatedAt: last?.bannedAt ?? c.var.emulator.clock.now(), affix: "prepend" } });
+    return page(c, data, result.pagination, { cursor: { updatedAt: last?.bannedAt ?? c.get("emulator").clock.now(), affix: "prepend" } });
   });

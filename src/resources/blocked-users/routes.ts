@@ -19,7 +19,7 @@ async function perUid(c: Ctx, event: "user_blocked" | "user_unblocked", change: 
   const user = pathUser(c);
   const body = await readBody(c);
   validate(body, BLOCKED_UIDS);
-  const app = c.var.app;
+  const app = c.get("app");
   const data: Record<string, unknown> = {};
   const done: UserRecord[] = [];
   for (const uid of body.blockedUids as string[]) {
@@ -41,7 +41,7 @@ export const blockedUsers = new Hono<Env>()
     perUid(c, "user_blocked", (app, user, other) => {
       if (other.uid === user.uid) throw apiError("ERR_CANNOT_BLOCK_SELF", { uid: user.uid });
       if (!app.relations.blockOf(user.uid, other.uid))
-        app.relations.block({ uid: user.uid, blockedUid: other.uid, blockedAt: c.var.emulator.clock.now() });
+        app.relations.block({ uid: user.uid, blockedUid: other.uid, blockedAt: c.get("emulator").clock.now() });
       return `The user with UID ${user.uid} has blocked user with UID ${other.uid} successfully.`;
     }),
   )
@@ -55,7 +55,7 @@ export const blockedUsers = new Hono<Env>()
 
   .get("/users/:uid/blockedusers", (c) => {
     const user = pathUser(c);
-    const app = c.var.app;
+    const app = c.get("app");
     const q = new Query(c);
     const direction = q.oneOf("direction", ["blockedByMe", "hasBlockedMe", "both"] as const) ?? "blockedByMe";
     const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
@@ -67,7 +67,7 @@ export const blockedUsers = new Hono<Env>()
     const list = [...uids].map((uid) => app.activeUser(uid)).filter((u) => u !== undefined).sort(app.usersByName.compare);
     const { data, pagination } = pageOf(list, perPage, pageNo);
     const last = data.at(-1);
-    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: "prepend" };
+    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.get("emulator").clock.now(), affix: "prepend" };
     return page(c, data.map((u) => ({ ...userView(u, { viewer: user, list: true }), ...relationFlags(app, user, u) })), pagination, {
       meta: { pagination, cursor },
     });

@@ -12,7 +12,7 @@ import { callView, totalParticipants, transcriptionView } from "./view.js";
 /** The call named by the path; with `onBehalfOf`, one that user took part in. */
 function pathCall(c: Ctx, viewer: UserRecord | undefined): CallRecord {
   const sessionId = c.req.param("sessionId")!;
-  const call = c.var.app.calls.get(sessionId);
+  const call = c.get("app").calls.get(sessionId);
   if (!call) throw apiError("ERR_CALL_SESSION_NOT_FOUND", { sessionId });
   if (viewer && !takesPart(call, viewer.uid)) throw apiError("ERR_CALL_NOT_A_PART", { uid: viewer.uid, sessionId });
   return call;
@@ -48,7 +48,7 @@ export const calls = new Hono<Env>()
     // initiated), walked most recent first.
     const owner = viewer?.uid ?? f.uid;
     const alsoPart = viewer && f.uid !== undefined && f.uid !== viewer.uid ? f.uid : undefined;
-    const candidates = c.var.app.calls.list(owner, f.endedAt);
+    const candidates = c.get("app").calls.list(owner, f.endedAt);
     const tests: ((k: CallRecord) => boolean)[] = [];
     for (const key of ["type", "mode", "status", "receiverType"] as const)
       if (f[key] !== undefined) tests.push((k) => k[key] === f[key]);
@@ -60,7 +60,7 @@ export const calls = new Hono<Env>()
     if (alsoPart !== undefined) tests.push((k) => takesPart(k, alsoPart));
     const matches = tests.length > 0 ? (k: CallRecord) => tests.every((t) => t(k)) : undefined;
     const { items, pagination } = pageMatching(backwards(candidates), matches, f.perPage, f.page, matches ? undefined : candidates.length);
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     return page(c, items.map((k) => callView(k, now, { hideTranscription: f.hideTranscription })), pagination);
   })
 
@@ -69,7 +69,7 @@ export const calls = new Hono<Env>()
     const q = new Query(c);
     const hideTranscription = q.bool("hideTranscription");
     q.done();
-    return ok(c, callView(call, c.var.emulator.clock.now(), { single: true, hideTranscription }));
+    return ok(c, callView(call, c.get("emulator").clock.now(), { single: true, hideTranscription }));
   })
 
   .get("/calls/:sessionId/transcriptions", (c) => {

@@ -93,7 +93,7 @@ function requireEntry(app: AppState, viewer: UserRecord, conversationId: string)
 /** The conversation addressed by a `/users/{uid}/...` or `/groups/{guid}/...` path, for the onBehalfOf user. */
 function pathConversation(c: Ctx, kind: "user" | "group"): { viewer: UserRecord; conversationId: string; label: string } {
   const viewer = onBehalfOf(c, "required");
-  const app = c.var.app;
+  const app = c.get("app");
   if (kind === "group") {
     const group = pathGroup(app, c.req.param("guid")!);
     return { viewer, conversationId: groupConversationId(group.guid), label: group.guid };
@@ -107,7 +107,7 @@ const TAGS = { tags: { required: true, type: "array", max: 25, items: { required
 async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRecord> {
   const body = await readBody(c);
   validate(body, { messageId: { required: true, type: "integer" } });
-  const m = c.var.app.messages.get(Number(body.messageId));
+  const m = c.get("app").messages.get(Number(body.messageId));
   if (!m || m.conversationId !== conversationId) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: body.messageId });
   return m;
 }
@@ -130,11 +130,11 @@ function conversationRoutes(kind: "user" | "group", base: string) {
   return new Hono<Env>()
     .get(`${base}/conversation`, (c) => {
       const { viewer, conversationId } = pathConversation(c, kind);
-      return ok(c, conversationView(c.var.app, requireEntry(c.var.app, viewer, conversationId)));
+      return ok(c, conversationView(c.get("app"), requireEntry(c.get("app"), viewer, conversationId)));
     })
     .put(`${base}/conversation`, async (c) => {
       const { viewer, conversationId } = pathConversation(c, kind);
-      const app = c.var.app;
+      const app = c.get("app");
       const entry = requireEntry(app, viewer, conversationId);
       const body = await readBody(c);
       validate(body, TAGS);
@@ -143,7 +143,7 @@ function conversationRoutes(kind: "user" | "group", base: string) {
     })
     .delete(`${base}/conversation`, async (c) => {
       const { viewer, conversationId } = pathConversation(c, kind);
-      const app = c.var.app;
+      const app = c.get("app");
       const body = isUser ? await readBody(c) : {};
       validate(body, { conversationWith: { type: "string" }, deleteMessagesPermanently: { type: "boolean" } });
       requireEntry(app, viewer, conversationId);
@@ -154,10 +154,10 @@ function conversationRoutes(kind: "user" | "group", base: string) {
     .post(`${base}/conversation/delivered`, async (c) => {
       const { viewer, conversationId, label } = pathConversation(c, kind);
       const m = await readMessageId(c, conversationId);
-      const state = c.var.app.conversations.ensure(viewer.uid, conversationId);
+      const state = c.get("app").conversations.ensure(viewer.uid, conversationId);
       state.deliveredId = Math.max(state.deliveredId ?? 0, m.id);
-      state.deliveredAt = c.var.emulator.clock.now();
-      emitReceipt(c.var.app, "delivered", viewer, m, label, state.deliveredAt);
+      state.deliveredAt = c.get("emulator").clock.now();
+      emitReceipt(c.get("app"), "delivered", viewer, m, label, state.deliveredAt);
       return isUser
         ? c.json({ data: { success: true, Message: "All the messages from the user are marked as delivered for the requesting user." } })
         : success(c, "All the messages in the group are marked as delivered for the requesting user.");
@@ -165,12 +165,12 @@ function conversationRoutes(kind: "user" | "group", base: string) {
     .post(`${base}/conversation/read`, async (c) => {
       const { viewer, conversationId, label } = pathConversation(c, kind);
       const m = await readMessageId(c, conversationId);
-      const state = c.var.app.conversations.ensure(viewer.uid, conversationId);
-      const now = c.var.emulator.clock.now();
+      const state = c.get("app").conversations.ensure(viewer.uid, conversationId);
+      const now = c.get("emulator").clock.now();
       // Read implies delivered.
       state.readId = Math.max(state.readId ?? 0, m.id);
       state.readAt = now;
-      emitReceipt(c.var.app, "read", viewer, m, label, now);
+      emitReceipt(c.get("app"), "read", viewer, m, label, now);
       if ((state.deliveredId ?? 0) < state.readId) {
         state.deliveredId = state.readId;
         state.deliveredAt = now;
@@ -182,7 +182,7 @@ function conversationRoutes(kind: "user" | "group", base: string) {
     .delete(`${base}/conversation/read`, async (c) => {
       const { viewer, conversationId, label } = pathConversation(c, kind);
       const m = await readMessageId(c, conversationId);
-      c.var.app.conversations.ensure(viewer.uid, conversationId).readId = m.id;
+      c.get("app").conversations.ensure(viewer.uid, conversationId).readId = m.id;
       const from = isUser ? `from the user ${label}` : `in the group ${label}`;
       return success(c, `The messages after the message id ${m.id} ${from} are marked as unread for the user ${viewer.uid}.`);
     });
@@ -191,7 +191,7 @@ function conversationRoutes(kind: "user" | "group", base: string) {
 export const conversations = new Hono<Env>()
   .get("/conversations", (c) => {
     const viewer = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     requireAllowed(app, viewer, "u.listConversations");
     const q = new Query(c);
     const f = {
@@ -229,13 +229,13 @@ export const conversations = new Hono<Env>()
   .get("/conversations/:conversationId", (c) => {
     const viewer = onBehalfOf(c, "required");
     const conversationId = c.req.param("conversationId");
-    const e = entryOf(c.var.app, viewer, conversationId);
+    const e = entryOf(c.get("app"), viewer, conversationId);
     if (!e) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
-    return ok(c, conversationView(c.var.app, e));
+    return ok(c, conversationView(c.get("app"), e));
   })
   .delete("/conversations/:conversationId", (c) => {
     const viewer = onBehalfOf(c, "required");
-    const app = c.var.app;
+    const app = c.get("app");
     const conversationId = c.req.param("conversationId");
     if (!entryOf(app, viewer, conversationId)) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
     app.dropConversation(conversationId);

@@ -31,8 +31,8 @@ export const friends = new Hono<Env>()
     const user = pathUser(c);
     const body = await readBody(c);
     validate(body, UIDS("accepted"));
-    const app = c.var.app;
-    const now = c.var.emulator.clock.now();
+    const app = c.get("app");
+    const now = c.get("emulator").clock.now();
     const accepted: Record<string, unknown> = {};
     for (const uid of body.accepted as string[]) {
       try {
@@ -47,7 +47,7 @@ export const friends = new Hono<Env>()
 
   .get("/users/:uid/friends", (c) => {
     const user = pathUser(c);
-    const app = c.var.app;
+    const app = c.get("app");
     const q = new Query(c);
     const searchKey = q.str("searchKey")?.toLowerCase();
     const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
@@ -61,7 +61,7 @@ export const friends = new Hono<Env>()
     list.sort(app.usersByName.compare);
     const { data, pagination } = pageOf(list, perPage, pageNo);
     const last = data.at(-1);
-    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: "prepend" };
+    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.get("emulator").clock.now(), affix: "prepend" };
     return page(c, data.map((f) => ({ ...userView(f, { viewer: user, list: true }), ...relationFlags(app, user, f) })), pagination, {
       meta: { pagination, cursor },
     });
@@ -71,7 +71,7 @@ export const friends = new Hono<Env>()
     const user = pathUser(c);
     const body = await readBody(c);
     validate(body, UIDS("friends"));
-    const app = c.var.app;
+    const app = c.get("app");
     const uids = (body.friends as string[]).map(normalizeUid);
     const known = uids.filter((uid) => app.relations.friendship(user.uid, uid));
     if (known.length === 0) throw apiError("ERR_NOT_A_FRIEND", { uid: user.uid, friend: uids.join(", ") });

@@ -105,7 +105,7 @@ export const groups = new Hono<Env>()
   .post("/groups", async (c) => {
     const body = await readBody(c);
     validate(body, CREATE);
-    const app = c.var.app;
+    const app = c.get("app");
     const creator = onBehalfOf(c, "optional");
     requireAllowed(app, creator, "u.createGroup", "createGroup");
     requireListed(app, creator, "createGroup.allowedGroupTypes", body.type as string);
@@ -113,7 +113,7 @@ export const groups = new Hono<Env>()
     if (app.groups.get(guid)) throw apiError("ERR_GUID_ALREADY_EXISTS", { guid });
     const owner = typeof body.owner === "string" ? requireUser(app, body.owner) : creator;
     requirePassword(body);
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     const group: GroupRecord = { guid, name: body.name as string, type: body.type as GroupType, tags: [], createdAt: now };
     applyAttributes(group, body);
     if (owner) group.owner = owner.uid;
@@ -135,7 +135,7 @@ export const groups = new Hono<Env>()
   .get("/groups", (c) => {
     const q = new Query(c);
     const viewer = onBehalfOf(c, "optional");
-    requireAllowed(c.var.app, viewer, "u.listGroups", "listGroups");
+    requireAllowed(c.get("app"), viewer, "u.listGroups", "listGroups");
     const type = q.oneOf("type", GROUP_TYPES);
     const types = q.listOf("types", GROUP_TYPES);
     const hasJoined = q.bool("hasJoined");
@@ -155,13 +155,13 @@ export const groups = new Hono<Env>()
     };
     const withTags = q.bool("withTags");
     q.done();
-    const app = c.var.app;
+    const app = c.get("app");
     // A role may list some group types only.
     const roleTypes = allowList(app, viewer, "listGroups.allowedGroupTypes") as GroupType[] | undefined;
     if (roleTypes) filters.types = filters.types ? filters.types.filter((t) => roleTypes.includes(t)) : roleTypes;
     const result = listGroups(app, filters);
     const last = result.groups.at(-1);
-    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: filters.affix };
+    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.get("emulator").clock.now(), affix: filters.affix };
     return page(c, result.groups.map((g) => groupView(app, g, { viewer, tags: withTags })), result.pagination, {
       cursor,
       meta: { pagination: result.pagination, cursor },
@@ -170,14 +170,14 @@ export const groups = new Hono<Env>()
 
   .get("/groups/:guid", (c) => {
     const viewer = onBehalfOf(c, "optional");
-    requireAllowed(c.var.app, viewer, "u.getGroup");
-    const group = pathGroup(c.var.app, c.req.param("guid"));
-    return ok(c, groupView(c.var.app, group, { viewer, tags: group.tags.length > 0 }));
+    requireAllowed(c.get("app"), viewer, "u.getGroup");
+    const group = pathGroup(c.get("app"), c.req.param("guid"));
+    return ok(c, groupView(c.get("app"), group, { viewer, tags: group.tags.length > 0 }));
   })
 
   .put("/groups/:guid", async (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     const body = await readBody(c);
     validate(body, UPDATE);
@@ -189,7 +189,7 @@ export const groups = new Hono<Env>()
     if (newOwner && app.groups.ban(group.guid, newOwner.uid))
       throw apiError("ERR_BANNED_GROUPMEMBER", { uid: newOwner.uid, guid: group.guid });
 
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     const oldOwner = group.owner;
     app.groups.update(group, (g) => {
       applyAttributes(g, body);
@@ -207,7 +207,7 @@ export const groups = new Hono<Env>()
 
   .delete("/groups/:guid", (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     requireAllowed(app, actor, "u.deleteGroup");
     requireAdmin(app, group, actor);

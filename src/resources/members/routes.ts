@@ -27,12 +27,12 @@ function requireSomeList(body: Body): void {
 export const members = new Hono<Env>()
   .post("/groups/:guid/members", async (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     const body = await readBody(c);
     validate(body, MEMBERS);
     requireSomeList(body);
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     const data: Record<string, Record<string, unknown>> = {};
     for (const [list, scope] of Object.entries(MEMBER_LISTS) as [string, Scope][]) {
       const uids = body[list] as string[] | undefined;
@@ -64,7 +64,7 @@ export const members = new Hono<Env>()
 
   .get("/groups/:guid/members", (c) => {
     const viewer = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     requireScopeAllowed(app, group, viewer, "listMembers");
     const q = new Query(c);
@@ -90,25 +90,25 @@ export const members = new Hono<Env>()
     const result = pageMatching(all.values(), matches, perPage, pageNo, filtered ? undefined : all.size);
     const data = result.items.map((m) => ({ ...userView(app.users.get(m.uid)!, { list: true }), scope: m.scope, joinedAt: m.joinedAt }));
     const last = result.items.at(-1);
-    return page(c, data, result.pagination, { cursor: { updatedAt: last?.joinedAt ?? c.var.emulator.clock.now(), affix: "prepend" } });
+    return page(c, data, result.pagination, { cursor: { updatedAt: last?.joinedAt ?? c.get("emulator").clock.now(), affix: "prepend" } });
   })
 
   .put("/groups/:guid/members/:uid", async (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     const user = requireUser(app, c.req.param("uid"));
     const body = await readBody(c);
     validate(body, { scope: { type: "string", in: SCOPES } });
-    const member = changeScope(app, c.var.emulator.clock.now(), group, user, (body.scope as Scope | undefined) ?? "participant", actor);
+    const member = changeScope(app, c.get("emulator").clock.now(), group, user, (body.scope as Scope | undefined) ?? "participant", actor);
     return ok(c, { guid: group.guid, uid: user.uid, scope: member.scope, joinedAt: member.joinedAt });
   })
 
   .delete("/groups/:guid/members/:uid", (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     const user = requireUser(app, c.req.param("uid"));
-    removeMember(app, c.var.emulator.clock.now(), group, user, actor);
+    removeMember(app, c.get("emulator").clock.now(), group, user, actor);
     return success(c, `The member with ${user.uid} has been kicked from the Group with ${group.guid}.`);
   });

@@ -1,4 +1,5 @@
 import { lowerBoundId } from "../../store/messages.js";
+import { firstWhere } from "../../util/search.js";
 import type { AppState } from "../../store/app-state.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
 import { Query } from "../../http/validate.js";
@@ -37,14 +38,7 @@ function startAt(list: readonly MessageRecord[], c: Cursor): number {
 }
 
 function firstAtOrAfter(list: readonly MessageRecord[], sentAt: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid].sentAt < sentAt) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstWhere(list, (m) => m.sentAt >= sentAt);
 }
 
 /**

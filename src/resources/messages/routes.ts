@@ -41,8 +41,8 @@ function multipleReceivers(body: Body): { uids: string[]; guids: string[] } | un
 
 /** Sends to several receivers: one message each, a result per receiver (failures do not stop the others). */
 function sendToMany(c: Ctx, sender: UserRecord | undefined, content: Content, targets: { uids: string[]; guids: string[] }) {
-  const app = c.var.app;
-  const now = c.var.emulator.clock.now();
+  const app = c.get("app");
+  const now = c.get("emulator").clock.now();
   const out: Record<string, Record<string, unknown>> = { uids: {}, guids: {} };
   for (const [list, receiverType] of [["uids", "user"], ["guids", "group"]] as const)
     for (const receiver of targets[list]) {
@@ -109,7 +109,7 @@ function appSources(app: AppState, viewer: UserRecord | undefined, conversationI
 }
 
 function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q: Query, opts: { defaultLimit?: number } = {}) {
-  const app = c.var.app;
+  const app = c.get("app");
   requireAllowed(app, viewer, "u.listMessages");
   const { cursor, keep, flags } = readMessageQuery(app, q, viewer, opts);
   q.done();
@@ -131,26 +131,26 @@ export const messages = new Hono<Env>()
       if (target) (target.receiverType === "user" ? many.uids : many.guids).unshift(target.receiver);
       return sendToMany(c, sender, content, many);
     }
-    const app = c.var.app;
+    const app = c.get("app");
     const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver, content);
-    const m = store(app, c.var.emulator.clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
+    const m = store(app, c.get("emulator").clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
     return ok(c, messageView(app, m, sender));
   })
 
   .get("/messages", (c) => {
     const viewer = onBehalfOf(c, "optional");
     const q = new Query(c);
-    return listReply(c, viewer, appSources(c.var.app, viewer, q.str("conversationId")), q);
+    return listReply(c, viewer, appSources(c.get("app"), viewer, q.str("conversationId")), q);
   })
 
   .get("/messages/:id", (c) => {
     const viewer = onBehalfOf(c, "optional");
-    return ok(c, messageView(c.var.app, pathMessage(c.var.app, c.req.param("id"), viewer), viewer));
+    return ok(c, messageView(c.get("app"), pathMessage(c.get("app"), c.req.param("id"), viewer), viewer));
   })
 
   .put("/messages/:id", async (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const m = pathMessage(app, c.req.param("id"), actor);
     const body = await readBody(c);
     validate(body, { data: { type: "object" }, tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } } });
@@ -161,7 +161,7 @@ export const messages = new Hono<Env>()
       throw apiError("ERR_INVALID_METADATA");
     if (data.customData !== undefined && (typeof data.customData !== "object" || data.customData === null || Array.isArray(data.customData)))
       throw apiError("ERR_INVALID_CUSTOM_DATA");
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     const changed: JsonObject = { ...m.data };
     for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
     m.data = changed;
@@ -179,14 +179,14 @@ export const messages = new Hono<Env>()
 
   .delete("/messages/:id", async (c) => {
     const actor = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const m = pathMessage(app, c.req.param("id"), actor);
     const body = await readBody(c);
     validate(body, { permanent: { type: "boolean" } });
     const permanent = asBool(body.permanent);
     // A soft-deleted message can still be deleted for good.
     if (!(permanent && m.deletedAt !== undefined)) requireAuthor(app, m, actor, "delete");
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     m.deletedAt ??= now;
     m.deletedBy ??= actor?.uid ?? SYSTEM_UID;
     m.updatedAt = now;
@@ -201,7 +201,7 @@ export const messages = new Hono<Env>()
 
   .post("/messages/:id/thread", async (c) => {
     const sender = onBehalfOf(c, "required");
-    const app = c.var.app;
+    const app = c.get("app");
     const parent = pathMessage(app, c.req.param("id"), sender);
     const body = await readBody(c);
     const id = parent.id;
@@ -217,14 +217,14 @@ export const messages = new Hono<Env>()
     const content = readContent(body);
     const conversationId = conversationFor(app, sender, target.receiverType, target.receiver, content, "u.sendThreadedMessage");
     if (conversationId !== parent.conversationId) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
-    const reply = store(app, c.var.emulator.clock.now(), sender, target.receiverType, target.receiver, conversationId, content, id);
+    const reply = store(app, c.get("emulator").clock.now(), sender, target.receiverType, target.receiver, conversationId, content, id);
     parent.replyCount = (parent.replyCount ?? 0) + 1;
     return ok(c, messageView(app, reply, sender));
   })
 
   .get("/messages/:id/thread", (c) => {
     const viewer = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const parent = pathMessage(app, c.req.param("id"), viewer);
     const range = viewer ? visibleTo(app, viewer, parent.conversationId) : { after: 0, until: Infinity };
     const q = new Query(c);
@@ -236,7 +236,7 @@ export const messages = new Hono<Env>()
 
   .get("/users/:uid/messages", (c) => {
     const viewer = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const other = requireUser(app, c.req.param("uid"));
     const q = new Query(c);
     const perPage = q.int("perPage", { def: 10, min: 1, max: 1000 });
@@ -248,7 +248,7 @@ export const messages = new Hono<Env>()
 
   .get("/groups/:guid/messages", (c) => {
     const viewer = onBehalfOf(c, "optional");
-    const app = c.var.app;
+    const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
     const conversationId = groupConversationId(group.guid);
     const source = viewer ? sourceOf(app, visibleTo(app, viewer, conversationId)) : { messages: app.messages.conversation(conversationId), after: 0, until: Infinity };

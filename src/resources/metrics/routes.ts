@@ -79,14 +79,14 @@ export const metrics = new Hono<Env>()
       q.fail("toDate", "The toDate must be a date after or equal to fromDate.");
     q.done();
     return ok(c, {
-      metrics: usage(c.var.app, toSeconds(fromDate), toSeconds(toDate), c.var.emulator.clock.now()),
+      metrics: usage(c.get("app"), toSeconds(fromDate), toSeconds(toDate), c.get("emulator").clock.now()),
       time_range: { fromDate: toMs(fromDate), toDate: toMs(toDate) },
     });
   })
 
   .get("/stats/messages", (c) => {
-    const app = c.var.app;
-    const end = slotOf(c.var.emulator.clock.now()) + SLOT_SECONDS;
+    const app = c.get("app");
+    const end = slotOf(c.get("emulator").clock.now()) + SLOT_SECONDS;
     const start = end - WINDOW_SLOTS * SLOT_SECONDS;
     const { read, delivered } = receipts(app, start, end);
     const ms = (t: number) => String(t * 1000);

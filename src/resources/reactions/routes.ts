@@ -35,7 +35,7 @@ function pathReaction(c: Ctx): string {
 /** Reaction records in id order from the cursor on, with the reference's `{current, next: {affix, id}}` meta. */
 function listReactions(c: Ctx, only?: string) {
   const viewer = onBehalfOf(c, "optional");
-  const app = c.var.app;
+  const app = c.get("app");
   const m = pathMessage(app, c.req.param("id")!, viewer);
   const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
   if (group) requireScopeAllowed(app, group, viewer, "listReactions");
@@ -61,14 +61,14 @@ export const reactions = new Hono<Env>()
   // Reacting twice with the same reaction, or removing one that is not there, changes nothing.
   .post("/messages/:id/reactions/:reaction", (c) => {
     const user = onBehalfOf(c, "required");
-    const app = c.var.app;
+    const app = c.get("app");
     const m = pathMessage(app, c.req.param("id"), user);
     const reaction = pathReaction(c);
     requireAllowed(app, user, "u.addReaction");
     const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
     if (group) requireScopeAllowed(app, group, user, "addReaction");
     if (!app.reactions.find(m.id, reaction, user.uid)) {
-      const r = app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.var.emulator.clock.now() });
+      const r = app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.get("emulator").clock.now() });
       app.emit("message_reaction_added", () => ({ reaction: reactionPayload(r, user) }));
     }
     return ok(c, messageView(app, m, user));
@@ -76,7 +76,7 @@ export const reactions = new Hono<Env>()
 
   .delete("/messages/:id/reactions/:reaction", (c) => {
     const user = onBehalfOf(c, "required");
-    const app = c.var.app;
+    const app = c.get("app");
     const m = pathMessage(app, c.req.param("id"), user);
     const existing = app.reactions.find(m.id, pathReaction(c), user.uid);
     if (existing) {

@@ -40,7 +40,7 @@ export function roleView(r: RoleRecord): Record<string, unknown> {
 }
 
 function pathRole(c: Ctx): RoleRecord {
-  const role = c.var.app.roles.get(c.req.param("role")!.toLowerCase());
+  const role = c.get("app").roles.get(c.req.param("role")!.toLowerCase());
   if (!role) throw apiError("ERR_ROLE_NOT_FOUND", { role: c.req.param("role") });
   return role;
 }
@@ -111,17 +111,17 @@ export const roles = new Hono<Env>()
       name: { required: true, type: "string", max: 100 },
       ...ATTRIBUTES,
     });
-    const app = c.var.app;
+    const app = c.get("app");
     const id = (body.role as string).toLowerCase();
     if (app.roles.has(id)) throw apiError("ERR_ROLE_ALREADY_EXISTS", { role: id });
-    const role: RoleRecord = { role: id, name: body.name as string, createdAt: c.var.emulator.clock.now() };
+    const role: RoleRecord = { role: id, name: body.name as string, createdAt: c.get("emulator").clock.now() };
     applyAttributes(role, body);
     app.roles.set(id, role);
     return ok(c, roleView(role));
   })
   .get("/roles", (c) => {
     const { perPage, pageNo } = pageQuery(c);
-    const { data, pagination } = pageOf([...c.var.app.roles.values()], perPage, pageNo);
+    const { data, pagination } = pageOf([...c.get("app").roles.values()], perPage, pageNo);
     return page(c, data.map(roleView), pagination);
   })
   .get("/roles/:role", (c) => ok(c, roleView(pathRole(c))))
@@ -135,14 +135,14 @@ export const roles = new Hono<Env>()
     });
     applyAttributes(role, body);
     for (const field of (body.unset as ("settings" | "description" | "metadata")[] | undefined) ?? []) delete role[field];
-    role.updatedAt = c.var.emulator.clock.now();
+    role.updatedAt = c.get("emulator").clock.now();
     return ok(c, roleView(role));
   })
   .delete("/roles/:role", (c) => {
     const role = pathRole(c);
     if (role.role === DEFAULT_ROLE.role) throw apiError("ERR_ROLE_DELETE_DENIED", { role: role.role });
-    releaseRole(c.var.app, role.role);
-    c.var.app.roles.delete(role.role);
+    releaseRole(c.get("app"), role.role);
+    c.get("app").roles.delete(role.role);
     return success(c, `Role ${role.role} has been deleted successfully.`);
   })
 
@@ -151,7 +151,7 @@ export const roles = new Hono<Env>()
     const role = pathRole(c);
     const body = await readBody(c);
     validate(body, { featuresToRestrict: { required: true, type: "array", items: { required: true, type: "string" } } });
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     const data: Record<string, unknown> = {};
     for (const key of body.featuresToRestrict as string[]) {
       if (!FEATURE_KEYS.has(key)) {
@@ -203,20 +203,20 @@ export const roles = new Hono<Env>()
 
   // Group scope permissions (RBAC)
   .get("/groups/:guid/scopes/:scope/permissions", (c) => {
-    const group = pathGroup(c.var.app, c.req.param("guid"));
+    const group = pathGroup(c.get("app"), c.req.param("guid"));
     const scope = pathScope(c);
     const { data, pagination } = pageOf(describe(SCOPE_PERMISSIONS, "scope", group.scopePermissions?.[scope], group.createdAt), 1000, 1);
     return page(c, data, pagination);
   })
   .put("/groups/:guid/scopes/:scope/permissions", async (c) => {
-    const group = pathGroup(c.var.app, c.req.param("guid"));
+    const group = pathGroup(c.get("app"), c.req.param("guid"));
     const scope = pathScope(c);
     const result = setPermissions(SCOPE_PERMISSIONS, group.scopePermissions?.[scope], await readBody(c), `scope ${scope} on group ${group.guid}`);
     group.scopePermissions = { ...group.scopePermissions, [scope]: result.next };
     return ok(c, result.data);
   })
   .delete("/groups/:guid/scopes/:scope/permissions/:permission", (c) => {
-    const group = pathGroup(c.var.app, c.req.param("guid"));
+    const group = pathGroup(c.get("app"), c.req.param("guid"));
     const scope = pathScope(c);
     const next = unsetPermission(group.scopePermissions?.[scope], c.req.param("permission"));
     group.scopePermissions = { ...group.scopePermissions, [scope]: next };

@@ -14,5 +14,5 @@ export function requireUser(app: AppState, uid: string): UserRecord {
 
 /** The user addressed by the path's `uid`. */
 export function pathUser(c: Ctx): UserRecord {
-  return requireUser(c.var.app, c.req.param("uid")!);
+  return requireUser(c.get("app"), c.req.param("uid")!);
 }

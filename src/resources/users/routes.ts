@@ -41,7 +41,7 @@ const UPDATE: Schema = {
 
 
 function checkRole(c: Ctx, role: unknown): void {
-  if (typeof role === "string" && !c.var.app.roles.has(role)) throw apiError("ERR_ROLE_NOT_FOUND", { role });
+  if (typeof role === "string" && !c.get("app").roles.has(role)) throw apiError("ERR_ROLE_NOT_FOUND", { role });
 }
 
 function applyAttributes(user: UserRecord, body: Body): void {
@@ -60,11 +60,11 @@ export const users = new Hono<Env>()
   .post("/users", async (c) => {
     const body = await readBody(c);
     validate(body, CREATE);
-    const app = c.var.app;
+    const app = c.get("app");
     const uid = normalizeUid(body.uid as string);
     if (app.users.has(uid)) throw apiError("ERR_UID_ALREADY_EXISTS", { uid });
     checkRole(c, body.role);
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     const user: UserRecord = { uid, name: body.name as string, role: "default", tags: [], status: "offline", createdAt: now };
     applyAttributes(user, body);
     app.addUser(user);
@@ -91,7 +91,7 @@ export const users = new Hono<Env>()
     const withTags = q.bool("withTags");
     q.bool("count");
     q.done();
-    const app = c.var.app;
+    const app = c.get("app");
     requireAllowed(app, viewer, "u.listUsers", "listUsers");
     // A role may narrow the list: to friends, and to some roles.
     const roleAllowed = allowList(app, viewer, "listUsers.allowedRoles");
@@ -110,14 +110,14 @@ export const users = new Hono<Env>()
     }));
     const last = result.users[result.users.length - 1];
     return page(c, data, result.pagination, {
-      cursor: { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.var.emulator.clock.now(), affix: "prepend" },
+      cursor: { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.get("emulator").clock.now(), affix: "prepend" },
     });
   })
 
   // Reactivate.
   .put("/users", async (c) => {
     const uids = uidList(await readBody(c), "uidsToActivate");
-    const app = c.var.app;
+    const app = c.get("app");
     const nonDeactivatedUids: string[] = [];
     const notFound: string[] = [];
     for (const uid of uids) {
@@ -134,8 +134,8 @@ export const users = new Hono<Env>()
   // Deactivate.
   .delete("/users", async (c) => {
     const uids = uidList(await readBody(c), "uidsToDeactivate");
-    const app = c.var.app;
-    const now = c.var.emulator.clock.now();
+    const app = c.get("app");
+    const now = c.get("emulator").clock.now();
     const deactivatedUids: string[] = [];
     const alreadyDeactivatedUids: string[] = [];
     const notFound: string[] = [];
@@ -158,7 +158,7 @@ export const users = new Hono<Env>()
   .get("/users/:uid", (c) => {
     const viewer = onBehalfOf(c, "optional");
     const user = pathUser(c);
-    const app = c.var.app;
+    const app = c.get("app");
     if (viewer && viewer.uid !== user.uid) {
       requireAllowed(app, viewer, "u.getUser");
       if (friendsOnly(app, viewer, "getUserDetails") && !app.relations.friendship(viewer.uid, user.uid))
@@ -174,11 +174,11 @@ export const users = new Hono<Env>()
     validate(body, UPDATE);
     checkRole(c, body.role);
     const unset = (body.unset as ("avatar" | "link" | "metadata")[] | undefined) ?? [];
-    c.var.app.updateUser(user, (u) => {
+    c.get("app").updateUser(user, (u) => {
       if (typeof body.name === "string") u.name = body.name;
       applyAttributes(u, body);
       for (const field of unset) delete u[field];
-      u.updatedAt = c.var.emulator.clock.now();
+      u.updatedAt = c.get("emulator").clock.now();
     });
     return ok(c, userView(user, { tags: true }));
   })
@@ -186,7 +186,7 @@ export const users = new Hono<Env>()
   .delete("/users/:uid", async (c) => {
     const body = await readBody(c);
     validate(body, { permanent: { type: "boolean" } });
-    const app = c.var.app;
+    const app = c.get("app");
     const uid = normalizeUid(c.req.param("uid"));
     const user = app.users.get(uid);
     const permanent = asBool(body.permanent);
@@ -199,6 +199,6 @@ export const users = new Hono<Env>()
           return { group: groupPayload(app, group), members: { [uid]: userView(user) }, by: byPayload(undefined) };
         });
     if (permanent) app.deleteUserPermanently(user);
-    else app.softDeleteUser(user, c.var.emulator.clock.now());
+    else app.softDeleteUser(user, c.get("emulator").clock.now());
     return success(c, `User with ${uid} has been deleted successfully.`);
   });

@@ -78,7 +78,7 @@ export const webhooks = new Hono<Env>()
     if (app.webhooks.has(id)) throw badRequest({ id: ["The id has already been taken."] });
     if (app.webhooks.size >= WEBHOOKS_PER_APP)
       throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${WEBHOOKS_PER_APP} webhooks.` });
-    const now = c.var.emulator.clock.now();
+    const now = c.get("emulator").clock.now();
     const w: WebhookRecord = { id, name: "", webhookURL: "", useBasicAuth: false, enabled: true, retryOnFailure: false, version: versionOf(c), triggers: [], createdAt: now, updatedAt: now };
     applyFields(w, body);
     requireCredentials(w);
@@ -105,7 +105,7 @@ export const webhooks = new Hono<Env>()
     const next = { ...webhook };
     applyFields(next, body);
     requireCredentials(next);
-    Object.assign(webhook, next, { updatedAt: c.var.emulator.clock.now() });
+    Object.assign(webhook, next, { updatedAt: c.get("emulator").clock.now() });
     return ok(c, webhookView(webhook));
   })
   .delete("/apps/:appId/webhooks/:webhookId", (c) => {
