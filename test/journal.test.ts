@@ -66,6 +66,20 @@ describe("GET /_emulator/requests", () => {
     expect(r.requestBody).toEqual({ uid: "nokey", name: "No key" });
   });
 
+  it("keeps large and non-ASCII bodies intact", async () => {
+    const metadata = { note: "ü€😀".repeat(200), pad: "x".repeat(2500) }; // over the 4 KB a journal slot holds
+    const created = await e.post("/v3/users", { uid: "big", name: "Zoë 😀", metadata });
+    expect(created.status).toBe(200);
+    await e.get("/v3/users?perPage=100");
+    await e.post("/v3/users", { uid: "small", name: "Émile 😀" });
+    const [post, list, small] = await requests();
+    expect(small.requestBody).toEqual({ uid: "small", name: "Émile 😀" });
+    expect(small.responseBody.data.name).toBe("Émile 😀");
+    expect(post.requestBody).toEqual({ uid: "big", name: "Zoë 😀", metadata });
+    expect(post.responseBody.data).toMatchObject({ uid: "big", name: "Zoë 😀", metadata });
+    expect(list.responseBody.data.map((u: any) => u.uid)).toContain("big");
+  });
+
   it("does not journal control calls", async () => {
     await e.get("/_emulator/health");
     await e.post("/_emulator/reset");

@@ -1,11 +1,14 @@
 import { maskKey } from "../http/errors.js";
 import { globToRegExp } from "./glob.js";
-import type { ApiRequest, Plane } from "./request.js";
+import { Ring, type Recorded, type Stored } from "./journal-ring.js";
+import type { Plane } from "./request.js";
+
+export type { Recorded, RawHeaders } from "./journal-ring.js";
 
 /**
- * The request journal: a ring buffer of the last N platform requests (control calls are not journaled).
- * Recording is cheap (references and strings the request already produced); the readable form of an entry
- * (query object, masked headers, parsed bodies) is built only when someone reads it.
+ * The request journal: a ring buffer of the last N platform requests (control calls are not journaled), stored
+ * off the JS heap (see journal-ring.ts); the readable form of an entry (query object, masked headers, parsed
+ * bodies) is built only when someone reads it.
  */
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -13,24 +16,6 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
 
 const MASKED = new Set(["apikey", "authtoken", "key", "secret", "authorization", "x-emulator-token"]);
-
-/** Request headers as received: Node's parsed header object when served by Node, else the Fetch headers. */
-export type RawHeaders = Headers | Record<string, string | string[] | undefined>;
-
-/** One recorded request, as stored (cheap to make). */
-export interface Recorded {
-  id: number;
-  timeMs: number;
-  request: ApiRequest;
-  url: string;
-  headers: RawHeaders;
-  requestText: string | null;
-  /** null when no answer was sent (the connection was reset by a rule). */
-  status: number | null;
-  responseText: string | null;
-  durationMs: number;
-  rules: string[];
-}
 
 /** One journal entry as the control API and the programmatic API show it. */
 export interface JournalEntry {
@@ -81,7 +66,7 @@ export function keptBody(text: string): string {
   return text.length > JOURNAL_BODY_LIMIT ? `[${Buffer.byteLength(text)} bytes, not kept]` : text;
 }
 
-export function entryView(r: Recorded): JournalEntry {
+export function entryView(r: Stored): JournalEntry {
   const query: Record<string, string | string[]> = {};
   const q = r.url.indexOf("?");
   if (q !== -1) {
@@ -91,33 +76,32 @@ export function entryView(r: Recorded): JournalEntry {
     }
   }
   const requestHeaders: Record<string, string> = {};
-  const add = (v: string | string[] | undefined, k: string) => {
-    if (v === undefined) return;
-    const value = Array.isArray(v) ? v.join(", ") : v;
-    requestHeaders[k] = MASKED.has(k) ? maskKey(value) : value;
-  };
-  if (r.headers instanceof Headers) r.headers.forEach(add);
-  else for (const k in r.headers) add(r.headers[k], k);
+  const lines = r.headerText === "" ? [] : r.headerText.split("\n");
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const k = lines[i].toLowerCase();
+    const v = MASKED.has(k) ? maskKey(lines[i + 1]) : lines[i + 1];
+    requestHeaders[k] = k in requestHeaders ? `${requestHeaders[k]}, ${v}` : v;
+  }
   return {
     id: r.id,
     time: new Date(r.timeMs).toISOString(),
     timeMs: r.timeMs,
-    appId: r.request.appId,
-    plane: r.request.plane,
-    method: r.request.method,
-    path: r.request.path,
+    appId: r.appId,
+    plane: r.plane,
+    method: r.method,
+    path: r.path,
     query,
     requestHeaders,
     requestBody: body(r.requestText),
     status: r.status,
     responseBody: body(r.responseText),
     durationMs: Math.round(r.durationMs * 100) / 100,
-    rules: [...r.rules],
+    rules: r.rules,
   };
 }
 
 /** Compiles a filter into one predicate (the path glob once, not per entry). */
-export function matcher(f: JournalFilter): (r: Recorded) => boolean {
+export function matcher(f: JournalFilter): (r: Stored) => boolean {
   const appId = f.appId?.toLowerCase();
   const method = f.method?.toUpperCase();
   const path = f.path === undefined ? undefined : globToRegExp(f.path);
@@ -125,9 +109,9 @@ export function matcher(f: JournalFilter): (r: Recorded) => boolean {
   const statusClass = status?.endsWith("xx") ? Number(status[0]) : undefined;
   const since = f.since === undefined ? undefined : typeof f.since === "number" ? f.since : Date.parse(f.since);
   return (r) =>
-    (appId === undefined || r.request.appId === appId) &&
-    (method === undefined || r.request.method === method) &&
-    (path === undefined || path.test(r.request.path)) &&
+    (appId === undefined || r.appId === appId) &&
+    (method === undefined || r.method === method) &&
+    (path === undefined || path.test(r.path)) &&
     (status === undefined ||
       (statusClass !== undefined ? r.status !== null && Math.floor(r.status / 100) === statusClass : String(r.status) === status)) &&
     (since === undefined || r.timeMs >= since) &&
@@ -135,12 +119,12 @@ export function matcher(f: JournalFilter): (r: Recorded) => boolean {
 }
 
 interface Waiter {
-  matches: (r: Recorded) => boolean;
-  resolve: (r: Recorded) => void;
+  matches: (r: Stored) => boolean;
+  resolve: (r: Stored) => void;
 }
 
 export class Journal {
-  private ring: (Recorded | undefined)[];
+  private readonly ring: Ring;
   /** Where the next entry goes. */
   private head = 0;
   private count = 0;
@@ -148,7 +132,7 @@ export class Journal {
   private readonly waiters = new Set<Waiter>();
 
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
-    this.ring = new Array(capacity);
+    this.ring = new Ring(capacity);
   }
 
   get enabled(): boolean {
@@ -163,37 +147,40 @@ export class Journal {
     return ++this.seq;
   }
 
+  /** Copies `r` into the ring (`r` itself is not kept). */
   record(r: Recorded): void {
     if (!this.enabled) return;
-    this.ring[this.head] = r;
+    const slot = this.head;
+    this.ring.write(slot, r);
     this.head = (this.head + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
     if (this.waiters.size === 0) return;
+    const stored = this.ring.read(slot);
     for (const w of this.waiters) {
-      if (w.matches(r)) {
+      if (w.matches(stored)) {
         this.waiters.delete(w);
-        w.resolve(r);
+        w.resolve(stored);
       }
     }
   }
 
   /** Oldest first. */
-  private *entries(): Generator<Recorded> {
+  private *entries(): Generator<Stored> {
     const start = (this.head - this.count + this.capacity) % this.capacity;
-    for (let i = 0; i < this.count; i++) yield this.ring[(start + i) % this.capacity]!;
+    for (let i = 0; i < this.count; i++) yield this.ring.read((start + i) % this.capacity);
   }
 
   /** Matching entries, oldest first; with `limit`, the newest `limit` of them. */
   list(filter: JournalFilter = {}): JournalEntry[] {
     const matches = matcher(filter);
-    const out: Recorded[] = [];
+    const out: Stored[] = [];
     for (const r of this.entries()) if (matches(r)) out.push(r);
     const kept = filter.limit !== undefined ? out.slice(Math.max(0, out.length - filter.limit)) : out;
     return kept.map(entryView);
   }
 
   clear(): void {
-    this.ring = new Array(this.capacity);
+    this.ring.clear();
     this.head = 0;
     this.count = 0;
   }
@@ -206,7 +193,7 @@ export class Journal {
     const matches = matcher(filter);
     for (const r of this.entries()) if (matches(r)) return Promise.resolve(entryView(r));
     return new Promise((resolve) => {
-      const done = (r: Recorded | undefined) => {
+      const done = (r: Stored | undefined) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", abort);
         this.waiters.delete(waiter);

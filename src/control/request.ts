@@ -27,7 +27,8 @@ export function describeRequest(internal: string, method: string, store: Store):
     if (!internal.startsWith(prefix)) continue;
     if (plane === "mgmt") return { method, plane, appId: null, path: apiPath(internal) };
     const label = internal.slice(prefix.length, internal.indexOf("/", prefix.length));
-    const appId = label === DEFAULT_LABEL ? (store.defaultAppId ?? null) : label;
+    // The app's own id string when it exists: the journal keeps it, and a long-lived string costs it nothing.
+    const appId = label === DEFAULT_LABEL ? (store.defaultAppId ?? null) : (store.apps.get(label)?.meta.appId ?? label);
     return { method, plane, appId, path: apiPath(internal) };
   }
   return { method, plane: null, appId: null, path: internal };
