@@ -8,7 +8,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 const MAX_WAIT_MS = 600_000;
 
 /** Reads the journal filters from the query string; bad values are one 400 with every problem. */
-function filterFrom(q: Query): JournalFilter {
+export function filterFrom(q: Query): JournalFilter {
   const f: JournalFilter = {};
   const appId = q.str("appId");
   if (appId) f.appId = appId;

@@ -146,6 +146,7 @@ export class Journal {
   private count = 0;
   private seq = 0;
   private readonly waiters = new Set<Waiter>();
+  private readonly listeners = new Set<(r: Recorded) => void>();
 
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
     this.ring = new Array(capacity);
@@ -168,6 +169,7 @@ export class Journal {
     this.ring[this.head] = r;
     this.head = (this.head + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
+    for (const listener of this.listeners) listener(r);
     if (this.waiters.size === 0) return;
     for (const w of this.waiters) {
       if (w.matches(r)) {
@@ -175,6 +177,12 @@ export class Journal {
         w.resolve(r);
       }
     }
+  }
+
+  /** Calls `listener` with every entry recorded from now on (the live journal stream); returns the unsubscribe. */
+  subscribe(listener: (r: Recorded) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Oldest first. */

@@ -4,6 +4,7 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
+import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
 import { clockRoutes } from "./clock-routes.js";
 import { journalRoutes } from "./journal-routes.js";
@@ -22,6 +23,7 @@ function appNotFound(appId: string): ApiError {
 /** The `/_emulator` control API (design §4). Responses are plain JSON objects. */
 export const control = new Hono<Env>()
   .use("*", requireControlToken)
+  .route("/", streams)
   .route("/", deliveries)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.var.emulator;
