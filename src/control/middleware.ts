@@ -5,6 +5,7 @@ import { ApiError, ERRORS } from "../http/errors.js";
 import { JOURNAL_BODY_LIMIT, keptBody, type RawHeaders } from "./journal.js";
 import { bucketOf } from "./rate-limit.js";
 import { describeRequest, type ApiRequest } from "./request.js";
+import { INSPECTOR_HEADER } from "./ui-session.js";
 
 /**
  * The control plane's hold on platform requests (every request but `/_emulator/...`): `journalRequests` records
@@ -23,6 +24,9 @@ export class ConnectionReset extends Error {
 // Hot path: `c.get()` is a map lookup, while `c.var` copies every variable into a new object on each access.
 
 const isControl = (c: Ctx) => c.req.path.startsWith("/_emulator");
+
+/** The inspector browsing (GET with `x-emulator-inspector`): not the user's traffic, so left alone. */
+const isInspectorRead = (c: Ctx) => c.req.method === "GET" && header(c, INSPECTOR_HEADER) !== undefined;
 
 const apiRequest = (c: Ctx): ApiRequest => describeRequest(c.req.path, c.req.method, c.get("emulator").store);
 
@@ -50,7 +54,7 @@ export const journalRequests: MiddlewareHandler<Env> = async (c, next) => {
   const started = performance.now();
   control.lastRequestAt = started; // background work (snapshot copies) waits for a quiet moment
   const { journal } = control;
-  if (!journal.enabled || isControl(c)) return next();
+  if (!journal.enabled || isControl(c) || isInspectorRead(c)) return next();
   const timeMs = emulator.clock.nowMs();
   const request = apiRequest(c);
   // Every answer is built with c.json: keep the text it serializes anyway, instead of reading the response back.
@@ -103,7 +107,7 @@ function tooManyRequests(headers: Record<string, string>): ApiError {
 export const injectFaults: MiddlewareHandler<Env> = async (c, next) => {
   const { control, clock, store } = c.get("emulator");
   const { rules, rateLimits } = control;
-  if ((rules.idle && !rateLimits.enabled) || isControl(c)) return next();
+  if ((rules.idle && !rateLimits.enabled) || isControl(c) || isInspectorRead(c)) return next();
   const request = apiRequest(c);
 
   const decision = rules.decide(request);

@@ -4,6 +4,7 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
+import { appsRoutes } from "./apps.js";
 import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
 import { clockRoutes } from "./clock-routes.js";
@@ -25,6 +26,7 @@ export const control = new Hono<Env>()
   .use("*", requireControlToken)
   .route("/", streams)
   .route("/", deliveries)
+  .route("/", appsRoutes)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.var.emulator;
     return c.json({
