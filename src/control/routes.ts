@@ -5,6 +5,7 @@ import { readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
 import { appsRoutes } from "./apps.js";
+import { inspector } from "./ui.js";
 import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
 import { clockRoutes } from "./clock-routes.js";
@@ -24,6 +25,7 @@ function appNotFound(appId: string): ApiError {
 /** The `/_emulator` control API (design §4). Responses are plain JSON objects. */
 export const control = new Hono<Env>()
   .use("*", requireControlToken)
+  .route("/", inspector)
   .route("/", streams)
   .route("/", deliveries)
   .route("/", appsRoutes)
