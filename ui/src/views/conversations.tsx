@@ -91,13 +91,18 @@ function actionText(m: Message): string {
   }
 }
 
-function preview(m: Message | undefined): string {
+/** Mentions (`<@uid:alice>`) as people read them: "@Alice Liddell". */
+function withMentions(text: string, who: Map<string, string>): string {
+  return text.replace(/<@uid:([^>]+)>/g, (_, uid: string) => `@${who.get(uid) ?? uid}`);
+}
+
+function preview(m: Message | undefined, who: Map<string, string>): string {
   if (!m) return "";
   if (m.deletedAt) return "Message deleted";
   if (m.category === "action") return actionText(m);
   if (m.category === "call") return `${m.type} call ${m.data.action ?? ""}`;
   if (m.category === "custom") return `[${m.type}]`;
-  return m.data.text ?? `[${m.type}]`;
+  return m.data.text === undefined ? `[${m.type}]` : withMentions(m.data.text, who);
 }
 
 function Thread({ app, parent, who, onOpen }: { app: AppInfo; parent: Message; who: Map<string, string>; onOpen: (m: Message) => void }) {
@@ -150,7 +155,7 @@ function MessageItem({ app, m, who, onOpen }: { app: AppInfo; m: Message; who: M
               <Json value={m.data.customData} />
             </>
           ) : m.type === "text" ? (
-            m.data.text
+            withMentions(m.data.text ?? "", who)
           ) : (
             <span>
               <Badge>{m.type}</Badge> {m.data.attachments?.map((a) => a.name ?? a.url).join(", ") ?? m.data.text}
@@ -361,7 +366,7 @@ export function ConversationsView({ app, param }: AppViewProps) {
               <Avatar name={name} size={34} />
               <span class="grow">
                 <strong>{name}</strong>
-                <span class="muted small ellipsis">{preview(c.lastMessage)}</span>
+                <span class="muted small ellipsis">{preview(c.lastMessage, who)}</span>
               </span>
               <span class="muted small">{shortTime(c.lastMessage?.sentAt ?? c.updatedAt)}</span>
             </a>
