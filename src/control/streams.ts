@@ -1,10 +1,9 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../http/context.js";
-import { badRequest } from "../http/errors.js";
 import { Query } from "../http/validate.js";
 import { matches as deliveryMatches } from "../webhooks/dispatcher.js";
 import { entryView, matcher } from "./journal.js";
-import { filterFrom } from "./journal-routes.js";
+import { filterFrom, liveJournal } from "./journal-routes.js";
 import { deliveryFilter } from "./webhooks.js";
 
 /**
@@ -83,8 +82,7 @@ export const streams = new Hono<Env>()
     const filter = filterFrom(q);
     const limit = q.int("limit", { def: 0, min: 1 });
     q.done();
-    const { journal } = c.var.emulator.control;
-    if (!journal.enabled) throw badRequest({ journal: ["The journal is off (--journal-size 0)."] });
+    const journal = liveJournal(c);
     const lastEventId = Number(c.req.header("last-event-id"));
     if (Number.isInteger(lastEventId) && lastEventId > (filter.afterId ?? 0)) filter.afterId = lastEventId;
     const matches = matcher(filter);

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 import type { ApiError } from "./api";
-import { toasts, useStore } from "./state";
+import { act, toasts, useStore } from "./state";
 
 /** Unix seconds as local time: "14:02" today, "3 Jan 14:02" otherwise. */
 export function shortTime(seconds: number | undefined): string {
@@ -57,6 +57,30 @@ export function statusTone(status: number | null): string {
   if (status >= 500) return "red";
   if (status >= 400) return "amber";
   return "green";
+}
+
+/** A table's header row; the `right` columns are right-aligned, "" is an empty cell. */
+export function Head({ columns, right = [] }: { columns: string[]; right?: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) => (
+          <th key={i} class={right.includes(c) ? "right" : undefined}>
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** A small red button that runs a removal as a drive action (see `act`): `done` is what the toast says. */
+export function RemoveButton({ done, run, label = "Remove" }: { done: string; run: () => Promise<unknown>; label?: string }) {
+  return (
+    <button class="danger small" onClick={() => act(done, run)}>
+      {label}
+    </button>
+  );
 }
 
 export function ErrorLine({ error }: { error: ApiError | undefined }) {

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { control, type AppInfo, type Directory } from "../api";
-import { Empty, ErrorLine, Field, fullTime } from "../components";
+import { Empty, ErrorLine, Field, fullTime, RemoveButton } from "../components";
 import { act, clock, refreshClock, useLoad, useStore } from "../state";
 
 interface Snapshot {
@@ -78,9 +78,7 @@ function SnapshotsCard() {
             <button class="small" onClick={() => act(`Restored ${s.name}`, () => control.send("POST", `/snapshots/${encodeURIComponent(s.name)}/restore`))}>
               Restore
             </button>
-            <button class="small danger" onClick={() => act(`Forgot ${s.name}`, () => control.send("DELETE", `/snapshots/${encodeURIComponent(s.name)}`))}>
-              Delete
-            </button>
+            <RemoveButton label="Delete" done={`Forgot ${s.name}`} run={() => control.send("DELETE", `/snapshots/${encodeURIComponent(s.name)}`)} />
           </li>
         ))}
       </ul>

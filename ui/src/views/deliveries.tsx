@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { control } from "../api";
-import { Badge, clockTime, Drawer, Empty, Facts, Json } from "../components";
+import { Badge, clockTime, Drawer, Empty, Facts, Head, Json } from "../components";
 import { clearDeliveries, deliveries, type Delivery } from "../live";
 import { act, useStore } from "../state";
 
@@ -56,17 +56,7 @@ export function DeliveriesView() {
       {list.length === 0 && <Empty>No deliveries yet. Register a webhook with triggers; events your code causes are delivered here live.</Empty>}
       {list.length > 0 && (
         <table class="table clickable">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Created</th>
-              <th>App</th>
-              <th>Webhook</th>
-              <th>Event</th>
-              <th>Status</th>
-              <th>Attempts</th>
-            </tr>
-          </thead>
+          <Head columns={["#", "Created", "App", "Webhook", "Event", "Status", "Attempts"]} />
           <tbody>
             {list.map((d) => {
               const last = d.attempts.at(-1);

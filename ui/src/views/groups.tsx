@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { ApiError, rest, type AppInfo } from "../api";
-import { Avatar, Badge, Empty, ErrorLine, Facts, fullTime, Json, shortTime } from "../components";
+import { Avatar, Badge, Empty, ErrorLine, Facts, fullTime, Head, Json, RemoveButton, shortTime } from "../components";
 import { appHref } from "../router";
 import { act, useLoad } from "../state";
 import type { AppViewProps, Group } from "./props";
@@ -69,14 +69,7 @@ function GroupDetail({ app, guid }: { app: AppInfo; guid: string }) {
       <h3>Members</h3>
       <ErrorLine error={members.error} />
       <table class="table">
-        <thead>
-          <tr>
-            <th>Member</th>
-            <th>Scope</th>
-            <th>Joined</th>
-            <th />
-          </tr>
-        </thead>
+        <Head columns={["Member", "Scope", "Joined", ""]} />
         <tbody>
           {members.data?.data.map((m) => (
             <tr key={m.uid}>
@@ -104,9 +97,7 @@ function GroupDetail({ app, guid }: { app: AppInfo; guid: string }) {
               </td>
               <td>{shortTime(m.joinedAt)}</td>
               <td class="right">
-                <button class="danger small" onClick={() => act(`Removed ${m.uid}`, () => api.send("DELETE", `${path}/members/${encodeURIComponent(m.uid)}`))}>
-                  Remove
-                </button>
+                <RemoveButton done={`Removed ${m.uid}`} run={() => api.send("DELETE", `${path}/members/${encodeURIComponent(m.uid)}`)} />
               </td>
             </tr>
           ))}

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { rest } from "../api";
-import { Badge, Empty, ErrorLine, Facts, fullTime, shortTime } from "../components";
+import { Badge, Empty, ErrorLine, Facts, fullTime, Head, shortTime } from "../components";
 import { appHref } from "../router";
 import { useLoad } from "../state";
 import type { AppViewProps } from "./props";
@@ -39,14 +39,7 @@ export function KeysView({ app, dir, param }: AppViewProps) {
       <h2>API keys</h2>
       <ErrorLine error={keys.error} />
       <table class="table">
-        <thead>
-          <tr>
-            <th>Key</th>
-            <th>Name</th>
-            <th>Scope</th>
-            <th>Created</th>
-          </tr>
-        </thead>
+        <Head columns={["Key", "Name", "Scope", "Created"]} />
         <tbody>
           {keys.data?.data.map((k) => (
             <tr key={k.apiKey}>
@@ -78,12 +71,7 @@ export function KeysView({ app, dir, param }: AppViewProps) {
       {uid && tokens.data?.length === 0 && <Empty>{uid} has no auth tokens.</Empty>}
       {uid && !!tokens.data?.length && (
         <table class="table">
-          <thead>
-            <tr>
-              <th>Auth token</th>
-              <th>Created</th>
-            </tr>
-          </thead>
+          <Head columns={["Auth token", "Created"]} />
           <tbody>
             {tokens.data.map((t) => (
               <tr key={t.authToken}>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "preact/hooks";
 import { control, type AppInfo, type Directory } from "../api";
-import { Badge, clockTime, Drawer, Empty, Facts, Json, statusTone } from "../components";
+import { Badge, clockTime, Drawer, Empty, Facts, Head, Json, statusTone } from "../components";
 import { clearRequests, requests, requestsStatus, type JournalEntry } from "../live";
 import { act, useStore } from "../state";
 
@@ -111,18 +111,7 @@ export function RequestsView({ app, dir }: { app: AppInfo | undefined; dir: Dire
         {paused && " Paused: new requests are kept but not shown."}
       </p>
       <table class="table clickable requests">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>Time</th>
-            <th>App</th>
-            <th>Method</th>
-            <th>Path</th>
-            <th>Status</th>
-            <th class="right">ms</th>
-            <th>Rules</th>
-          </tr>
-        </thead>
+        <Head columns={["#", "Time", "App", "Method", "Path", "Status", "ms", "Rules"]} right={["ms"]} />
         <tbody>
           {shown.slice(0, 500).map((e) => (
             <tr key={e.id} onClick={() => setSelected(e)} data-request={e.id}>

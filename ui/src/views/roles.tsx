@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { rest, type AppInfo } from "../api";
-import { Drawer, ErrorLine, fullTime, Json, shortTime } from "../components";
+import { Drawer, ErrorLine, fullTime, Head, Json, shortTime } from "../components";
 import { useLoad } from "../state";
 import type { AppViewProps } from "./props";
 
@@ -40,15 +40,7 @@ export function RolesView({ app }: AppViewProps) {
       <h1>Roles</h1>
       <ErrorLine error={roles.error} />
       <table class="table clickable">
-        <thead>
-          <tr>
-            <th>Role</th>
-            <th>Name</th>
-            <th>Description</th>
-            <th>Settings</th>
-            <th>Created</th>
-          </tr>
-        </thead>
+        <Head columns={["Role", "Name", "Description", "Settings", "Created"]} />
         <tbody>
           {roles.data?.data.map((r) => (
             <tr key={r.role} onClick={() => setSelected(r)}>

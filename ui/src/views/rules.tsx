@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { ApiError, control, type AppInfo, type Directory } from "../api";
-import { Badge, Empty, ErrorLine, Field } from "../components";
+import { Badge, Empty, ErrorLine, Field, Head, RemoveButton } from "../components";
 import { act, useLoad } from "../state";
 
 interface Rule {
@@ -95,17 +95,7 @@ export function RulesView({ app, dir }: { app: AppInfo | undefined; dir: Directo
       {list.length === 0 && <Empty>No rules: every call is answered normally.</Empty>}
       {list.length > 0 && (
         <table class="table rules">
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Matches</th>
-              <th>Effect</th>
-              <th>Probability</th>
-              <th>Left</th>
-              <th>Hits</th>
-              <th />
-            </tr>
-          </thead>
+          <Head columns={["Id", "Matches", "Effect", "Probability", "Left", "Hits", ""]} />
           <tbody>
             {list.map((r) => (
               <tr key={r.id} class={r.expired ? "dim" : ""} data-rule={r.id}>
@@ -124,9 +114,7 @@ export function RulesView({ app, dir }: { app: AppInfo | undefined; dir: Directo
                 <td>{r.expired ? <Badge>expired</Badge> : (r.times ?? "∞")}</td>
                 <td>{r.hits}</td>
                 <td class="right">
-                  <button class="danger small" onClick={() => act(`Removed rule ${r.id}`, () => control.send("DELETE", `/rules/${r.id}`))}>
-                    Remove
-                  </button>
+                  <RemoveButton done={`Removed rule ${r.id}`} run={() => control.send("DELETE", `/rules/${r.id}`)} />
                 </td>
               </tr>
             ))}

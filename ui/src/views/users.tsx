@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { qs, rest } from "../api";
-import { Avatar, Badge, Drawer, Empty, ErrorLine, Facts, fullTime, Json, Pager, shortTime } from "../components";
+import { Avatar, Badge, Drawer, Empty, ErrorLine, Facts, fullTime, Head, Json, Pager, shortTime } from "../components";
 import { appHref } from "../router";
 import { useLoad } from "../state";
 import type { AppViewProps, User } from "./props";
@@ -94,16 +94,7 @@ export function UsersView({ app }: AppViewProps) {
       </div>
       <ErrorLine error={users.error} />
       <table class="table clickable">
-        <thead>
-          <tr>
-            <th>User</th>
-            <th>uid</th>
-            <th>Role</th>
-            <th>Status</th>
-            <th>Tags</th>
-            <th>Created</th>
-          </tr>
-        </thead>
+        <Head columns={["User", "uid", "Role", "Status", "Tags", "Created"]} />
         <tbody>
           {users.data?.data.map((u) => (
             <tr key={u.uid} onClick={() => setSelected(u)} class={u.deactivatedAt ? "dim" : ""}>

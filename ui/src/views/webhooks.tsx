@@ -1,5 +1,5 @@
 import { management } from "../api";
-import { Badge, Empty, ErrorLine, shortTime } from "../components";
+import { Badge, Empty, ErrorLine, Head, shortTime } from "../components";
 import { useLoad } from "../state";
 import type { AppViewProps } from "./props";
 
@@ -34,15 +34,7 @@ export function WebhooksView({ app, dir }: AppViewProps) {
       {hooks.data?.length === 0 && <Empty>No webhooks. Register one through the management API (see the README's Webhooks section).</Empty>}
       {!!hooks.data?.length && (
         <table class="table">
-          <thead>
-            <tr>
-              <th>Webhook</th>
-              <th>URL</th>
-              <th>Options</th>
-              <th>Triggers</th>
-              <th>Created</th>
-            </tr>
-          </thead>
+          <Head columns={["Webhook", "URL", "Options", "Triggers", "Created"]} />
           <tbody>
             {hooks.data.map((w) => (
               <tr key={`${w.version}/${w.id}`}>
