@@ -34,9 +34,20 @@ export function useStore<T>(store: Store<T>): T {
 export const revision = new Store(0);
 
 let pending: ReturnType<typeof setTimeout> | undefined;
-export function dataChanged(): void {
-  clearTimeout(pending);
-  pending = setTimeout(() => revision.set(revision.get() + 1), 120);
+
+/**
+ * Reloads the views: at once after this page's own actions, at most about three times a second while the
+ * journal reports writes (a busy test suite must not keep the page, or the emulator, reloading all the time).
+ */
+export function dataChanged(now = false): void {
+  if (now) {
+    revision.set(revision.get() + 1);
+    return;
+  }
+  pending ??= setTimeout(() => {
+    pending = undefined;
+    revision.set(revision.get() + 1);
+  }, 300);
 }
 
 export interface Loaded<T> {
@@ -91,7 +102,7 @@ export async function act<T>(what: string, fn: () => Promise<T>): Promise<T | un
   try {
     const result = await fn();
     toast(what);
-    dataChanged();
+    dataChanged(true);
     return result;
   } catch (e) {
     toast(e instanceof ApiError ? e.line : String(e), "error");

@@ -219,7 +219,7 @@ function Composer({
       const reply = await rest(app).send<{ data: Message }>("POST", "/messages", { ...target, category: "message", type: "text", data: { text } }, sender);
       setText("");
       toast(`Sent message #${reply.data.id} as ${sender}`);
-      dataChanged();
+      dataChanged(true);
       onSent?.(reply.data);
     } catch (err) {
       const failure = err instanceof ApiError ? err : new ApiError(0, "ERROR", String(err));
