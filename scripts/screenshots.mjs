@@ -1,6 +1,6 @@
 // Screenshots of the web inspector's main views for the README: docs/inspector-*.png at 1280x800.
 //   npm run build && node scripts/screenshots.mjs
-// Starts the built emulator with a little demo activity (a thread, reactions, an edit, a deletion, a member
+// Starts the built emulator with a little demo activity (a second app, a thread, reactions, an edit, a deletion, a member
 // added, a webhook that works and one that fails, a fault rule), then takes each view in headless Chromium
 // (scripts/chromium.mjs; for emoji in reactions install a colour emoji font, e.g. Debian's fonts-noto-color-emoji).
 import { createServer } from "node:http";
@@ -39,6 +39,7 @@ const say = (from, text, to = "supergroup", receiverType = "group") =>
 const mgmt = (method, path, body) =>
   call(method, path, body, undefined, emulator.management.url, { key: emulator.management.key, secret: emulator.management.secret, "x-webhook-version": "2" });
 
+await mgmt("POST", "/apps", { name: "Staging", region: "eu", skipSampleData: false });
 await mgmt("POST", `/apps/${app.appId}/webhooks`, { id: "backend", name: "My backend", webhookURL: `${hookBase}/hooks`, retryOnFailure: false });
 await mgmt("POST", `/apps/${app.appId}/webhooks/backend/triggers`, { triggerIds: ["message_sent", "group_member_added", "message_reaction_added"] });
 await mgmt("POST", `/apps/${app.appId}/webhooks`, { id: "analytics", name: "Analytics", webhookURL: `${hookBase}/broken` });

@@ -22,7 +22,7 @@ function appNotFound(appId: string): ApiError {
   return new ApiError("ERR_APP_NOT_FOUND", 404, `The app ${appId} does not exist in the emulator.`);
 }
 
-/** The `/_emulator` control API (design §4). Responses are plain JSON objects. */
+/** The `/_emulator` control API (design §4). Responses are plain JSON objects, but for the web inspector (HTML) and the event streams. */
 export const control = new Hono<Env>()
   .use("*", requireControlToken)
   .route("/", inspector)

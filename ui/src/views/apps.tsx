@@ -3,6 +3,8 @@ import { Badge } from "../components";
 import { appHref } from "../router";
 import { useLoad } from "../state";
 
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 function Counts({ app }: { app: AppInfo }) {
   const counts = useLoad(async () => {
     const api = rest(app);
@@ -12,7 +14,7 @@ function Counts({ app }: { app: AppInfo }) {
   if (!counts.data) return null;
   return (
     <p class="muted">
-      {counts.data.users} users · {counts.data.groups} groups
+      {plural(counts.data.users, "user")} · {plural(counts.data.groups, "group")}
     </p>
   );
 }
@@ -35,7 +37,7 @@ export function AppsView({ dir }: { dir: Directory }) {
             </p>
             <Counts app={app} />
             <p class="muted small">
-              REST base <code>{location.origin + app.restPath}</code>
+              REST base <code class="wrap">{location.origin + app.restPath}</code>
             </p>
           </a>
         ))}
