@@ -13,6 +13,7 @@ COPY tsconfig.json tsconfig.build.json README.md ./
 COPY bin ./bin
 COPY fixtures ./fixtures
 COPY src ./src
+COPY ui ./ui
 RUN npm run build && npm pack --ignore-scripts --pack-destination /tmp && mv /tmp/chat-emulator-*.tgz /tmp/chat-emulator.tgz
 
 FROM node:20-alpine

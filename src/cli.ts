@@ -44,6 +44,7 @@ function banner(e: RunningEmulator, data: string | undefined, guarded: boolean):
   rows.push(["Management key", e.management.key]);
   rows.push(["Management secret", e.management.secret]);
   rows.push(["Control", `${e.url}/_emulator${guarded ? "  (x-emulator-token required)" : ""}`]);
+  rows.push(["Inspector", `${e.url}/_emulator/ui${guarded ? "?token=<control token>" : ""}`]);
   rows.push(["Data file", data ?? "none (state lives in memory)"]);
   if (e.tls) rows.push(["Certificate", e.tls.certPath]);
   const width = Math.max(...rows.map(([k]) => k.length));

@@ -1,10 +1,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { apiPath, DEFAULT_LABEL, internalPath } from "./http/addressing.js";
+import { INSPECTOR_HEADER } from "./control/ui-session.js";
 
 /**
  * Request log: one line per request (method, app, path, status, ms), as text for people or JSON for machines.
  * It wraps the node request listener, so when logging is off nothing at all is added to a request's path.
- * Successful readiness probes (`GET /_emulator/health`) are not logged: container health checks would drown the log.
+ * Successful readiness probes (`GET /_emulator/health`) are not logged: container health checks would drown the log;
+ * nor are the web inspector's reads (GETs with `x-emulator-inspector`). A `token` in the query is not printed.
  */
 
 export type LogFormat = "text" | "json";
@@ -35,7 +37,7 @@ function describe(req: IncomingMessage, defaultAppId: () => string | undefined):
   const host = req.headers.host ?? "";
   const internal = internalPath(`http://${host}${url}`);
   const q = url.indexOf("?");
-  const path = apiPath(internal) + (q === -1 ? "" : url.slice(q));
+  const path = apiPath(internal) + (q === -1 ? "" : url.slice(q).replace(/([?&]token=)[^&]*/g, "$1***"));
   if (internal.startsWith("/@mgmt")) return { app: "apimgmt", path };
   const m = /^\/@(?:rest|calls)\/([^/]+)\//.exec(internal);
   if (!m) return { app: null, path };
@@ -63,7 +65,7 @@ export function logRequests(listener: RequestListener, options: RequestLogOption
   return (req: IncomingMessage, res: ServerResponse) => {
     const start = performance.now();
     res.once("close", () => {
-      if (res.statusCode === 200 && req.method === "GET" && req.url === "/_emulator/health") return;
+      if (req.method === "GET" && ((res.statusCode === 200 && req.url === "/_emulator/health") || req.headers[INSPECTOR_HEADER] !== undefined)) return;
       const entry: RequestLogEntry = {
         time: new Date().toISOString(),
         method: req.method ?? "?",

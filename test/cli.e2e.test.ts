@@ -13,7 +13,7 @@ describe("CLI", () => {
   it("prints the addresses, default app and keys, and serves the API", async () => {
     const cli = await start([]);
     const banner = cli.stdout();
-    for (const s of [`${cli.url}/v3`, `${cli.url}/${APP_ID}.api-us/v3`, APP_ID, REST_KEY, AUTH_KEY, "chat-emulator-management-key", "chat-emulator-management-secret", `${cli.url}/apimgmt`])
+    for (const s of [`${cli.url}/v3`, `${cli.url}/${APP_ID}.api-us/v3`, APP_ID, REST_KEY, AUTH_KEY, "chat-emulator-management-key", "chat-emulator-management-secret", `${cli.url}/apimgmt`, `Inspector           ${cli.url}/_emulator/ui`])
       expect(banner).toContain(s);
     const health = await fetch(`${cli.url}/_emulator/health`);
     expect(health.status).toBe(200);

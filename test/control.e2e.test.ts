@@ -12,6 +12,8 @@ describe("CLI control flags", () => {
   it("--latency, --journal-size, --rate-limit and --control-token work together over HTTP", async () => {
     const cli = await start(["--latency", "100-120", "--journal-size", "2", "--rate-limit", "--control-token", TOKEN]);
     expect(cli.stdout()).toContain("/_emulator  (x-emulator-token required)");
+    expect(cli.stdout()).toContain("/_emulator/ui?token=<control token>");
+    expect(cli.stdout()).not.toContain(TOKEN);
     expect(cli.stdout()).not.toContain(TOKEN);
     const control = (path: string, init: RequestInit = {}) =>
       fetch(`${cli.url}/_emulator${path}`, { ...init, headers: { "x-emulator-token": TOKEN, "content-type": "application/json" } });

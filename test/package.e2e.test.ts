@@ -79,16 +79,18 @@ async function userName(url: string, uid: string): Promise<string> {
 }
 
 describe("npm package", () => {
-  it("holds the built CLI, the test-runner helpers, the health check and the seed, and no sources or tests", () => {
+  it("holds the built CLI, the test-runner helpers, the health check, the web inspector and the seed, and no sources or tests", () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ["package.json", "README.md", "bin/chat-emulator.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/healthcheck.js", "dist/test-runners/vitest.js", "dist/test-runners/vitest-setup.js", "fixtures/seed.json", "fixtures/sample-data.json"])
+    for (const p of ["package.json", "README.md", "bin/chat-emulator.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/healthcheck.js", "dist/test-runners/vitest.js", "dist/test-runners/vitest-setup.js", "dist/ui/index.html", "fixtures/seed.json", "fixtures/sample-data.json"])
       expect(paths).toContain(p);
-    expect(paths.filter((p) => /^(src|test|examples|bench|\.ci)\//.test(p) || p.endsWith(".test.js"))).toEqual([]);
+    expect(paths.filter((p) => /^(src|ui|scripts|test|examples|bench|\.ci)\//.test(p) || p.endsWith(".test.js"))).toEqual([]);
   });
 
-  it("installs into an empty project and runs with `npx chat-emulator`; Ctrl-C stops it", async () => {
+  it("installs into an empty project and runs with `npx chat-emulator` (web inspector included); Ctrl-C stops it", async () => {
     const e = await startCommand("npx", ["chat-emulator", "--port", "0"], { cwd: project, env: npmEnv(), group: true });
     expect(await userName(e.url, "superhero1")).toBe("Iron Man");
+    const inspector = await fetch(`${e.url}/_emulator/ui`);
+    expect([inspector.status, inspector.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
     await e.stop("SIGINT"); // npx and the emulator both get it, as from a terminal; npx may end by the signal itself
     await expect.poll(() => fetch(`${e.url}/_emulator/health`).then(() => "up", () => "down")).toBe("down");
   });

@@ -53,6 +53,7 @@ export function jsonBanner(e: RunningEmulator, data: string | undefined): string
       defaultApp: e.defaultApp ?? null,
       management: e.management,
       control: `${e.url}/_emulator`,
+      inspector: `${e.url}/_emulator/ui`,
       data: data ?? null,
       certificate: e.tls?.certPath ?? null,
     }) + "\n"

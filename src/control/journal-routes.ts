@@ -1,14 +1,14 @@
 import { Hono } from "hono";
-import type { Env } from "../http/context.js";
+import type { Ctx, Env } from "../http/context.js";
 import { apiError, badRequest } from "../http/errors.js";
 import { Query } from "../http/validate.js";
-import type { JournalFilter } from "./journal.js";
+import type { Journal, JournalFilter } from "./journal.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 const MAX_WAIT_MS = 600_000;
 
 /** Reads the journal filters from the query string; bad values are one 400 with every problem. */
-function filterFrom(q: Query): JournalFilter {
+export function filterFrom(q: Query): JournalFilter {
   const f: JournalFilter = {};
   const appId = q.str("appId");
   if (appId) f.appId = appId;
@@ -35,6 +35,13 @@ function filterFrom(q: Query): JournalFilter {
   return f;
 }
 
+/** The journal, for waiting on it or following it; 400 when it is off. */
+export function liveJournal(c: Ctx): Journal {
+  const { journal } = c.get("emulator").control;
+  if (!journal.enabled) throw badRequest({ journal: ["The journal is off (--journal-size 0)."] });
+  return journal;
+}
+
 /** `/_emulator/requests`: the request journal, its filters, and waiting for a request. */
 export const journalRoutes = new Hono<Env>()
   .get("/", (c) => {
@@ -59,9 +66,7 @@ export const journalRoutes = new Hono<Env>()
     const filter = filterFrom(q);
     const timeoutMs = q.int("timeoutMs", { def: 5000, min: 0, max: MAX_WAIT_MS });
     q.done();
-    const { journal } = c.get("emulator").control;
-    if (!journal.enabled) throw badRequest({ journal: ["The journal is off (--journal-size 0)."] });
-    const entry = await journal.wait(filter, timeoutMs, c.req.raw.signal);
+    const entry = await liveJournal(c).wait(filter, timeoutMs, c.req.raw.signal);
     if (!entry) throw apiError("ERR_WAIT_TIMEOUT", { timeoutMs });
     return c.json({ request: entry });
   });

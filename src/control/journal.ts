@@ -130,6 +130,7 @@ export class Journal {
   private count = 0;
   private seq = 0;
   private readonly waiters = new Set<Waiter>();
+  private readonly listeners = new Set<(r: Stored) => void>();
 
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
     this.ring = new Ring(capacity);
@@ -154,14 +155,21 @@ export class Journal {
     this.ring.write(slot, r);
     this.head = (this.head + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
-    if (this.waiters.size === 0) return;
+    if (this.waiters.size === 0 && this.listeners.size === 0) return;
     const stored = this.ring.read(slot);
+    for (const listener of this.listeners) listener(stored);
     for (const w of this.waiters) {
       if (w.matches(stored)) {
         this.waiters.delete(w);
         w.resolve(stored);
       }
     }
+  }
+
+  /** Calls `listener` with every entry recorded from now on (the live journal stream); returns the unsubscribe. */
+  subscribe(listener: (r: Stored) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Oldest first. */

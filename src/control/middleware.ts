@@ -6,6 +6,7 @@ import { JOURNAL_BODY_LIMIT, keptBody, type RawHeaders } from "./journal.js";
 import { bucketOf } from "./rate-limit.js";
 import { describeRequest, type ApiRequest } from "./request.js";
 import type { Rule } from "./rules.js";
+import { INSPECTOR_HEADER } from "./ui-session.js";
 
 /**
  * The control plane's hold on platform requests (every request but `/_emulator/...`): `journalRequests` records
@@ -24,6 +25,9 @@ export class ConnectionReset extends Error {
 // Hot path: `c.get()` is a map lookup, while `c.var` copies every variable into a new object on each access.
 
 const isControl = (c: Ctx) => c.req.path.startsWith("/_emulator");
+
+/** The inspector browsing (GET with `x-emulator-inspector`): not the user's traffic, so left alone. */
+const isInspectorRead = (c: Ctx) => c.req.method === "GET" && header(c, INSPECTOR_HEADER) !== undefined;
 
 const API_REQUEST = Symbol("apiRequest");
 
@@ -56,7 +60,7 @@ export const journalRequests: MiddlewareHandler<Env> = (c, next) => {
   const { control } = c.get("emulator");
   const started = performance.now();
   control.lastRequestAt = started; // background work (snapshot copies) waits for a quiet moment
-  if (!control.journal.enabled || isControl(c)) return next();
+  if (!control.journal.enabled || isControl(c) || isInspectorRead(c)) return next();
   return journal(c, next, started);
 };
 
@@ -127,7 +131,7 @@ function tooManyRequests(headers: Record<string, string>): ApiError {
 
 export const injectFaults: MiddlewareHandler<Env> = (c, next) => {
   const { rules, rateLimits } = c.get("emulator").control;
-  if ((rules.idle && !rateLimits.enabled) || isControl(c)) return next();
+  if ((rules.idle && !rateLimits.enabled) || isControl(c) || isInspectorRead(c)) return next();
   const decision = rules.decide(apiRequest(c));
   if (!decision) return proceed(c, next, undefined);
   c.set("appliedRules", decision.applied);

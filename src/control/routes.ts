@@ -4,6 +4,9 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
+import { appsRoutes } from "./apps.js";
+import { inspector } from "./ui.js";
+import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
 import { clockRoutes } from "./clock-routes.js";
 import { journalRoutes } from "./journal-routes.js";
@@ -19,10 +22,13 @@ function appNotFound(appId: string): ApiError {
   return new ApiError("ERR_APP_NOT_FOUND", 404, `The app ${appId} does not exist in the emulator.`);
 }
 
-/** The `/_emulator` control API (design §4). Responses are plain JSON objects. */
+/** The `/_emulator` control API (design §4). Responses are plain JSON objects, but for the web inspector (HTML) and the event streams. */
 export const control = new Hono<Env>()
   .use("*", requireControlToken)
+  .route("/", inspector)
+  .route("/", streams)
   .route("/", deliveries)
+  .route("/", appsRoutes)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.get("emulator");
     return c.json({

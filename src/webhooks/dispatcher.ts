@@ -34,7 +34,7 @@ export interface DeliveryFilter {
 const TIMEOUT_MS = 2000;
 const RETRY_DELAYS_MS = [10_000, 30_000];
 
-function matches(d: Delivery, f: DeliveryFilter): boolean {
+export function matches(d: Delivery, f: DeliveryFilter): boolean {
   return (
     (!f.appId || d.appId === f.appId) &&
     (!f.webhook || d.webhook === f.webhook) &&
@@ -53,6 +53,7 @@ export class Dispatcher {
   private nextId = 1;
   private readonly queues = new Map<string, { items: Delivery[]; busy: boolean }>();
   private readonly waiters = new Set<() => void>();
+  private readonly listeners = new Set<(d: Delivery) => void>();
   private readonly timers: ClockTimers;
   private closed = false;
 
@@ -99,6 +100,12 @@ export class Dispatcher {
     });
   }
 
+  /** Calls `listener` with a delivery each time one is added or changes (attempt, status); returns the unsubscribe. */
+  subscribe(listener: (d: Delivery) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   clear(): void {
     this.log = [];
   }
@@ -126,7 +133,7 @@ export class Dispatcher {
     let q = this.queues.get(key);
     if (!q) this.queues.set(key, (q = { items: [], busy: false }));
     q.items.push(d);
-    this.changed();
+    this.changed(d);
     if (!q.busy) setImmediate(() => this.drain(app, key));
   }
 
@@ -142,13 +149,13 @@ export class Dispatcher {
       const retries = d.attempts.length - 1;
       if (!ok && w?.retryOnFailure && retries < RETRY_DELAYS_MS.length) {
         d.status = "retrying";
-        this.changed();
+        this.changed(d);
         await new Promise<void>((resolve) => this.timers.at(this.clock.nowMs() + RETRY_DELAYS_MS[retries], resolve));
         continue;
       }
       d.status = ok ? "delivered" : "failed";
       q.items.shift();
-      this.changed();
+      this.changed(d);
     }
     q.busy = false;
   }
@@ -177,10 +184,11 @@ export class Dispatcher {
 
   private record(d: Delivery, a: Attempt): void {
     d.attempts.push(a);
-    this.changed();
+    this.changed(d);
   }
 
-  private changed(): void {
+  private changed(d: Delivery): void {
+    for (const listener of this.listeners) listener(d);
     for (const check of [...this.waiters]) check();
   }
 }

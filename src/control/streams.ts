@@ -1,0 +1,108 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../http/context.js";
+import { Query } from "../http/validate.js";
+import { matches as deliveryMatches } from "../webhooks/dispatcher.js";
+import { entryView, matcher } from "./journal.js";
+import { filterFrom, liveJournal } from "./journal-routes.js";
+import { deliveryFilter } from "./webhooks.js";
+
+/**
+ * Live streams as server-sent events (what the inspector watches; `EventSource` in a browser, or `curl -N`):
+ *   GET /_emulator/requests/stream             event `request`, id = journal id: the journal's matching entries,
+ *                                              then each new one as it is answered. A reconnect resumes after
+ *                                              `Last-Event-ID`.
+ *   GET /_emulator/webhooks/deliveries/stream  event `delivery`: the matching deliveries, then a delivery each
+ *                                              time one is added or changes (an attempt, its status).
+ * A comment line every 15 s keeps idle connections open; a client that stops reading falls behind by at most
+ * MAX_QUEUED events, then it is disconnected (an EventSource reconnects and resumes).
+ */
+
+const HEARTBEAT_MS = 15_000;
+const MAX_QUEUED = 10_000;
+
+interface SseEvent {
+  event: string;
+  id?: number;
+  data: unknown;
+}
+
+type Send = (e: SseEvent) => void;
+
+/**
+ * An event-stream response. `start` sends what is there already and subscribes; it returns the unsubscribe,
+ * called when the client goes away (or the emulator closes the connection).
+ */
+function eventStream(c: Ctx, start: (send: Send) => () => void): Response {
+  const encoder = new TextEncoder();
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const close = () => {
+        if (!open) return;
+        open = false;
+        clearInterval(heartbeat);
+        c.req.raw.signal.removeEventListener("abort", close);
+        unsubscribe();
+        try {
+          controller.close();
+        } catch {
+          // already cancelled by the reader
+        }
+      };
+      const write = (text: string) => {
+        if (!open) return;
+        if ((controller.desiredSize ?? 0) < -MAX_QUEUED) return close();
+        controller.enqueue(encoder.encode(text));
+      };
+      const send: Send = (e) => write(`event: ${e.event}\n${e.id === undefined ? "" : `id: ${e.id}\n`}data: ${JSON.stringify(e.data)}\n\n`);
+      write("retry: 1000\n\n");
+      const heartbeat = setInterval(() => write(": keep-alive\n\n"), HEARTBEAT_MS);
+      heartbeat.unref?.();
+      const unsubscribe = start(send);
+      stop = close;
+      c.req.raw.signal.addEventListener("abort", close);
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
+export const streams = new Hono<Env>()
+  .get("/requests/stream", (c) => {
+    const q = new Query(c);
+    const filter = filterFrom(q);
+    const limit = q.int("limit", { def: 0, min: 1 });
+    q.done();
+    const journal = liveJournal(c);
+    const lastEventId = Number(c.req.header("last-event-id"));
+    if (Number.isInteger(lastEventId) && lastEventId > (filter.afterId ?? 0)) filter.afterId = lastEventId;
+    const matches = matcher(filter);
+    return eventStream(c, (send) => {
+      for (const entry of journal.list(limit > 0 ? { ...filter, limit } : filter)) send({ event: "request", id: entry.id, data: entry });
+      return journal.subscribe((r) => {
+        if (matches(r)) send({ event: "request", id: r.id, data: entryView(r) });
+      });
+    });
+  })
+
+  .get("/webhooks/deliveries/stream", (c) => {
+    const q = new Query(c);
+    const filter = deliveryFilter(q);
+    q.done();
+    const { webhooks } = c.get("emulator");
+    return eventStream(c, (send) => {
+      for (const d of webhooks.list(filter)) send({ event: "delivery", data: d });
+      return webhooks.subscribe((d) => {
+        if (deliveryMatches(d, filter)) send({ event: "delivery", data: d });
+      });
+    });
+  });

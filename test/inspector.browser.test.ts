@@ -1,0 +1,91 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../src/index.js";
+import { launchChromium } from "../scripts/chromium.mjs";
+import { APP_ID, REST_KEY } from "./helpers.js";
+
+/**
+ * The web inspector in a real browser: Debian's Chromium, headless, driven by playwright-core (installed by
+ * .ci/run; CHROMIUM_PATH names another). No browser is a failure, not a skip: CI must run this.
+ * One emulator with a control token (so the sign-in is exercised too), one browser, one page, steps in order.
+ */
+
+const TOKEN = "browser-test-token";
+let emulator: RunningEmulator;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ controlToken: TOKEN, quiet: true });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on("pageerror", (e) => problems.push(String(e)));
+  // A refused API call is logged by the browser as a failed resource; anything else is a problem of the page.
+  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(m.text()));
+  page.setDefaultTimeout(5000);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await emulator?.close();
+});
+
+const sendAs = async (uid: string, text: string) => {
+  await page.selectOption('.chat select[aria-label="Send as"]', uid);
+  await page.fill('.chat input[aria-label="Message text"]', text);
+  await page.click('.chat button[type="submit"]');
+};
+
+describe("web inspector in Chromium", () => {
+  it("signs in with ?token=, picks the default app and opens the supergroup conversation", async () => {
+    await page.goto(`${emulator.url}/_emulator/ui?token=${TOKEN}`);
+    expect(new URL(page.url()).search).toBe(""); // the token left the address bar
+    const card = page.locator(`.app-card[data-app="${APP_ID}"]`);
+    await card.getByText("default").waitFor();
+    await card.click();
+    await page.click('[data-conversation="group_supergroup"]');
+    await page.locator(".chat .message", { hasText: "Welcome to the Comic Heros' Hangout!" }).waitFor();
+    expect(await page.locator(".chat-head h2").textContent()).toBe("Comic Heros' Hangout");
+  });
+
+  it("sends a message as superhero2: the REST API has it and the live journal shows the call", async () => {
+    const text = `Hello from the inspector ${Date.now()}`;
+    await sendAs("superhero2", text);
+    await page.locator(".chat .message", { hasText: text }).waitFor();
+
+    const res = await fetch(`${emulator.baseUrl()}/groups/supergroup/messages?affix=prepend&limit=1`, { headers: { apikey: REST_KEY } });
+    const [last] = (await res.json()).data;
+    expect(last).toMatchObject({ sender: "superhero2", receiver: "supergroup", data: { text } });
+
+    await page.click('.sidebar a[href="#/requests"]');
+    const row = page.locator("tr[data-request]", { hasText: "/v3/messages" }).first();
+    await row.getByText("200").waitFor();
+    expect(await row.locator(".method").textContent()).toBe("POST");
+    await row.click();
+    await page.locator(".drawer", { hasText: text }).waitFor();
+    await page.click('.drawer button[aria-label="Close"]');
+  });
+
+  it("adds a fault rule, and the next send fails with its error", async () => {
+    await page.click('.sidebar a[href="#/rules"]');
+    await page.getByRole("button", { name: "Next message send fails (503)" }).click();
+    await page.getByRole("button", { name: "Add rule" }).click();
+    await page.locator('tr[data-rule="r1"]').waitFor();
+
+    await page.goBack(); // the journal
+    await page.goBack(); // the conversation
+    await sendAs("superhero2", "this one fails");
+    const error = await page.locator(".composer-error").textContent();
+    expect(error).toContain("503 ERR_OPERATION_FAILED");
+
+    const journal = emulator.journal.list({ method: "POST", path: "/v3/messages" });
+    expect(journal.map((r) => [r.status, r.rules])).toEqual([
+      [200, []],
+      [503, ["r1"]],
+    ]);
+    await page.click('.sidebar a[href="#/requests"]');
+    await page.locator("tr[data-request]", { hasText: "503" }).getByText("r1").waitFor();
+    expect(problems).toEqual([]);
+  });
+});
