@@ -41,7 +41,10 @@ export class SortedIndex<T> {
   }
 
   insert(item: T): void {
-    this.items.splice(this.lowerBound(item), 0, item);
+    const items = this.items;
+    // Most inserts land at the end (times, ids): no search, no splice.
+    if (items.length === 0 || this.compare(items[items.length - 1], item) <= 0) items.push(item);
+    else items.splice(this.lowerBound(item), 0, item);
   }
 
   remove(item: T): boolean {

@@ -149,7 +149,8 @@ export function store(
     receiver: normalizeUid(receiver),
     category: content.category,
     type: content.type,
-    data: structuredClone(content.data),
+    // Shared by the messages of one multi-receiver send: nested values are never mutated (see store/types.ts).
+    data: content.data,
     sentAt: now,
     updatedAt: now,
   };
