@@ -59,7 +59,12 @@ function oid(dotted: string): Buffer {
 }
 
 function positiveInteger(bytes: Buffer): Buffer {
-  return der(0x02, bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  // DER wants the shortest form: no leading zero bytes (a random serial starts with one in 1 of 256 cases,
+  // which OpenSSL refuses as "illegal padding"), then one zero byte only to keep the number positive.
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = bytes.subarray(start);
+  return der(0x02, minimal[0] & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 function time(d: Date): Buffer {

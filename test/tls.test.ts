@@ -1,6 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createSecureContext } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, TlsError, type RunningEmulator } from "../src/index.js";
 import { resolveTls, selfSignedCertificate } from "../src/tls.js";
@@ -9,6 +10,13 @@ import { httpsGet } from "./tls.helpers.js";
 import { tempDir } from "./tmp.helpers.js";
 
 describe("generated certificate", () => {
+  it("is valid DER every time, whatever its random serial (one in 256 starts with a zero byte)", () => {
+    for (let i = 0; i < 600; i++) {
+      const { cert, key } = selfSignedCertificate();
+      expect(() => createSecureContext({ cert, key })).not.toThrow();
+    }
+  });
+
   const { cert } = selfSignedCertificate();
   const x509 = new X509Certificate(cert);
 
