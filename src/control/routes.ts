@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../http/context.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { apiError, badRequest } from "../http/errors.js";
 import { readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
@@ -17,10 +17,6 @@ import { requireControlToken } from "./token.js";
 
 /** Control bodies (state documents) may be large; the 10 KB platform limit does not apply here. */
 const CONTROL_BODY_LIMIT = 512 * 1024 * 1024;
-
-function appNotFound(appId: string): ApiError {
-  return new ApiError("ERR_APP_NOT_FOUND", 404, `The app ${appId} does not exist in the emulator.`);
-}
 
 /** The `/_emulator` control API (design §4). Responses are plain JSON objects, but for the web inspector (HTML) and the event streams. */
 export const control = new Hono<Env>()
@@ -45,7 +41,7 @@ export const control = new Hono<Env>()
     validate(body, { appId: { type: "string" }, to: { type: "string", in: ["seed", "empty"] } });
     const { store } = c.get("emulator");
     const appId = (body.appId as string | undefined)?.toLowerCase();
-    if (appId !== undefined && !store.apps.has(appId)) throw appNotFound(appId);
+    if (appId !== undefined && !store.apps.has(appId)) throw apiError("ERR_APP_NOT_FOUND", { appId });
     const to = (body.to as "seed" | "empty" | undefined) ?? "seed";
     store.reset({ appId, to });
     return c.json({ reset: appId ? [appId] : [...store.apps.keys()], to });

@@ -21,3 +21,8 @@ export function bulkFailure(e: unknown): Record<string, unknown> {
   if (!(e instanceof ApiError)) throw e;
   return { success: false, message: e.message, error: e.toBody().error };
 }
+
+/** The `{updatedAt, affix: "prepend"}` cursor of page-style lists: the last item's time, or now for an empty page. */
+export function prependCursor(c: Ctx, lastTime: number | undefined) {
+  return { updatedAt: lastTime ?? c.get("emulator").clock.now(), affix: "prepend" };
+}

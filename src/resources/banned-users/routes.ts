@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Env } from "../../http/context.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
-import { page, success } from "../../http/reply.js";
+import { page, success, prependCursor } from "../../http/reply.js";
 import { Query } from "../../http/validate.js";
 import { banUser, pathGroup, unbanUser } from "../groups/membership.js";
 import { requireUser } from "../users/lookup.js";
@@ -39,5 +39,5 @@ export const bannedUsers = new Hono<Env>()
     const result = pageMatching(bans.values(), active, perPage, pageNo, active ? undefined : bans.size);
     const data = result.items.map((b) => userView(app.users.get(b.uid)!, { list: true }));
     const last = result.items.at(-1);
-    return page(c, data, result.pagination, { cursor: { updatedAt: last?.bannedAt ?? c.get("emulator").clock.now(), affix: "prepend" } });
+    return page(c, data, result.pagination, { cursor: prependCursor(c, last?.bannedAt) });
   });

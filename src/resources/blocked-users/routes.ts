@@ -1,16 +1,13 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
-import { bulkFailure, ok, page } from "../../http/reply.js";
+import { bulkFailure, ok } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
-import { pathUser } from "../users/lookup.js";
-import { relationFlags } from "./flags.js";
+import { pathUser, requireUser } from "../users/lookup.js";
+import { relatedUsersPage } from "./flags.js";
 import { brief } from "../../webhooks/payloads.js";
-import { requireUser } from "../users/lookup.js";
-import { userView } from "../users/view.js";
 
 const BLOCKED_UIDS = { blockedUids: { required: true, type: "array", items: { required: true, type: "string" } } } as const;
 
@@ -64,11 +61,6 @@ export const blockedUsers = new Hono<Env>()
     const uids = new Set<string>();
     if (direction !== "hasBlockedMe") for (const uid of app.relations.blockedByUser(user.uid).keys()) uids.add(uid);
     if (direction !== "blockedByMe") for (const uid of app.relations.blockersOf(user.uid).keys()) uids.add(uid);
-    const list = [...uids].map((uid) => app.activeUser(uid)).filter((u) => u !== undefined).sort(app.usersByName.compare);
-    const { data, pagination } = pageOf(list, perPage, pageNo);
-    const last = data.at(-1);
-    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.get("emulator").clock.now(), affix: "prepend" };
-    return page(c, data.map((u) => ({ ...userView(u, { viewer: user, list: true }), ...relationFlags(app, user, u) })), pagination, {
-      meta: { pagination, cursor },
-    });
+    const list = [...uids].map((uid) => app.activeUser(uid)).filter((u) => u !== undefined);
+    return relatedUsersPage(c, user, list, perPage, pageNo);
   });

@@ -2,14 +2,12 @@ import { Hono } from "hono";
 import type { Env } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
-import { pageOf } from "../../http/pagination.js";
-import { bulkFailure, page, success, ok } from "../../http/reply.js";
+import { bulkFailure, success, ok } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
 import { pathUser, requireUser } from "../users/lookup.js";
-import { userView } from "../users/view.js";
-import { relationFlags } from "../blocked-users/flags.js";
+import { relatedUsersPage } from "../blocked-users/flags.js";
 
 export const FRIENDS_PER_USER = 1000;
 
@@ -58,13 +56,7 @@ export const friends = new Hono<Env>()
       const f = app.activeUser(uid);
       if (f && (!searchKey || f.uid.startsWith(searchKey) || f.name.toLowerCase().startsWith(searchKey))) list.push(f);
     }
-    list.sort(app.usersByName.compare);
-    const { data, pagination } = pageOf(list, perPage, pageNo);
-    const last = data.at(-1);
-    const cursor = { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.get("emulator").clock.now(), affix: "prepend" };
-    return page(c, data.map((f) => ({ ...userView(f, { viewer: user, list: true }), ...relationFlags(app, user, f) })), pagination, {
-      meta: { pagination, cursor },
-    });
+    return relatedUsersPage(c, user, list, perPage, pageNo);
   })
 
   .delete("/users/:uid/friends", async (c) => {

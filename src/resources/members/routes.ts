@@ -3,7 +3,7 @@ import type { Env } from "../../http/context.js";
 import { badRequest } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
-import { bulkFailure, ok, page, success } from "../../http/reply.js";
+import { bulkFailure, ok, page, success, prependCursor } from "../../http/reply.js";
 import { Query, readBody, validate, type Body } from "../../http/validate.js";
 import { SCOPES, type Scope } from "../../store/types.js";
 import { MEMBER_LISTS, MEMBERS } from "../groups/routes.js";
@@ -90,7 +90,7 @@ export const members = new Hono<Env>()
     const result = pageMatching(all.values(), matches, perPage, pageNo, filtered ? undefined : all.size);
     const data = result.items.map((m) => ({ ...userView(app.users.get(m.uid)!, { list: true }), scope: m.scope, joinedAt: m.joinedAt }));
     const last = result.items.at(-1);
-    return page(c, data, result.pagination, { cursor: { updatedAt: last?.joinedAt ?? c.get("emulator").clock.now(), affix: "prepend" } });
+    return page(c, data, result.pagination, { cursor: prependCursor(c, last?.joinedAt) });
   })
 
   .put("/groups/:guid/members/:uid", async (c) => {

@@ -1,21 +1,15 @@
 import { apiError } from "../../http/errors.js";
 import type { AppState } from "../../store/app-state.js";
+import { groupConversationId, parseConversationId } from "../../store/conversation-ids.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
+
+export { parseConversationId };
 
 /** The part of a conversation a user may see: ids in (after, until]. */
 export interface Visible {
   conversationId: string;
   after: number;
   until: number;
-}
-
-const GROUP_PREFIX = "group_";
-
-/** `group_<guid>` -> guid; a one-on-one id -> its two uids. */
-export function parseConversationId(id: string): { guid: string } | { uids: [string, string] } | undefined {
-  if (id.startsWith(GROUP_PREFIX)) return { guid: id.slice(GROUP_PREFIX.length) };
-  const parts = id.split("_user_");
-  return parts.length === 2 && parts[0] && parts[1] ? { uids: [parts[0], parts[1]] } : undefined;
 }
 
 /**
@@ -59,11 +53,11 @@ export function pathMessage(app: AppState, rawId: string, viewer: UserRecord | u
 
 /** A group departure: the former member keeps seeing what was said up to now (the action included). */
 export function noteDeparture(app: AppState, uid: string, guid: string): void {
-  app.conversations.ensure(uid, GROUP_PREFIX + guid).untilId = app.messages.lastId;
+  app.conversations.ensure(uid, groupConversationId(guid)).untilId = app.messages.lastId;
 }
 
 /** A (re)joined member sees the whole group again. */
 export function noteArrival(app: AppState, uid: string, guid: string): void {
-  const state = app.conversations.state(uid, GROUP_PREFIX + guid);
+  const state = app.conversations.state(uid, groupConversationId(guid));
   if (state) delete state.untilId;
 }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Env, Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { normalizeUid, onBehalfOf } from "../../http/auth.js";
-import { page, ok, success } from "../../http/reply.js";
+import { page, ok, success, prependCursor } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { JsonObject, UserRecord } from "../../store/types.js";
 import { mintToken } from "../auth-tokens/tokens.js";
@@ -110,7 +110,7 @@ export const users = new Hono<Env>()
     }));
     const last = result.users[result.users.length - 1];
     return page(c, data, result.pagination, {
-      cursor: { updatedAt: last ? (last.updatedAt ?? last.createdAt) : c.get("emulator").clock.now(), affix: "prepend" },
+      cursor: prependCursor(c, last && (last.updatedAt ?? last.createdAt)),
     });
   })
 
