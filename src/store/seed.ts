@@ -591,7 +591,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
     calls.flatMap((k) => callMessages(k, parties).map((m): [unknown, string] => [m, `(call message of ${k.sessionId})`]));
   rawMessages.splice(sampleEnd, 0, ...messagesOf(sampleCalls));
   if (kind === "seed") rawMessages.push(...messagesOf(ownCalls));
-  data.messages = messages(c, rawMessages, data, now, kind);
+  data.messages = messages(c, rawMessages, ctx, now);
   data.lastMessageId = Math.max(data.lastMessageId, data.messages.at(-1)?.id ?? 0);
   const messageIds = new Set(data.messages.map((m) => m.id));
   data.reactions.forEach((r, i) => {
@@ -612,10 +612,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
 }
 
 /** Messages in id order: given ids must increase; missing ones continue the sequence. */
-function messages(c: Checker, raw: [unknown, string][], data: AppData, now: number, kind: "seed" | "state"): MessageRecord[] {
-  const known = new Set(data.users.map((u) => u.uid));
-  const uids = { has: (uid: string) => kind === "state" || known.has(uid) };
-  const guids = new Set(data.groups.map((g) => g.guid));
+function messages(c: Checker, raw: [unknown, string][], refs: Pick<CallContext, "isUser" | "isGroup">, now: number): MessageRecord[] {
   const out: MessageRecord[] = [];
   const conversations = new Map<number, string>();
   let last = 0;
@@ -624,8 +621,8 @@ function messages(c: Checker, raw: [unknown, string][], data: AppData, now: numb
     if (m.id !== undefined && m.id <= last) c.fail(`${path}.id`, `must be greater than the previous message id ${last}`);
     const id = m.id ?? last + 1;
     last = id;
-    if (m.sender !== "app_system" && !uids.has(m.sender)) c.fail(`${path}.sender`, `names the unknown user ${m.sender}`);
-    if (!(m.receiverType === "user" ? uids : guids).has(m.receiver))
+    if (m.sender !== "app_system" && !refs.isUser(m.sender)) c.fail(`${path}.sender`, `names the unknown user ${m.sender}`);
+    if (!(m.receiverType === "user" ? refs.isUser : refs.isGroup)(m.receiver))
       c.fail(`${path}.receiver`, `names the unknown ${m.receiverType} ${m.receiver}`);
     const conversationId = conversationIdOf(m);
     if (m.parentId !== undefined && conversations.get(m.parentId) !== conversationId)
