@@ -102,11 +102,14 @@ const NO_RULES: string[] = [];
 const RESPONSE_TEXT = Symbol("responseText");
 type Capturing = Ctx & { [RESPONSE_TEXT]?: string };
 
+const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": "application/json" };
+
 function capturingJson(this: Capturing, object: unknown, arg?: unknown, headers?: Record<string, string>): Response {
   const text = JSON.stringify(object);
   this[RESPONSE_TEXT] = text;
   const body = this.body as (text: string, arg?: unknown, headers?: Record<string, string>) => Response;
-  return body(text, arg, { "Content-Type": "application/json", ...headers });
+  // Neither Hono nor the Node adapter changes the headers object it is given: one shared object will do.
+  return body(text, arg, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS);
 }
 
 function keptText(c: Ctx): string | null {

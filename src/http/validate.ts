@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { ApiError, badRequest, type Details } from "./errors.js";
 import { header, type Ctx } from "./context.js";
 
@@ -39,14 +40,25 @@ export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES): Promise<Body> 
 function bodyText(c: Ctx): Promise<string> {
   const cache = c.req.bodyCache as { text?: Promise<string> };
   if (cache.text) return cache.text;
-  const incoming = (c.env as { incoming?: NodeJS.ReadableStream & { readableEnded?: boolean } } | undefined)?.incoming;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (!incoming || incoming.readableEnded) return c.req.text();
-  return (cache.text = new Promise<string>((resolve, reject) => {
+  return (cache.text = readIncoming(incoming));
+}
+
+async function readIncoming(incoming: IncomingMessage): Promise<string> {
+  // A small request arrives in one piece: by the next microtask Node's parser has buffered all of it, and one
+  // read() takes it without switching the stream to flowing mode (a third of the cost of reading it by events).
+  await undefined;
+  if (incoming.complete && !incoming.readableDidRead) {
+    const all = incoming.read() as Buffer | null;
+    return all === null ? "" : all.toString("utf8");
+  }
+  return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     incoming.on("error", reject);
-  }));
+  });
 }
 
 function tooLarge(limit: number): ApiError {
