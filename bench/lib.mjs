@@ -5,13 +5,16 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
 /**
- * Load settings, fixed so runs compare (override with BENCH_CONNECTIONS / BENCH_DURATION seconds). Throughput
- * scenarios use 10 connections; latency targets are read at 1 connection, i.e. the cost of one request without
- * queueing behind nine others on a 2-core machine that also runs the load generator.
+ * Load settings, fixed so runs compare (override with BENCH_CONNECTIONS, BENCH_DURATION seconds per run and
+ * BENCH_ROUNDS). Throughput scenarios use 10 connections; latency targets are read at 1 connection, i.e. the cost
+ * of one request without queueing behind nine others on a 2-core machine that also runs the load generator
+ * (autocannon runs in the bench's own process: one core for it, one for the server under test).
  */
 export const LOAD = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
-  duration: Number(process.env.BENCH_DURATION ?? 5),
+  duration: Number(process.env.BENCH_DURATION ?? 3),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  warmupSeconds: 1,
 };
 
 /** Spawns `bench/servers/<name>.mjs`; resolves once it prints `READY <url> <json>`. `stop()` resolves its STATS. */
@@ -50,6 +53,23 @@ export async function load(opts) {
   const result = await autocannon({ connections: LOAD.connections, duration: LOAD.duration, ...opts });
   if (result.non2xx > 0) throw new Error(`${opts.url}: ${result.non2xx} non-2xx answers`);
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/**
+ * One request's throughput on the emulator next to the very same request (method, headers, body) on the
+ * baseline: after a warm-up of each, LOAD.rounds alternating runs (baseline, emulator, baseline, ...), so that
+ * drift in the host's speed (a shared virtual machine) hits both alike. Returns the median run of each.
+ */
+export async function compare(baselineUrl, emulatorUrl, request) {
+  const on = (url) => ({ ...request, url: url + request.path });
+  for (const url of [baselineUrl, emulatorUrl]) await load({ ...on(url), duration: LOAD.warmupSeconds });
+  const runs = { baseline: [], emulator: [] };
+  for (let i = 0; i < LOAD.rounds; i++) {
+    runs.baseline.push(await load(on(baselineUrl)));
+    runs.emulator.push(await load(on(emulatorUrl)));
+  }
+  const mid = (xs) => [...xs].sort((a, b) => a.rps - b.rps)[Math.floor(xs.length / 2)];
+  return { baseline: mid(runs.baseline), emulator: mid(runs.emulator) };
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
