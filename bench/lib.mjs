@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: start a server script in its own process (so the load generator and the
 // server do not share an event loop), and drive it with autocannon.
 import { spawn } from "node:child_process";
+import { Agent, request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
@@ -70,6 +71,34 @@ export async function compare(baselineUrl, emulatorUrl, request) {
   }
   const mid = (xs) => [...xs].sort((a, b) => a.rps - b.rps)[Math.floor(xs.length / 2)];
   return { baseline: mid(runs.baseline), emulator: mid(runs.emulator) };
+}
+
+/**
+ * The cost of one request at a time: sequential GETs on one kept-alive connection for `seconds`, each timed with
+ * performance.now() (autocannon rounds latencies to whole milliseconds, too coarse for a 5 ms target).
+ */
+export async function sequential({ url, headers = {}, seconds = LOAD.duration * LOAD.rounds }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(url, { agent, headers }, (res) => {
+        res.on("data", () => {}).on("end", () => (res.statusCode < 300 ? resolve() : reject(new Error(`${url}: ${res.statusCode}`))));
+      });
+      req.on("error", reject).end();
+    });
+  for (let i = 0; i < 100; i++) await once(); // warm-up
+  const times = [];
+  const until = performance.now() + seconds * 1000;
+  for (let t = performance.now(); t < until; ) {
+    await once();
+    const now = performance.now();
+    times.push(now - t);
+    t = now;
+  }
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  const at = (q) => +times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
+  return { rps: Math.round(times.length / seconds), p50: at(0.5), p99: at(0.99) };
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

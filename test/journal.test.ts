@@ -80,6 +80,18 @@ describe("GET /_emulator/requests", () => {
     expect(list.responseBody.data.map((u: any) => u.uid)).toContain("big");
   });
 
+  it("keeps each entry's own text as a small journal wraps over slots that held large ones", async () => {
+    const small = await emulator({ journalSize: 2 });
+    const sizes = [2400, 300, 2500, 2200, 50, 2450]; // "é" is two bytes (metadata: 5 KB at most): over a 4 KB slot with the rest
+    for (const [i, n] of sizes.entries())
+      expect((await small.post("/v3/users", { uid: `u${i}`, name: "N", metadata: { pad: "é".repeat(n) } })).status).toBe(200);
+    const kept = (await small.get("/_emulator/requests")).body.requests as any[];
+    expect(kept.map((r) => [r.requestBody.uid, r.requestBody.metadata.pad.length, r.responseBody.data.metadata.pad.length])).toEqual([
+      ["u4", 50, 50],
+      ["u5", 2450, 2450],
+    ]);
+  });
+
   it("does not journal control calls", async () => {
     await e.get("/_emulator/health");
     await e.post("/_emulator/reset");

@@ -6,7 +6,10 @@ import type { Plane } from "./request.js";
  * chunks allocated as the ring fills. Keeping each request's strings and objects on the heap for the next
  * thousand requests measured at about 3 µs per request of garbage-collector work (the young generation grows and
  * every scavenge copies the kept entries), a tenth of a small GET; copying the text into bytes costs a fraction
- * of that. Numbers go to typed arrays; method, plane, app id and rule ids are references to long-lived strings.
+ * of that. Text too long for its slot (a page of 100 messages is ~64 KB) goes to the slot's own overflow buffer,
+ * reused by later entries: kept on the heap, the last thousand pages were promoted and collected over and over,
+ * and the collector's pauses made the 99th percentile of such lists. Numbers go to typed arrays; method, plane,
+ * app id and rule ids are references to long-lived strings.
  */
 
 /** Headers as received: Node's flat `rawHeaders` (name, value, name, value, ...) or Fetch `Headers`. */
@@ -40,7 +43,8 @@ const SLOT_BYTES = 4096;
 const SLOTS_PER_CHUNK = 64;
 const PARTS = 4; // url, headers, request text, response text
 const NULL = -1;
-const ON_HEAP = -2;
+/** Lengths at or below this mark a part in the overflow buffer: OVERFLOW - length. */
+const OVERFLOW = -2;
 
 function headerText(h: RawHeaders): string {
   if (!(h instanceof Headers)) return h.join("\n");
@@ -53,13 +57,13 @@ export class Ring {
   private readonly chunks: Buffer[] = [];
   /** Per slot: id, time, duration, status (-1: none). */
   private readonly numbers: Float64Array;
-  /** Per slot and part: byte length, NULL, or ON_HEAP (too large for the slot: kept in `onHeap`). */
+  /** Per slot and part: byte length in the slot, NULL, or OVERFLOW - byte length in the slot's overflow buffer. */
   private readonly lengths: Int32Array;
   private readonly methods: string[];
   private readonly planes: (Plane | null)[];
   private readonly appIds: (string | null)[];
   private readonly rules: string[][];
-  private readonly onHeap = new Map<number, (string | null)[]>();
+  private readonly overflow: (Buffer | undefined)[];
 
   constructor(readonly capacity: number) {
     this.numbers = new Float64Array(capacity * 4);
@@ -68,6 +72,7 @@ export class Ring {
     this.planes = new Array<Plane | null>(capacity).fill(null);
     this.appIds = new Array<string | null>(capacity).fill(null);
     this.rules = new Array<string[]>(capacity).fill([]);
+    this.overflow = new Array<Buffer | undefined>(capacity).fill(undefined);
   }
 
   private chunk(slot: number): Buffer {
@@ -86,11 +91,11 @@ export class Ring {
     this.planes[slot] = r.plane;
     this.appIds[slot] = r.appId;
     this.rules[slot] = r.rules;
-    this.onHeap.delete(slot);
     const bytes = this.chunk(slot);
     let at = (slot % SLOTS_PER_CHUNK) * SLOT_BYTES;
     const end = at + SLOT_BYTES;
     const parts = [r.url, headerText(r.headers), r.requestText, r.responseText];
+    let over = 0;
     for (let p = 0; p < PARTS; p++) {
       const text = parts[p];
       const i = slot * PARTS + p;
@@ -100,17 +105,27 @@ export class Ring {
       }
       const room = end - at;
       // UTF-16 units times 3 bound the UTF-8 length: only long or non-ASCII-heavy text needs measuring.
-      if (text.length * 3 <= room || Buffer.byteLength(text) <= room) {
+      const size = text.length * 3 <= room ? -1 : Buffer.byteLength(text);
+      if (size <= room) {
         const written = bytes.write(text, at, room, "utf8");
         this.lengths[i] = written;
         at += written;
       } else {
-        this.lengths[i] = ON_HEAP;
-        let kept = this.onHeap.get(slot);
-        if (!kept) this.onHeap.set(slot, (kept = [null, null, null, null]));
-        kept[p] = text;
+        const buffer = this.overflowFor(slot, over + size, over);
+        buffer.write(text, over, size, "utf8");
+        this.lengths[i] = OVERFLOW - size;
+        over += size;
       }
     }
+  }
+
+  /** The slot's overflow buffer with room for `size` bytes, keeping its first `keep` bytes when it must grow. */
+  private overflowFor(slot: number, size: number, keep: number): Buffer {
+    const current = this.overflow[slot];
+    if (current && current.length >= size) return current;
+    const grown = Buffer.allocUnsafeSlow(Math.max(size, 2 * (current?.length ?? 0)));
+    current?.copy(grown, 0, 0, keep);
+    return (this.overflow[slot] = grown);
   }
 
   read(slot: number): Stored {
@@ -118,11 +133,15 @@ export class Ring {
     const bytes = this.chunk(slot);
     let at = (slot % SLOTS_PER_CHUNK) * SLOT_BYTES;
     const parts: (string | null)[] = [];
+    let over = 0;
     for (let p = 0; p < PARTS; p++) {
       const length = this.lengths[slot * PARTS + p];
       if (length === NULL) parts.push(null);
-      else if (length === ON_HEAP) parts.push(this.onHeap.get(slot)![p]);
-      else {
+      else if (length <= OVERFLOW) {
+        const size = OVERFLOW - length;
+        parts.push(this.overflow[slot]!.toString("utf8", over, over + size));
+        over += size;
+      } else {
         parts.push(bytes.toString("utf8", at, at + length));
         at += length;
       }
@@ -146,9 +165,9 @@ export class Ring {
     };
   }
 
-  /** Lets go of everything kept on the heap. */
+  /** Lets go of the overflow buffers and the rule lists. */
   clear(): void {
-    this.onHeap.clear();
+    this.overflow.fill(undefined);
     this.rules.fill([]);
   }
 }
