@@ -7,9 +7,9 @@ import autocannon from "autocannon";
 
 /**
  * Load settings, fixed so runs compare (override with BENCH_CONNECTIONS, BENCH_DURATION seconds per run and
- * BENCH_ROUNDS). Throughput scenarios use 10 connections; latency targets are read at 1 connection, i.e. the cost
- * of one request without queueing behind nine others on a 2-core machine that also runs the load generator
- * (autocannon runs in the bench's own process: one core for it, one for the server under test).
+ * BENCH_ROUNDS). Throughput scenarios use 10 connections (autocannon runs in the bench's own process: one core
+ * for it, one for the server under test); latency targets are read one request at a time (`sequential`), the
+ * cost of a request without queueing behind nine others.
  */
 export const LOAD = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
