@@ -33,7 +33,7 @@ const storedMessageIds = (file: string) =>
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves as soon as anything happens to a file in the data file's folder: a save has just begun. */
+/** Resolves as soon as anything happens to a file in the data file's folder: a save is under way or just done. */
 function nextSave(file: string): Promise<void> {
   return new Promise((resolve) => {
     const watcher = watch(dirname(file), () => {
@@ -47,7 +47,7 @@ describe("--data durability", () => {
   it("a kill -9 at any moment of persisted writes leaves a data file that loads", async () => {
     const data = join(mkdtempSync(join(tmpdir(), "chat-emulator-")), "state.json");
     let stored = 0;
-    // Kills at set moments, and kills the moment a save begins (so that one lands in the middle of writing).
+    // Kills at set moments, and kills the moment the folder changes (so that some land in the middle of a save).
     for (const [afterMs, inSave] of [[150, false], [200, true], [400, false], [300, true], [250, true]] as const) {
       const cli = await start(["--data", data]); // starts only if the file the previous kill left loads
       const stop = { now: false };
