@@ -145,7 +145,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     },
     webhooks: new Dispatcher(clock),
   };
-  store.eventSink = (appState, trigger, build) => emulator.webhooks.enqueue(appState, trigger, build);
+  store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 

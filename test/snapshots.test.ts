@@ -80,7 +80,7 @@ describe("/_emulator/snapshots", () => {
     await e.post("/_emulator/snapshots/events");
     await e.post("/_emulator/snapshots/events/restore");
     const seen: string[] = [];
-    e.store.eventSink = (_app, trigger) => seen.push(trigger);
+    e.store.events.subscribe((ev) => seen.push(ev.trigger));
     await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "hi" } }, { onBehalfOf: "superhero1" });
     expect(seen.length).toBeGreaterThan(0);
   });

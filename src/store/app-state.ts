@@ -31,8 +31,8 @@ export function copyAppData(data: AppData): AppData {
   };
 }
 
-/** A domain event: its trigger id and a builder for its `data`, run only if a webhook listens. */
-export type EventSink = (app: AppState, trigger: string, data: () => unknown) => void;
+/** Where an app's domain events go (the store's event bus, see events.ts). */
+export type EventSink = (app: AppState, trigger: string, data: () => unknown, message?: MessageRecord) => void;
 
 export const DEFAULT_ROLE: RoleRecord = {
   role: "default",
@@ -77,7 +77,7 @@ export class AppState {
   readonly conversations = new Conversations();
   readonly relations = new Relations();
   readonly webhooks = new Map<string, WebhookRecord>();
-  /** Where events go (the webhook dispatcher); set by the store. */
+  /** Where events go (the store's event bus); set by the store. */
   events?: EventSink;
   readonly calls = new Calls();
   /** What the metrics read; follows every message and call added or removed. */
@@ -126,9 +126,12 @@ export class AppState {
     this.activity.load(this.messages.list(), this.calls.list());
   }
 
-  /** Announces a change (a webhook trigger); the payload is built only when someone listens. */
-  emit(trigger: string, data: () => unknown): void {
-    this.events?.(this, trigger, data);
+  /**
+   * Announces a committed change on the store's event stream: `trigger` is the webhook trigger id, `data` builds
+   * its webhook payload only if a subscriber asks, `message` is the record a message event is about.
+   */
+  emit(trigger: string, data: () => unknown, message?: MessageRecord): void {
+    this.events?.(this, trigger, data, message);
   }
 
   /**

@@ -1,4 +1,5 @@
-import { AppState, type EventSink } from "./app-state.js";
+import { AppState } from "./app-state.js";
+import { EventBus } from "./events.js";
 import type { Clock } from "./clock.js";
 import { emptyApp, parseApp } from "./seed.js";
 import type { ApiKeyRecord, AppData, Region, StateData } from "./types.js";
@@ -30,8 +31,8 @@ export class Store {
   private seedApps: AppData[] = [];
   private listeners = new Set<() => void>();
   defaultAppId: string | undefined;
-  /** Receives every app's domain events (the webhook dispatcher). */
-  eventSink?: EventSink;
+  /** Every app's domain events: webhooks, realtime and the other subscribers listen here. */
+  readonly events = new EventBus();
 
   constructor(readonly clock: Clock) {}
 
@@ -58,7 +59,7 @@ export class Store {
   /** A live app built from `data` and wired to the event sink, not installed (see `adopt`). */
   build(data: AppData): AppState {
     const state = new AppState(data);
-    state.events = (app, trigger, build) => this.eventSink?.(app, trigger, build);
+    state.events = (app, trigger, build, message) => this.events.publish(app, trigger, build, message);
     return state;
   }
 

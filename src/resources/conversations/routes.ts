@@ -121,7 +121,7 @@ function emitReceipt(app: AppState, action: "delivered" | "read", reader: UserRe
     sender: reader.uid,
     messageSender: m.sender,
     body: { action, messageId: String(m.id), user: { uid: reader.uid, name: reader.name, status: reader.status }, timestamp: at },
-  }));
+  }), m);
 }
 
 /** get, update (tags), reset and receipts of one conversation; `kind` says how the path names it. */

@@ -101,13 +101,7 @@ export function recordAction(
     },
   };
   if (extras) data.extras = extras;
-  app.emit(MEMBER_TRIGGERS[action], () => {
-    const member: Record<string, unknown> = userView(target);
-    const scope = extras?.scope as { new: string; old: string } | undefined;
-    if (scope) Object.assign(member, { scope: scope.new, oldScope: scope.old });
-    return { group: groupPayload(app, group), members: { [target.uid]: member }, by: byPayload(actor) };
-  });
-  return app.addMessage({
+  const message = app.addMessage({
     conversationId: groupConversationId(group.guid),
     sender: by,
     receiverType: "group",
@@ -118,6 +112,17 @@ export function recordAction(
     sentAt: now,
     updatedAt: now,
   });
+  app.emit(
+    MEMBER_TRIGGERS[action],
+    () => {
+      const member: Record<string, unknown> = userView(target);
+      const scope = extras?.scope as { new: string; old: string } | undefined;
+      if (scope) Object.assign(member, { scope: scope.new, oldScope: scope.old });
+      return { group: groupPayload(app, group), members: { [target.uid]: member }, by: byPayload(actor) };
+    },
+    message,
+  );
+  return message;
 }
 
 /** Room for `users` to join `guid`: the plan's members-per-group and groups-per-user limits. */

@@ -173,7 +173,7 @@ export const messages = new Hono<Env>()
     m.editedBy = actor?.uid ?? SYSTEM_UID;
     m.updatedAt = now;
     const action = messageAction(app, now, m, "edited", actor);
-    app.emit("message_edited", () => ({ message: messageView(app, action) }));
+    app.emit("message_edited", () => ({ message: messageView(app, action) }), action);
     return ok(c, messageView(app, action, actor));
   })
 
@@ -191,7 +191,7 @@ export const messages = new Hono<Env>()
     m.deletedBy ??= actor?.uid ?? SYSTEM_UID;
     m.updatedAt = now;
     const action = messageAction(app, now, m, "deleted", actor);
-    app.emit("message_deleted", () => ({ message: messageView(app, action) }));
+    app.emit("message_deleted", () => ({ message: messageView(app, action) }), action);
     if (permanent) {
       for (const reply of [...app.messages.thread(m.id)]) app.removeMessage(reply);
       app.removeMessage(m);

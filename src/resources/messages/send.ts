@@ -160,7 +160,7 @@ export function store(
   const mentioned = mentionsIn(app, content.data.text);
   if (mentioned) m.mentionedUids = mentioned;
   const stored = app.addMessage(m);
-  app.emit("message_sent", () => ({ message: messageView(app, stored) }));
+  app.emit("message_sent", () => ({ message: messageView(app, stored) }), stored);
   if (mentioned)
     app.emit("user_mentioned", () => ({
       message: messageView(app, stored),

@@ -69,7 +69,7 @@ export const reactions = new Hono<Env>()
     if (group) requireScopeAllowed(app, group, user, "addReaction");
     if (!app.reactions.find(m.id, reaction, user.uid)) {
       const r = app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.get("emulator").clock.now() });
-      app.emit("message_reaction_added", () => ({ reaction: reactionPayload(r, user) }));
+      app.emit("message_reaction_added", () => ({ reaction: reactionPayload(r, user) }), m);
     }
     return ok(c, messageView(app, m, user));
   })
@@ -81,7 +81,7 @@ export const reactions = new Hono<Env>()
     const existing = app.reactions.find(m.id, pathReaction(c), user.uid);
     if (existing) {
       app.reactions.remove(existing);
-      app.emit("message_reaction_removed", () => ({ reaction: reactionPayload(existing, user) }));
+      app.emit("message_reaction_removed", () => ({ reaction: reactionPayload(existing, user) }), m);
     }
     return ok(c, messageView(app, m, user));
   });
