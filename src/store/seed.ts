@@ -22,6 +22,7 @@ import type {
   WebhookRecord,
 } from "./types.js";
 import { randomHex, randomUuid } from "../util/random.js";
+import { emptyManagement, parseManagement } from "./management.js";
 
 /**
  * Seed and state files: one format for `--seed`, `--data` and `/_emulator/state`. A file lists apps; an app entry
@@ -533,6 +534,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       };
     }),
     calls: [],
+    management: parseManagement(o.management, `${path}.management`, (p, problem) => c.fail(p, problem)),
   };
   const rawMessages: [unknown, string][] = [];
   let rawSampleCalls: [unknown, string][] = [];
@@ -651,6 +653,7 @@ export function emptyApp(app: AppMeta): AppData {
     blocks: [],
     webhooks: [],
     calls: [],
+    management: emptyManagement(),
   };
 }
 
