@@ -146,6 +146,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     webhooks: new Dispatcher(clock),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
+  store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 
