@@ -65,7 +65,7 @@ export const managementAuth: MiddlewareHandler<Env> = (c, next) => {
   const { management } = c.get("emulator");
   const key = header(c, "key");
   const secret = header(c, "secret");
-  if (!key || !secret) throw apiError("AUTH_ERR_EMPTY_AUTH_HEADER");
+  if (!key || !secret) throw apiError("AUTH_ERR_EMPTY_AUTH_HEADER", { missing: "key and secret headers are" });
   if (key !== management.key || secret !== management.secret)
     throw apiError("AUTH_ERR_INVALID_CREDENTIALS", { key: maskKey(key) });
   return next();

@@ -34,9 +34,10 @@ export const ERRORS = {
     status: 401,
     message: "The auth token {authToken} does not exist. Please log in again with a valid auth token.",
   },
+  // {missing}: "key and secret headers are" (management plane) or "Basic authorization header is" (`/tenants`).
   AUTH_ERR_EMPTY_AUTH_HEADER: {
     status: 401,
-    message: "The key and secret headers are missing. Please provide the management key and secret.",
+    message: "The {missing} missing. Please provide the management key and secret.",
   },
   AUTH_ERR_INVALID_CREDENTIALS: {
     status: 401,
@@ -253,6 +254,15 @@ export const ERRORS = {
     status: 403,
     message: "The app {appId} has been deleted and is archived. Please use another app.",
   },
+  ERR_EXTENSION_NOT_FOUND: { status: 404, message: "The extension {id} does not exist. Please use a correct extension id." },
+  ERR_EXTENSION_INACTIVE: {
+    status: 403,
+    message: "The extension {id} is not enabled for the app {appId}. Please enable it first.",
+  },
+  ERR_BLOCKED_BY_EXTENSION: { status: 403, message: "The message was dropped by the {id} extension: {reason}." },
+  ERR_ALREADY_AN_OWNER: { status: 400, message: "The email {email} belongs to the owner of the app {appId}." },
+  ERR_SELF_ACTION_DENIED: { status: 403, message: "The email {email} is the account's own. You cannot add yourself as a collaborator." },
+  ERR_NOT_A_COLLABORATOR: { status: 404, message: "The email {email} is not a collaborator of the app {appId}." },
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

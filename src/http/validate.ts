@@ -74,7 +74,7 @@ export interface FieldSpec {
   required?: boolean;
   /** Present but empty fails with "field must have a value" (updates). */
   filled?: boolean;
-  type?: "string" | "boolean" | "integer" | "object" | "array";
+  type?: "string" | "boolean" | "integer" | "number" | "object" | "array";
   /** Characters for strings (code points: emoji count once), items for arrays. */
   max?: number;
   /** Serialized size limit for objects. */
@@ -117,6 +117,9 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
     case "integer":
       if (!Number.isInteger(typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v))
         return fail(`The ${name} must be an integer.`);
+      break;
+    case "number":
+      if (typeof v !== "number" || !Number.isFinite(v)) return fail(`The ${name} must be a number.`);
       break;
     case "object":
       if (typeof v !== "object" || Array.isArray(v) || v === null) return fail(`The ${name} must be an object.`);
