@@ -1,7 +1,8 @@
 import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { internalPath } from "./http/addressing.js";
-import { appAuth, managementAuth } from "./http/auth.js";
+import { appAuth, clientAuth, managementAuth } from "./http/auth.js";
+import { clientPlane, clientSettingsRoute } from "./client/routes.js";
 import type { Emulator, Env } from "./http/context.js";
 import { ApiError, apiError } from "./http/errors.js";
 import { control } from "./control/routes.js";
@@ -82,6 +83,9 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   app.route("/@mgmt", managementPlane());
   app.use("/@rest/:appId/:region/*", appAuth);
   app.route("/@rest/:appId/:region/v3", restPlane());
+  app.route("/@client/:appId/:region/v3", clientSettingsRoute);
+  app.use("/@client/:appId/:region/*", clientAuth);
+  app.route("/@client/:appId/:region/v3", clientPlane(restPlane()));
   app.use("/@calls/:appId/:region/*", appAuth);
   app.route("/@calls/:appId/:region/v3", calls);
 

@@ -28,6 +28,12 @@ export const ERRORS = {
   },
   // Also the refusal of a call made on behalf of a user whose role or group scope does not allow it.
   AUTH_ERR_NO_ACCESS: { status: 403, message: "{subject} cannot be used to perform this operation. {remedy}" },
+  // Client plane (what the SDK calls): the `authToken` header names the acting user.
+  AUTH_ERR_EMPTY_AUTH_TOKEN: { status: 401, message: "The authToken is missing. Please provide an authToken in the request header." },
+  AUTH_ERR_AUTH_TOKEN_NOT_FOUND: {
+    status: 401,
+    message: "The auth token {authToken} does not exist. Please log in again with a valid auth token.",
+  },
   // {missing}: "key and secret headers are" (management plane) or "Basic authorization header is" (`/tenants`).
   AUTH_ERR_EMPTY_AUTH_HEADER: {
     status: 401,
@@ -87,6 +93,7 @@ export const ERRORS = {
     status: 400,
     message: "The password is required for a password protected group. Please provide a password.",
   },
+  ERR_WRONG_GROUP_PASS: { status: 403, message: "The password for the group {guid} is incorrect. Please provide the correct password." },
   ERR_NOT_A_MEMBER: { status: 404, message: "The user with UID {uid} is not a member of the group {guid}." },
   ERR_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} is already a member of the group {guid}." },
   ERR_GROUP_NOT_JOINED: {

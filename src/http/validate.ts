@@ -152,19 +152,25 @@ export function asBool(v: unknown): boolean {
  */
 export class Query {
   private readonly details: Details = {};
-  constructor(private readonly c: Ctx) {}
+  /** On the client plane the SDK pages with `per_page`: it stands for `perPage` and `limit` there. */
+  private readonly perPageAlias: boolean;
+  constructor(private readonly c: Ctx) {
+    this.perPageAlias = c.get("actor") !== undefined;
+  }
 
   raw(name: string): string | undefined {
-    return this.c.req.query(name);
+    const v = this.c.req.query(name);
+    if (v === undefined && this.perPageAlias && (name === "perPage" || name === "limit")) return this.c.req.query("per_page");
+    return v;
   }
 
   str(name: string): string | undefined {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     return v === undefined || v === "" ? undefined : v;
   }
 
   bool(name: string): boolean {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return false;
     if (!["true", "false", "1", "0"].includes(v.toLowerCase())) {
       this.fail(name, `The ${name} field must be true or false.`);
@@ -174,7 +180,7 @@ export class Query {
   }
 
   int(name: string, opts: { def: number; min?: number; max?: number }): number {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return opts.def;
     if (!/^-?\d+$/.test(v)) {
       this.fail(name, `The ${name} must be an integer.`);
@@ -187,7 +193,7 @@ export class Query {
   }
 
   optInt(name: string): number | undefined {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return undefined;
     if (!/^-?\d+$/.test(v)) {
       this.fail(name, `The ${name} must be an integer.`);
