@@ -18,6 +18,7 @@ import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
 import { messages } from "./resources/messages/routes.js";
 import { messageMarks } from "./resources/messages/marks.js";
+import { threads } from "./resources/messages/threads.js";
 import { reactions } from "./resources/reactions/routes.js";
 import { conversations } from "./resources/conversations/routes.js";
 import { friends } from "./resources/friends/routes.js";
@@ -36,6 +37,7 @@ function restPlane(): Hono<Env> {
     .route("/", bannedUsers)
     .route("/", messages)
     .route("/", messageMarks)
+    .route("/", threads)
     .route("/", reactions)
     .route("/", conversations)
     .route("/", friends)
