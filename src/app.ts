@@ -21,6 +21,7 @@ import { messageMarks } from "./resources/messages/marks.js";
 import { threads } from "./resources/messages/threads.js";
 import { reactions } from "./resources/reactions/routes.js";
 import { conversations } from "./resources/conversations/routes.js";
+import { conversationPins } from "./resources/conversations/pins.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
@@ -39,6 +40,7 @@ function restPlane(): Hono<Env> {
     .route("/", messageMarks)
     .route("/", threads)
     .route("/", reactions)
+    .route("/", conversationPins)
     .route("/", conversations)
     .route("/", friends)
     .route("/", blockedUsers)
