@@ -9,6 +9,7 @@ import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
+import { copyManagement, type ManagementData } from "./management.js";
 import type {
   ApiKeyRecord,
   AppData,
@@ -40,6 +41,7 @@ export function copyAppData(data: AppData): AppData {
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
+    management: copyManagement(data.management),
     savedMessages: copy(data.savedMessages),
     threadSubscriptions: copy(data.threadSubscriptions),
     interactions: copy(data.interactions),
@@ -98,6 +100,8 @@ export class AppState {
   readonly calls = new Calls();
   /** What the metrics read; follows every message and call added or removed. */
   readonly activity = new Activity();
+  /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
+  management!: ManagementData;
   readonly savedMessages = new UserMarks();
   readonly threadSubscriptions = new UserMarks();
   readonly interactions = new Interactions();
@@ -145,6 +149,7 @@ export class AppState {
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
+    this.management = copyManagement(data.management);
     this.savedMessages.load(data.savedMessages);
     this.threadSubscriptions.load(data.threadSubscriptions);
     this.interactions.load(data.interactions);
@@ -193,6 +198,7 @@ export class AppState {
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
       calls: this.calls.toData(),
+      management: this.management,
       savedMessages: this.savedMessages.toData(),
       threadSubscriptions: this.threadSubscriptions.toData(),
       interactions: this.interactions.toData(),
