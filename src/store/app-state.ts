@@ -8,6 +8,7 @@ import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
+import { NotificationState } from "./notification-state.js";
 import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, CallRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
 
 /** Copies every record of `data` (shallowly, which copies it fully: nested values are never mutated). */
@@ -28,6 +29,7 @@ export function copyAppData(data: AppData): AppData {
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
+    notifications: data.notifications && structuredClone(data.notifications),
   };
 }
 
@@ -82,6 +84,8 @@ export class AppState {
   readonly calls = new Calls();
   /** What the metrics read; follows every message and call added or removed. */
   readonly activity = new Activity();
+  /** Notification settings, providers, preferences and push tokens. */
+  readonly notifications = new NotificationState();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -124,6 +128,7 @@ export class AppState {
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
+    this.notifications.load(data.notifications);
   }
 
   /**
@@ -168,6 +173,7 @@ export class AppState {
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
       calls: this.calls.toData(),
+      notifications: this.notifications.toData(),
     };
   }
 
@@ -219,6 +225,7 @@ export class AppState {
     this.groups.forgetUser(user.uid);
     this.conversations.forgetUser(user.uid);
     this.relations.forgetUser(user.uid);
+    this.notifications.forgetUser(user.uid);
   }
 
   deleteUserPermanently(user: UserRecord): void {
@@ -228,6 +235,7 @@ export class AppState {
     this.groups.forgetUser(user.uid);
     this.conversations.forgetUser(user.uid);
     this.relations.forgetUser(user.uid);
+    this.notifications.forgetUser(user.uid);
   }
 
   private unlist(user: UserRecord): void {

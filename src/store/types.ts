@@ -5,6 +5,8 @@
  * shallowly copies it fully.
  */
 
+import type { NotificationsData } from "./notification-state.js";
+
 export type Region = "us" | "eu" | "in";
 export const REGIONS: readonly Region[] = ["us", "eu", "in"];
 
@@ -273,6 +275,8 @@ export interface AppData {
   blocks: BlockRecord[];
   webhooks: WebhookRecord[];
   calls: CallRecord[];
+  /** Notification settings, providers, preferences and push tokens; absent (older files) = defaults. */
+  notifications?: NotificationsData;
 }
 
 export interface StateData {
