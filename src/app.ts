@@ -17,6 +17,7 @@ import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
 import { messages } from "./resources/messages/routes.js";
+import { messageMarks } from "./resources/messages/marks.js";
 import { reactions } from "./resources/reactions/routes.js";
 import { conversations } from "./resources/conversations/routes.js";
 import { friends } from "./resources/friends/routes.js";
@@ -35,6 +36,7 @@ function restPlane(): Hono<Env> {
     .route("/", members)
     .route("/", bannedUsers)
     .route("/", messages)
+    .route("/", messageMarks)
     .route("/", reactions)
     .route("/", conversations)
     .route("/", friends)

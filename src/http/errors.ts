@@ -125,7 +125,7 @@ export const ERRORS = {
   },
   ERR_INVALID_MESSAGE_CATEGORY: {
     status: 400,
-    message: "The category {category} is invalid. Please use message or custom.",
+    message: "The category {category} is invalid. Please use message, custom or interactive.",
   },
   ERR_EMPTY_MESSAGE_TYPE: { status: 400, message: "The type is missing. Please provide the type of the custom message." },
   ERR_INVALID_MESSAGE_TYPE: {
@@ -170,6 +170,29 @@ export const ERRORS = {
     message: "The conversation {conversationId} is not accessible for the user with UID {uid}.",
   },
   ERR_CONVERSATION_NOT_FOUND: { status: 404, message: "The conversation {conversationId} does not exist." },
+  ERR_PERMISSION_DENIED: { status: 403, message: "Permission denied for action {action} with {holder} as per RBAC policy." },
+
+  // Pins, saves (limits as the reference states them)
+  ERR_PINNED_MESSAGES_LIMIT_EXCEEDED: {
+    status: 400,
+    message: "The number of pinned messages for the conversation with id {conversationId} has reached the allowed limit of {limit}.",
+  },
+  ERR_SAVED_MESSAGES_LIMIT_EXCEEDED: {
+    status: 400,
+    message: "The number of saved messages for the user with uid {uid} has reached the allowed limit of {limit}.",
+  },
+  ERR_PINNED_CONVERSATIONS_LIMIT_EXCEEDED: {
+    status: 400,
+    message: "The number of pinned conversations for the user with uid {uid} has reached the allowed limit of {limit}.",
+  },
+  ERR_SYSTEM_PINNED_CONVERSATION: {
+    status: 403,
+    message: "The conversation is pinned for all users by the app and can not be {action} by a user.",
+  },
+  ERR_SYSTEM_PINNED_CONVERSATIONS_LIMIT_EXCEEDED: {
+    status: 400,
+    message: "The number of pinned conversations exceeds the allowed limit of {limit}.",
+  },
 
   // Calls
   ERR_CALL_SESSION_NOT_FOUND: {

@@ -94,6 +94,8 @@ export function cursorMeta(items: MessageRecord[], limit: number, extra: Record<
 
 export type Filter = (m: MessageRecord) => boolean;
 
+const CATEGORIES = ["message", "custom", "interactive", "action", "call"] as const;
+
 /**
  * The message filters every message list shares, read from the query. Returns the cursor and one predicate;
  * the caller adds its own source and access rules.
@@ -112,7 +114,7 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     sentAt: q.optInt("sentAt"),
     limit,
   };
-  const categories = [...(q.listOf("category", ["message", "custom", "action", "call"] as const) ?? []), ...(q.listOf("categories", ["message", "custom", "action", "call"] as const) ?? [])];
+  const categories = [...(q.listOf("category", CATEGORIES) ?? []), ...(q.listOf("categories", CATEGORIES) ?? [])];
   const types = [...(q.list("type") ?? []), ...(q.list("types") ?? [])];
   // A type filter for chat messages only (no custom or action category asked for) must name a chat type.
   if (types.length && categories.length && categories.every((c) => c === "message"))
@@ -141,6 +143,7 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     count: q.bool("count"),
     withTags: q.bool("withTags"),
     hideMessagesFromBlockedUsers: q.bool("hideMessagesFromBlockedUsers"),
+    hideQuotedMessages: q.bool("hideQuotedMessages"),
   };
   for (const name of ["mentionsWithBlockedInfo", "mentionsWithTagInfo"]) q.bool(name);
   if ((flags.unread || flags.undelivered || flags.myMentionsOnly) && !viewer)
