@@ -9,6 +9,7 @@ import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
+import { copyManagement, type ManagementData } from "./management.js";
 import { NotificationState } from "./notification-state.js";
 import type {
   ApiKeyRecord,
@@ -41,6 +42,7 @@ export function copyAppData(data: AppData): AppData {
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
+    management: copyManagement(data.management),
     notifications: data.notifications && structuredClone(data.notifications),
     savedMessages: copy(data.savedMessages),
     threadSubscriptions: copy(data.threadSubscriptions),
@@ -100,6 +102,8 @@ export class AppState {
   readonly calls = new Calls();
   /** What the metrics read; follows every message and call added or removed. */
   readonly activity = new Activity();
+  /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
+  management!: ManagementData;
   /** Notification settings, providers, preferences and push tokens. */
   readonly notifications = new NotificationState();
   readonly savedMessages = new UserMarks();
@@ -149,6 +153,7 @@ export class AppState {
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
+    this.management = copyManagement(data.management);
     this.notifications.load(data.notifications);
     this.savedMessages.load(data.savedMessages);
     this.threadSubscriptions.load(data.threadSubscriptions);
@@ -198,6 +203,7 @@ export class AppState {
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
       calls: this.calls.toData(),
+      management: this.management,
       notifications: this.notifications.toData(),
       savedMessages: this.savedMessages.toData(),
       threadSubscriptions: this.threadSubscriptions.toData(),

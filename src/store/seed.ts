@@ -24,6 +24,7 @@ import type {
   WebhookRecord,
 } from "./types.js";
 import { randomHex, randomUuid } from "../util/random.js";
+import { emptyManagement, parseManagement } from "./management.js";
 import {
   CHANNEL_PROVIDERS,
   type ChannelProviderName,
@@ -605,6 +606,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       };
     }),
     calls: [],
+    management: parseManagement(o.management, `${path}.management`, (p, problem) => c.fail(p, problem)),
     savedMessages: marks(c, o.savedMessages, `${path}.savedMessages`),
     threadSubscriptions: marks(c, o.threadSubscriptions, `${path}.threadSubscriptions`),
     interactions: (o.interactions === undefined ? [] : c.arr(o.interactions, `${path}.interactions`)).map((r, i) => {
@@ -759,6 +761,7 @@ export function emptyApp(app: AppMeta): AppData {
     blocks: [],
     webhooks: [],
     calls: [],
+    management: emptyManagement(),
     savedMessages: [],
     threadSubscriptions: [],
     interactions: [],

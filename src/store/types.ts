@@ -5,6 +5,7 @@
  * shallowly copies it fully.
  */
 
+import type { ManagementData } from "./management.js";
 import type { NotificationsData } from "./notification-state.js";
 
 export type Region = "us" | "eu" | "in";
@@ -307,6 +308,8 @@ export interface AppData {
   blocks: BlockRecord[];
   webhooks: WebhookRecord[];
   calls: CallRecord[];
+  /** Extensions, widgets, certificates, collaborators, app settings, tenant (see management.ts). */
+  management: ManagementData;
   /** Messages each user saved (at most 100 per user). */
   savedMessages: MarkRecord[];
   /** Threads (by parent message id) each user subscribed to. */

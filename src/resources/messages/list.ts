@@ -80,14 +80,21 @@ export function walk(sources: Source[], cursor: Cursor, keep: (m: MessageRecord)
   return forward ? out : out.reverse();
 }
 
-/** The cursor-style `meta` of message lists. */
-export function cursorMeta(items: MessageRecord[], limit: number, extra: Record<string, unknown> = {}) {
-  const meta: Record<string, unknown> = { current: { limit, count: items.length, ...extra } };
+/**
+ * The cursor-style `meta` of message lists. `sdk` (client plane) adds `cursor`, where the SDK reads where the next
+ * page in the walk's direction starts; without it the SDK's second `fetchPrevious()` returns nothing.
+ */
+export function cursorMeta(items: MessageRecord[], cursor: Cursor, extra: Record<string, unknown> = {}, sdk = false) {
+  const meta: Record<string, unknown> = { current: { limit: cursor.limit, count: items.length, ...extra } };
   const first = items[0];
   const last = items.at(-1);
   if (first && last) {
     meta.previous = { affix: "prepend", sentAt: first.sentAt, id: String(first.id) };
     meta.next = { affix: "append", sentAt: last.sentAt, id: String(last.id) };
+    if (sdk) {
+      const edge = cursor.affix === "prepend" ? first : last;
+      meta.cursor = { affix: cursor.affix, id: String(edge.id), sentAt: edge.sentAt };
+    }
   }
   return meta;
 }

@@ -117,7 +117,10 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
   const memo: EntityMemo = new Map();
   const view = { hideQuoted: flags.hideQuotedMessages };
-  return c.json({ data: items.map((m) => messageView(app, m, viewer, memo, view)), meta: cursorMeta(items, cursor.limit, extra) });
+  return c.json({
+    data: items.map((m) => messageView(app, m, viewer, memo, view)),
+    meta: cursorMeta(items, cursor, extra, c.get("actor") !== undefined),
+  });
 }
 
 export const messages = new Hono<Env>()
