@@ -30,6 +30,7 @@ import { conversationPins } from "./resources/conversations/pins.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
+import { notifications } from "./resources/notifications/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
 function managementPlane(): Hono<Env> {
@@ -59,7 +60,8 @@ function restPlane(): Hono<Env> {
     .route("/", conversations)
     .route("/", friends)
     .route("/", blockedUsers)
-    .route("/", roles);
+    .route("/", roles)
+    .route("/", notifications);
 }
 
 /**
