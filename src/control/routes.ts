@@ -8,6 +8,7 @@ import { appsRoutes } from "./apps.js";
 import { inspector } from "./ui.js";
 import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
+import { sessionRoutes } from "./sessions.js";
 import { clockRoutes } from "./clock-routes.js";
 import { journalRoutes } from "./journal-routes.js";
 import { rateLimitRoutes } from "./rate-limit-routes.js";
@@ -28,6 +29,7 @@ export const control = new Hono<Env>()
   .route("/", streams)
   .route("/", deliveries)
   .route("/", appsRoutes)
+  .route("/", sessionRoutes)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.get("emulator");
     return c.json({
