@@ -153,6 +153,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
   store.events.subscribe((e) => emulator.realtime.publish(e));
+  store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 
