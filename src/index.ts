@@ -19,6 +19,7 @@ import { resolveTls, type TlsMaterial } from "./tls.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
+import { botRelay } from "./bots/relay.js";
 
 export { SeedError } from "./store/seed.js";
 export { PersistenceError } from "./store/persistence.js";
@@ -146,6 +147,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     webhooks: new Dispatcher(clock),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
+  store.events.subscribe(botRelay(emulator.webhooks));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 

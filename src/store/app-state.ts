@@ -8,7 +8,7 @@ import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
-import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, CallRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
+import type { AgentRecord, ApiKeyRecord, AppData, BotRecord, AppMeta, AuthTokenRecord, CallRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
 
 /** Copies every record of `data` (shallowly, which copies it fully: nested values are never mutated). */
 export function copyAppData(data: AppData): AppData {
@@ -27,6 +27,8 @@ export function copyAppData(data: AppData): AppData {
     friends: copy(data.friends),
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
+    bots: copy(data.bots),
+    agents: copy(data.agents),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
   };
 }
@@ -77,6 +79,10 @@ export class AppState {
   readonly conversations = new Conversations();
   readonly relations = new Relations();
   readonly webhooks = new Map<string, WebhookRecord>();
+  /** Bots by uid (each is also a user; at most 25 per app). */
+  readonly bots = new Map<string, BotRecord>();
+  /** AI agents (BYO and agent builder) by uid (each is also a user). */
+  readonly agents = new Map<string, AgentRecord>();
   /** Where events go (the store's event bus); set by the store. */
   events?: EventSink;
   readonly calls = new Calls();
@@ -122,6 +128,10 @@ export class AppState {
     this.relations.load(data.friends, data.blocks);
     this.webhooks.clear();
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
+    this.bots.clear();
+    for (const b of data.bots) this.bots.set(b.uid, { ...b });
+    this.agents.clear();
+    for (const a of data.agents) this.agents.set(a.uid, { ...a });
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
   }
@@ -167,6 +177,8 @@ export class AppState {
       conversations: this.conversations.toData(),
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
+      bots: [...this.bots.values()],
+      agents: [...this.agents.values()],
       calls: this.calls.toData(),
     };
   }
@@ -215,6 +227,7 @@ export class AppState {
     if (user.deletedAt !== undefined) return;
     this.unlist(user);
     user.deletedAt = at;
+    this.forgetAutomation(user.uid);
     this.flushTokens(user.uid);
     this.groups.forgetUser(user.uid);
     this.conversations.forgetUser(user.uid);
@@ -224,10 +237,17 @@ export class AppState {
   deleteUserPermanently(user: UserRecord): void {
     if (user.deletedAt === undefined) this.unlist(user);
     this.users.delete(user.uid);
+    this.forgetAutomation(user.uid);
     this.flushTokens(user.uid);
     this.groups.forgetUser(user.uid);
     this.conversations.forgetUser(user.uid);
     this.relations.forgetUser(user.uid);
+  }
+
+  /** A deleted user stops being a bot or an agent. */
+  private forgetAutomation(uid: string): void {
+    this.bots.delete(uid);
+    this.agents.delete(uid);
   }
 
   private unlist(user: UserRecord): void {
