@@ -1,67 +1,37 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { emulator, expectError, type TestEmulator } from "./helpers.js";
+import { pollDeliveries, useReceiver } from "./receiver.helpers.js";
 
 /** A real local receiver standing in for a bot's server: records every POST; `answer` decides each reply. */
-interface Received {
-  body: any;
-  headers: IncomingMessage["headers"];
-}
-let receiver: Server;
-let url: string;
-let received: Received[];
-let answer: (req: Received, res: ServerResponse) => void;
+const rx = useReceiver("/bot", (_, res) => res.end());
 
 let e: TestEmulator;
 beforeEach(async () => {
-  received = [];
-  answer = (_, res) => res.end();
-  receiver = createServer((req, res) => {
-    let text = "";
-    req.on("data", (d) => (text += d));
-    req.on("end", () => {
-      const r = { body: JSON.parse(text), headers: req.headers };
-      received.push(r);
-      answer(r, res);
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bot`;
   e = await emulator();
 });
 afterEach(async () => {
   e.emulator.webhooks.close();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
 });
 
 const user = (uid: string) => e.post("/v3/users", { uid, name: uid });
 const makeBot = async (uid: string, extra: Record<string, unknown> = {}) => {
   await user(uid);
-  const r = await e.post("/v3/bots", { uid, webhookURL: url, enabled: true, ...extra });
+  const r = await e.post("/v3/bots", { uid, webhookURL: rx.url, enabled: true, ...extra });
   expect(r.status).toBe(200);
   return r.body.data;
 };
 const relays = (q = "") => e.get(`/_emulator/bots/deliveries${q}`, { key: null });
-const waitRelays = async (n: number, q = "") => {
-  for (let i = 0; i < 300; i++) {
-    const r = await relays(`?status=delivered${q}`);
-    if (r.body.deliveries.length >= n) return r.body.deliveries;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`fewer than ${n} relays`);
-};
+const waitRelays = (n: number, q = "") => pollDeliveries(() => relays(`?status=delivered${q}`), n);
 const toGroup = (text: string, from = "superhero1") =>
   e.post("/v3/messages", { receiver: "supergroup", receiverType: "group", data: { text } }, { onBehalfOf: from });
 
 describe("bots REST API", () => {
   it("creates a bot for an existing user with the documented defaults, and gets, lists, updates, deletes it", async () => {
     await user("helper-bot");
-    const created = await e.post("/v3/bots", { uid: "Helper-Bot", webhookURL: url });
+    const created = await e.post("/v3/bots", { uid: "Helper-Bot", webhookURL: rx.url });
     expect(created.status).toBe(200);
     // enabled defaults to false, groupChatSetting to none; empty and false properties are left out.
-    expect(created.body.data).toEqual({ uid: "helper-bot", webhookURL: url, groupChatSetting: "none", createdAt: expect.any(Number) });
+    expect(created.body.data).toEqual({ uid: "helper-bot", webhookURL: rx.url, groupChatSetting: "none", createdAt: expect.any(Number) });
     expect((await e.get("/v3/bots/helper-bot")).body.data).toEqual(created.body.data);
 
     const updated = await e.put("/v3/bots/HELPER-BOT", { enabled: true, groupChatSetting: "mentionedMessages", useBasicAuth: true, username: "u", password: "p" });
@@ -92,20 +62,20 @@ describe("bots REST API", () => {
   });
 
   it("validates bodies and refuses unknown users, unknown bots and duplicates", async () => {
-    const bad = expectError(await e.post("/v3/bots", { webhookURL: "not a url", groupChatSetting: "some", enabled: "maybe" }), 400, "ERR_BAD_REQUEST");
+    const bad = expectError(await e.post("/v3/bots", { webhookURL: "not a rx.url", groupChatSetting: "some", enabled: "maybe" }), 400, "ERR_BAD_REQUEST");
     expect(Object.keys(bad.details!).sort()).toEqual(["enabled", "groupChatSetting", "uid", "webhookURL"]);
     expect(bad.details!.uid).toEqual(["The uid field is required."]);
     expectError(await e.post("/v3/bots", { uid: "superhero1" }), 400, "ERR_BAD_REQUEST");
-    expectError(await e.post("/v3/bots", { uid: "x".repeat(51), webhookURL: url }), 400, "ERR_BAD_REQUEST");
-    expectError(await e.post("/v3/bots", { uid: "superhero1", webhookURL: `${url}/${"a".repeat(255)}` }), 400, "ERR_BAD_REQUEST");
-    const creds = expectError(await e.post("/v3/bots", { uid: "superhero1", webhookURL: url, useBasicAuth: true }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.post("/v3/bots", { uid: "x".repeat(51), webhookURL: rx.url }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.post("/v3/bots", { uid: "superhero1", webhookURL: `${rx.url}/${"a".repeat(255)}` }), 400, "ERR_BAD_REQUEST");
+    const creds = expectError(await e.post("/v3/bots", { uid: "superhero1", webhookURL: rx.url, useBasicAuth: true }), 400, "ERR_BAD_REQUEST");
     expect(creds.details).toEqual({
       username: ["The username field is required when use basic auth is true."],
       password: ["The password field is required when use basic auth is true."],
     });
-    expectError(await e.post("/v3/bots", { uid: "nobody", webhookURL: url }), 404, "ERR_UID_NOT_FOUND");
-    expect((await e.post("/v3/bots", { uid: "superhero5", webhookURL: url, username: "dropped", password: "dropped" })).body.data).not.toHaveProperty("username");
-    expectError(await e.post("/v3/bots", { uid: "superhero5", webhookURL: url }), 400, "ERR_BOT_ALREADY_EXISTS");
+    expectError(await e.post("/v3/bots", { uid: "nobody", webhookURL: rx.url }), 404, "ERR_UID_NOT_FOUND");
+    expect((await e.post("/v3/bots", { uid: "superhero5", webhookURL: rx.url, username: "dropped", password: "dropped" })).body.data).not.toHaveProperty("username");
+    expectError(await e.post("/v3/bots", { uid: "superhero5", webhookURL: rx.url }), 400, "ERR_BOT_ALREADY_EXISTS");
     expectError(await e.put("/v3/bots/superhero1", { enabled: true }), 404, "ERR_BOT_NOT_FOUND");
     expectError(await e.del("/v3/bots/superhero1"), 404, "ERR_BOT_NOT_FOUND");
     expectError(await e.put("/v3/bots/superhero5", { groupChatSetting: "everything" }), 400, "ERR_BAD_REQUEST");
@@ -120,10 +90,10 @@ describe("bots REST API", () => {
   it("allows 25 bot users per app and refuses the 26th with the plan-quota code", async () => {
     for (let i = 0; i < 25; i++) await makeBot(`bot-${i}`);
     await user("bot-25");
-    const r = expectError(await e.post("/v3/bots", { uid: "bot-25", webhookURL: url }), 403, "ERR_PLAN_QUOTA_RESTRICTION");
+    const r = expectError(await e.post("/v3/bots", { uid: "bot-25", webhookURL: rx.url }), 403, "ERR_PLAN_QUOTA_RESTRICTION");
     expect(r.message).toContain("25 bot users");
     await e.del("/v3/bots/bot-0");
-    expect((await e.post("/v3/bots", { uid: "bot-25", webhookURL: url })).status).toBe(200);
+    expect((await e.post("/v3/bots", { uid: "bot-25", webhookURL: rx.url })).status).toBe(200);
   });
 
   it("keeps bots in the app's state: snapshots, state export and resets", async () => {
@@ -169,10 +139,10 @@ describe("bot relays", () => {
     const sent = await e.post("/v3/messages", { receiver: "dm-bot", receiverType: "user", data: { text: "hi bot" } }, { onBehalfOf: "superhero1" });
     const [d] = await waitRelays(1);
     expect(d).toMatchObject({ kind: "bot", bot: "dm-bot", event: "after_message", status: "delivered", attempts: [{ status: 200 }] });
-    expect(received).toHaveLength(1);
-    expect(received[0].headers.authorization).toBe(`Basic ${Buffer.from("bot-user:s3cret").toString("base64")}`);
-    expect(received[0].body).toEqual({ trigger: "after_message", data: expect.objectContaining({ id: sent.body.data.id, sender: "superhero1", receiver: "dm-bot", receiverType: "user" }), appId: expect.any(String) });
-    expect(received[0].body.data.data.entities.sender.entity.uid).toBe("superhero1");
+    expect(rx.received).toHaveLength(1);
+    expect(rx.received[0].headers.authorization).toBe(`Basic ${Buffer.from("bot-user:s3cret").toString("base64")}`);
+    expect(rx.received[0].body).toEqual({ trigger: "after_message", data: expect.objectContaining({ id: sent.body.data.id, sender: "superhero1", receiver: "dm-bot", receiverType: "user" }), appId: expect.any(String) });
+    expect(rx.received[0].body.data.data.entities.sender.entity.uid).toBe("superhero1");
 
     // Messages to other users and the bot's own messages are not relayed; nor anything while disabled.
     await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "not for the bot" } }, { onBehalfOf: "superhero1" });
@@ -182,8 +152,8 @@ describe("bot relays", () => {
     await e.put("/v3/bots/dm-bot", { enabled: true });
     await e.post("/v3/messages", { receiver: "dm-bot", receiverType: "user", data: { text: "again" } }, { onBehalfOf: "superhero2" });
     await waitRelays(2);
-    expect(received.map((r) => r.body.data.data.text)).toEqual(["hi bot", "again"]);
-    expect(received[1].headers.authorization).toBeUndefined();
+    expect(rx.received.map((r) => r.body.data.data.text)).toEqual(["hi bot", "again"]);
+    expect(rx.received[1].headers.authorization).toBeUndefined();
     // Filters of the delivery log; webhooks' log shows the same entries (one log).
     expect((await relays("?bot=nobody")).body.deliveries).toEqual([]);
     expect((await e.get("/_emulator/webhooks/deliveries?kind=bot", { key: null })).body.deliveries).toHaveLength(2);
@@ -211,13 +181,13 @@ describe("bot relays", () => {
       "g-mentionedmessages:hey <@uid:g-mentionedmessages> look",
       "g-slashedmessages:/help me",
     ]);
-    expect(received.every((r) => r.body.data.receiverType === "group" && r.body.data.receiver === "supergroup")).toBe(true);
+    expect(rx.received.every((r) => r.body.data.receiverType === "group" && r.body.data.receiver === "supergroup")).toBe(true);
   });
 
   it("retries a failed relay twice, 10 s and 30 s later on the emulator clock", async () => {
     await makeBot("flaky-bot");
     e.clock.freeze();
-    answer = (_, res) => {
+    rx.answer = (_, res) => {
       res.statusCode = 503;
       res.end();
     };
@@ -233,10 +203,10 @@ describe("bot relays", () => {
     await wait("retrying", 1);
     e.clock.advance(9);
     await new Promise((r) => setTimeout(r, 50));
-    expect(received).toHaveLength(1);
+    expect(rx.received).toHaveLength(1);
     e.clock.advance(1);
     await wait("retrying", 2);
-    answer = (_, res) => res.end();
+    rx.answer = (_, res) => res.end();
     e.clock.advance(30);
     const done = await wait("delivered", 3);
     expect(done.attempts.map((a: any) => a.at - done.attempts[0].at)).toEqual([0, 10_000, 40_000]);
@@ -246,7 +216,7 @@ describe("bot relays", () => {
   it("runs a complete bot: it answers each relayed message through POST /bots/{uid}/messages", async () => {
     await makeBot("answer-bot");
     // The bot's server: replies 200 at once, then answers through the REST API (closing the loop).
-    answer = (r, res) => {
+    rx.answer = (r, res) => {
       res.end();
       const m = r.body.data;
       void e.post("/v3/bots/answer-bot/messages", { receiver: m.sender, receiverType: "user", data: { text: `you said: ${m.data.text}` } });

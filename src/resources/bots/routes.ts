@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError, badRequest, type Details } from "../../http/errors.js";
+import { apiError } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
-import { asBool, Query, readBody, validate, type Schema } from "../../http/validate.js";
+import { asBool, Query, readBody, requireCredentials, validate, type Schema } from "../../http/validate.js";
 import { GROUP_CHAT_SETTINGS, type BotRecord, type GroupChatSetting } from "../../store/types.js";
 import { requireUser } from "../users/lookup.js";
 import { sendMessage } from "../messages/routes.js";
@@ -41,13 +41,6 @@ export function pathBot(c: Ctx): BotRecord {
   return bot;
 }
 
-function requireCredentials(b: BotRecord): void {
-  if (!b.useBasicAuth) return;
-  const details: Details = {};
-  for (const k of ["username", "password"] as const)
-    if (!b[k]) details[k] = [`The ${k} field is required when use basic auth is true.`];
-  if (Object.keys(details).length > 0) throw badRequest(details);
-}
 
 /** The Bots REST API (`/bots`) and Send Bot Message (`POST /bots/{uid}/messages`). */
 export const bots = new Hono<Env>()
