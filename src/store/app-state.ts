@@ -4,11 +4,26 @@ import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
+import { Interactions, UserMarks } from "./marks.js";
 import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
-import type { AgentRecord, ApiKeyRecord, AppData, BotRecord, AppMeta, AuthTokenRecord, CallRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
+import { copyManagement, type ManagementData } from "./management.js";
+import type {
+  AgentRecord,
+  ApiKeyRecord,
+  AppData,
+  AppMeta,
+  AuthTokenRecord,
+  BotRecord,
+  CallRecord,
+  GlobalPinRecord,
+  MessageRecord,
+  RoleRecord,
+  UserRecord,
+  WebhookRecord,
+} from "./types.js";
 
 /** Copies every record of `data` (shallowly, which copies it fully: nested values are never mutated). */
 export function copyAppData(data: AppData): AppData {
@@ -30,6 +45,11 @@ export function copyAppData(data: AppData): AppData {
     bots: copy(data.bots),
     agents: copy(data.agents),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
+    management: copyManagement(data.management),
+    savedMessages: copy(data.savedMessages),
+    threadSubscriptions: copy(data.threadSubscriptions),
+    interactions: copy(data.interactions),
+    pinnedConversations: copy(data.pinnedConversations),
   };
 }
 
@@ -88,6 +108,13 @@ export class AppState {
   readonly calls = new Calls();
   /** What the metrics read; follows every message and call added or removed. */
   readonly activity = new Activity();
+  /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
+  management!: ManagementData;
+  readonly savedMessages = new UserMarks();
+  readonly threadSubscriptions = new UserMarks();
+  readonly interactions = new Interactions();
+  /** The app-wide pinned conversations in display order. */
+  pinnedConversations: GlobalPinRecord[] = [];
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -134,6 +161,11 @@ export class AppState {
     for (const a of data.agents) this.agents.set(a.uid, { ...a });
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
+    this.management = copyManagement(data.management);
+    this.savedMessages.load(data.savedMessages);
+    this.threadSubscriptions.load(data.threadSubscriptions);
+    this.interactions.load(data.interactions);
+    this.pinnedConversations = data.pinnedConversations.map((p) => ({ ...p }));
   }
 
   /**
@@ -180,6 +212,11 @@ export class AppState {
       bots: [...this.bots.values()],
       agents: [...this.agents.values()],
       calls: this.calls.toData(),
+      management: this.management,
+      savedMessages: this.savedMessages.toData(),
+      threadSubscriptions: this.threadSubscriptions.toData(),
+      interactions: this.interactions.toData(),
+      pinnedConversations: this.pinnedConversations,
     };
   }
 
@@ -227,25 +264,25 @@ export class AppState {
     if (user.deletedAt !== undefined) return;
     this.unlist(user);
     user.deletedAt = at;
-    this.forgetAutomation(user.uid);
     this.flushTokens(user.uid);
-    this.groups.forgetUser(user.uid);
-    this.conversations.forgetUser(user.uid);
-    this.relations.forgetUser(user.uid);
+    this.forgetUser(user.uid);
   }
 
   deleteUserPermanently(user: UserRecord): void {
     if (user.deletedAt === undefined) this.unlist(user);
     this.users.delete(user.uid);
-    this.forgetAutomation(user.uid);
     this.flushTokens(user.uid);
-    this.groups.forgetUser(user.uid);
-    this.conversations.forgetUser(user.uid);
-    this.relations.forgetUser(user.uid);
+    this.forgetUser(user.uid);
   }
 
-  /** A deleted user stops being a bot or an agent. */
-  private forgetAutomation(uid: string): void {
+  /** What a deleted user leaves behind that is theirs alone: memberships, conversation state, relations, marks. */
+  private forgetUser(uid: string): void {
+    this.groups.forgetUser(uid);
+    this.conversations.forgetUser(uid);
+    this.relations.forgetUser(uid);
+    this.savedMessages.forgetUser(uid);
+    this.threadSubscriptions.forgetUser(uid);
+    // A deleted user stops being a bot or an agent.
     this.bots.delete(uid);
     this.agents.delete(uid);
   }
@@ -280,7 +317,7 @@ export class AppState {
   /** Permanent delete, with the message's reactions. */
   removeMessage(m: MessageRecord): void {
     this.messages.remove(m);
-    this.reactions.dropMessage(m.id);
+    this.dropMarks(m.id);
     this.activity.forgetMessage(m);
     if (m.receiverType === "user" && this.messages.conversation(m.conversationId).length === 0)
       this.conversations.dropDirect(m.conversationId, [m.sender, m.receiver]);
@@ -291,11 +328,19 @@ export class AppState {
     const list = this.messages.conversation(conversationId);
     const direct = list.find((m) => m.receiverType === "user");
     for (const m of list) {
-      this.reactions.dropMessage(m.id);
+      this.dropMarks(m.id);
       this.activity.forgetMessage(m);
     }
     this.messages.dropConversation(conversationId);
     if (direct) this.conversations.dropDirect(conversationId, [direct.sender, direct.receiver]);
+  }
+
+  /** What hangs on a message deleted for good: reactions, saves, thread subscriptions, interactions. */
+  private dropMarks(messageId: number): void {
+    this.reactions.dropMessage(messageId);
+    this.savedMessages.forgetMessage(messageId);
+    this.threadSubscriptions.forgetMessage(messageId);
+    this.interactions.forgetMessage(messageId);
   }
 
   // ---- calls ----
