@@ -10,7 +10,7 @@ import type { JsonObject, MessageRecord, ReceiverType, UserRecord } from "../../
 import { pathGroup } from "../groups/membership.js";
 import { requireUser } from "../users/lookup.js";
 import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
-import { pathMessage, visibleTo } from "./access.js";
+import { canSee, pathMessage, visibleTo } from "./access.js";
 import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Source } from "./list.js";
 import { checkText, conversationFor, mentionsIn, readContent, store, type Content } from "./send.js";
 import { actorEntity, entity, messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
@@ -116,7 +116,7 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   const items = walk(sources, cursor, keep);
   const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
   const memo: EntityMemo = new Map();
-  const view = { hideQuoted: flags.hideQuotedMessages };
+  const view = { hideQuoted: flags.hideQuotedMessages, threadSubscribed: flags.withThreadSubscribed };
   return c.json({
     data: items.map((m) => messageView(app, m, viewer, memo, view)),
     meta: cursorMeta(items, cursor, extra, c.get("actor") !== undefined),
@@ -226,8 +226,16 @@ export const messages = new Hono<Env>()
     const content = readContent(body);
     const conversationId = conversationFor(app, sender, target.receiverType, target.receiver, content, "u.sendThreadedMessage");
     if (conversationId !== parent.conversationId) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
-    const reply = store(app, c.get("emulator").clock.now(), sender, target.receiverType, target.receiver, conversationId, content, id);
+    const now = c.get("emulator").clock.now();
+    const reply = store(app, now, sender, target.receiverType, target.receiver, conversationId, content, id);
     parent.replyCount = (parent.replyCount ?? 0) + 1;
+    // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
+    const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
+    if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
+    for (const uid of followers) {
+      const user = app.activeUser(uid);
+      if (user && canSee(app, user, parent)) app.threadSubscriptions.add(uid, parent.id, now);
+    }
     return ok(c, messageView(app, reply, sender));
   })
 
@@ -236,11 +244,8 @@ export const messages = new Hono<Env>()
     const app = c.get("app");
     const parent = pathMessage(app, c.req.param("id"), viewer);
     const range = viewer ? visibleTo(app, viewer, parent.conversationId) : { after: 0, until: Infinity };
-    const q = new Query(c);
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    return listReply(c, viewer, [{ messages: app.messages.thread(parent.id), after: range.after, until: range.until }], q, {
-      defaultLimit: c.req.query("limit") === undefined ? perPage : undefined,
-    });
+    // The message cursor (`affix`, `id`, `sentAt`, `limit` default 10) replaced perPage/page.
+    return listReply(c, viewer, [{ messages: app.messages.thread(parent.id), after: range.after, until: range.until }], new Query(c));
   })
 
   .get("/users/:uid/messages", (c) => {
