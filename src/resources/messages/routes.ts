@@ -8,6 +8,7 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
+import { applyExtensions } from "../../extensions/effects.js";
 import { requireUser } from "../users/lookup.js";
 import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
 import { canSee, pathMessage, visibleTo } from "./access.js";
@@ -173,7 +174,8 @@ export const messages = new Hono<Env>()
     const now = c.get("emulator").clock.now();
     const changed: JsonObject = { ...m.data };
     for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
-    m.data = changed;
+    // The edit path's seam for extensions (as in send.ts): their results follow the new text.
+    m.data = applyExtensions(app, changed, true);
     if (Array.isArray(body.tags)) m.tags = [...new Set(body.tags as string[])];
     const mentioned = mentionsIn(app, m.data.text);
     if (mentioned) m.mentionedUids = mentioned;
