@@ -74,7 +74,7 @@ export interface FieldSpec {
   required?: boolean;
   /** Present but empty fails with "field must have a value" (updates). */
   filled?: boolean;
-  type?: "string" | "boolean" | "integer" | "object" | "array";
+  type?: "string" | "boolean" | "integer" | "number" | "object" | "array";
   /** Characters for strings (code points: emoji count once), items for arrays. */
   max?: number;
   /** Serialized size limit for objects. */
@@ -118,6 +118,9 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
       if (!Number.isInteger(typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v))
         return fail(`The ${name} must be an integer.`);
       break;
+    case "number":
+      if (typeof v !== "number" || !Number.isFinite(v)) return fail(`The ${name} must be a number.`);
+      break;
     case "object":
       if (typeof v !== "object" || Array.isArray(v) || v === null) return fail(`The ${name} must be an object.`);
       if (spec.maxKb !== undefined && Buffer.byteLength(JSON.stringify(v)) > spec.maxKb * 1024)
@@ -149,19 +152,25 @@ export function asBool(v: unknown): boolean {
  */
 export class Query {
   private readonly details: Details = {};
-  constructor(private readonly c: Ctx) {}
+  /** On the client plane the SDK pages with `per_page`: it stands for `perPage` and `limit` there. */
+  private readonly perPageAlias: boolean;
+  constructor(private readonly c: Ctx) {
+    this.perPageAlias = c.get("actor") !== undefined;
+  }
 
   raw(name: string): string | undefined {
-    return this.c.req.query(name);
+    const v = this.c.req.query(name);
+    if (v === undefined && this.perPageAlias && (name === "perPage" || name === "limit")) return this.c.req.query("per_page");
+    return v;
   }
 
   str(name: string): string | undefined {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     return v === undefined || v === "" ? undefined : v;
   }
 
   bool(name: string): boolean {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return false;
     if (!["true", "false", "1", "0"].includes(v.toLowerCase())) {
       this.fail(name, `The ${name} field must be true or false.`);
@@ -171,7 +180,7 @@ export class Query {
   }
 
   int(name: string, opts: { def: number; min?: number; max?: number }): number {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return opts.def;
     if (!/^-?\d+$/.test(v)) {
       this.fail(name, `The ${name} must be an integer.`);
@@ -184,7 +193,7 @@ export class Query {
   }
 
   optInt(name: string): number | undefined {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return undefined;
     if (!/^-?\d+$/.test(v)) {
       this.fail(name, `The ${name} must be an integer.`);

@@ -4,11 +4,24 @@ import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
+import { Interactions, UserMarks } from "./marks.js";
 import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
-import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, CallRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
+import { copyManagement, type ManagementData } from "./management.js";
+import type {
+  ApiKeyRecord,
+  AppData,
+  AppMeta,
+  AuthTokenRecord,
+  CallRecord,
+  GlobalPinRecord,
+  MessageRecord,
+  RoleRecord,
+  UserRecord,
+  WebhookRecord,
+} from "./types.js";
 
 /** Copies every record of `data` (shallowly, which copies it fully: nested values are never mutated). */
 export function copyAppData(data: AppData): AppData {
@@ -28,6 +41,11 @@ export function copyAppData(data: AppData): AppData {
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
+    management: copyManagement(data.management),
+    savedMessages: copy(data.savedMessages),
+    threadSubscriptions: copy(data.threadSubscriptions),
+    interactions: copy(data.interactions),
+    pinnedConversations: copy(data.pinnedConversations),
   };
 }
 
@@ -82,6 +100,13 @@ export class AppState {
   readonly calls = new Calls();
   /** What the metrics read; follows every message and call added or removed. */
   readonly activity = new Activity();
+  /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
+  management!: ManagementData;
+  readonly savedMessages = new UserMarks();
+  readonly threadSubscriptions = new UserMarks();
+  readonly interactions = new Interactions();
+  /** The app-wide pinned conversations in display order. */
+  pinnedConversations: GlobalPinRecord[] = [];
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -124,6 +149,11 @@ export class AppState {
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
+    this.management = copyManagement(data.management);
+    this.savedMessages.load(data.savedMessages);
+    this.threadSubscriptions.load(data.threadSubscriptions);
+    this.interactions.load(data.interactions);
+    this.pinnedConversations = data.pinnedConversations.map((p) => ({ ...p }));
   }
 
   /**
@@ -168,6 +198,11 @@ export class AppState {
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
       calls: this.calls.toData(),
+      management: this.management,
+      savedMessages: this.savedMessages.toData(),
+      threadSubscriptions: this.threadSubscriptions.toData(),
+      interactions: this.interactions.toData(),
+      pinnedConversations: this.pinnedConversations,
     };
   }
 
@@ -216,18 +251,23 @@ export class AppState {
     this.unlist(user);
     user.deletedAt = at;
     this.flushTokens(user.uid);
-    this.groups.forgetUser(user.uid);
-    this.conversations.forgetUser(user.uid);
-    this.relations.forgetUser(user.uid);
+    this.forgetUser(user.uid);
   }
 
   deleteUserPermanently(user: UserRecord): void {
     if (user.deletedAt === undefined) this.unlist(user);
     this.users.delete(user.uid);
     this.flushTokens(user.uid);
-    this.groups.forgetUser(user.uid);
-    this.conversations.forgetUser(user.uid);
-    this.relations.forgetUser(user.uid);
+    this.forgetUser(user.uid);
+  }
+
+  /** What a deleted user leaves behind that is theirs alone: memberships, conversation state, relations, marks. */
+  private forgetUser(uid: string): void {
+    this.groups.forgetUser(uid);
+    this.conversations.forgetUser(uid);
+    this.relations.forgetUser(uid);
+    this.savedMessages.forgetUser(uid);
+    this.threadSubscriptions.forgetUser(uid);
   }
 
   private unlist(user: UserRecord): void {
@@ -260,7 +300,7 @@ export class AppState {
   /** Permanent delete, with the message's reactions. */
   removeMessage(m: MessageRecord): void {
     this.messages.remove(m);
-    this.reactions.dropMessage(m.id);
+    this.dropMarks(m.id);
     this.activity.forgetMessage(m);
     if (m.receiverType === "user" && this.messages.conversation(m.conversationId).length === 0)
       this.conversations.dropDirect(m.conversationId, [m.sender, m.receiver]);
@@ -271,11 +311,19 @@ export class AppState {
     const list = this.messages.conversation(conversationId);
     const direct = list.find((m) => m.receiverType === "user");
     for (const m of list) {
-      this.reactions.dropMessage(m.id);
+      this.dropMarks(m.id);
       this.activity.forgetMessage(m);
     }
     this.messages.dropConversation(conversationId);
     if (direct) this.conversations.dropDirect(conversationId, [direct.sender, direct.receiver]);
+  }
+
+  /** What hangs on a message deleted for good: reactions, saves, thread subscriptions, interactions. */
+  private dropMarks(messageId: number): void {
+    this.reactions.dropMessage(messageId);
+    this.savedMessages.forgetMessage(messageId);
+    this.threadSubscriptions.forgetMessage(messageId);
+    this.interactions.forgetMessage(messageId);
   }
 
   // ---- calls ----
