@@ -246,6 +246,19 @@ export const ERRORS = {
     status: 404,
     message: "The snapshot {name} does not exist. Please take it first with POST /_emulator/snapshots/{name}.",
   },
+  ERR_HOST_NOT_ALLOWED: {
+    status: 403,
+    message:
+      "The host {host} may not reach the control API and the inspector. If you reach the emulator under this name, start it with --allowed-host {host} (or CHAT_EMULATOR_ALLOWED_HOSTS).",
+  },
+  ERR_CROSS_ORIGIN_REQUEST: {
+    status: 403,
+    message: "The control API and the inspector answer same-origin requests only; this request came from {from}.",
+  },
+  ERR_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: "The request body must be JSON. Please send it with Content-Type: application/json.",
+  },
   ERR_WAIT_TIMEOUT: { status: 408, message: "No request matching the filters arrived within {timeoutMs} ms." },
 
   // Management
