@@ -10,6 +10,7 @@ import type { SnapshotInfo } from "./control/snapshots.js";
 import { isLoopback } from "./control/token.js";
 import { Clock } from "./store/clock.js";
 import { Persistence } from "./store/persistence.js";
+import { writeStateFile } from "./store/state-writer.js";
 import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
 import { Store, type CreateAppOptions } from "./store/store.js";
 import type { AppData, Region } from "./store/types.js";
@@ -57,6 +58,8 @@ export interface EmulatorOptions extends ControlOptions {
   requestLog?: (line: string) => void;
   /** Request log format (default "text"). */
   logFormat?: LogFormat;
+  /** Writes the whole state to this file on `close()` (a clean stop), like `GET /_emulator/state`. */
+  exportOnExit?: string;
 }
 
 export interface AppInfo {
@@ -250,6 +253,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         await persistence?.flush();
         persistence?.close();
         tls?.dispose();
+        if (options.exportOnExit) await writeStateFile(options.exportOnExit, store.toData());
       })();
       return closed;
     },
