@@ -36,7 +36,7 @@ describe("management API: collaborators", () => {
 describe("management API: app settings", () => {
   it("starts from the birth settings, maps and un-maps keys, and a reset restores them", async () => {
     const birth = (await e.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data;
-    expect(birth).toMatchObject({ "core.conversations.updateOnReplies": true, "core.threads.updateOnMessageActions": false });
+    expect(birth).toMatchObject({ "core.conversations.updateOnReplies": false, "core.threads.updateOnMessageActions": false });
     const r = await e.mgmt("POST", `/apps/${APP_ID}/settings`, { settings: { "core.threads.updateOnMessageActions": true, "custom.flag": false } });
     expect(r.body.data).toEqual({
       "core.threads.updateOnMessageActions": { success: true, message: "Added setting(s) successfully." },
@@ -51,6 +51,23 @@ describe("management API: app settings", () => {
     expectError(await e.mgmt("DELETE", `/apps/${APP_ID}/settings`, {}), 400, "ERR_BAD_REQUEST");
     await e.call("POST", "/_emulator/reset", { key: null, body: { appId: APP_ID } });
     expect((await e.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data).toEqual(birth);
+  });
+});
+
+describe("app settings take effect", () => {
+  it("core.conversations.* decide which messages update a conversation", async () => {
+    const as1 = { onBehalfOf: "superhero1" };
+    const last = async () => (await e.get("/v3/users/superhero2/conversation", as1)).body.data.lastMessage;
+    const text = (await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "first" } }, as1)).body.data;
+    const reply = (await e.post(`/v3/messages/${text.id}/thread`, { category: "message", type: "text", data: { text: "in thread" } }, as1)).body.data;
+    expect((await last()).id).toBe(text.id);
+    await e.mgmt("POST", `/apps/${APP_ID}/settings`, { settings: { "core.conversations.updateOnReplies": true } });
+    expect((await last()).id).toBe(reply.id);
+    await e.mgmt("POST", `/apps/${APP_ID}/settings`, { settings: { "core.conversations.updateOnReplies": false } });
+    const custom = (await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", category: "custom", type: "location", data: { customData: { lat: 1 } } }, as1)).body.data;
+    expect((await last()).id).toBe(custom.id);
+    await e.mgmt("POST", `/apps/${APP_ID}/settings`, { settings: { "core.conversations.updateOnCustomMessage": false } });
+    expect((await last()).id).toBe(text.id);
   });
 });
 

@@ -66,10 +66,13 @@ export interface ManagementData {
   tenant?: TenantRecord;
 }
 
-/** The settings every app is born with (the keys the platform's settings example lists). */
+/**
+ * The settings every app is born with (the keys the platform's settings example lists). Thread replies do not
+ * update their conversation unless `updateOnReplies` is switched on (the conversation list's behaviour so far).
+ */
 export const BIRTH_SETTINGS: Readonly<Record<string, Json>> = {
   "core.conversations.updateOnGroupActions": true,
-  "core.conversations.updateOnReplies": true,
+  "core.conversations.updateOnReplies": false,
   "core.threads.updateOnMessageActions": false,
   "core.conversations.updateOnCallActivity": true,
   "core.conversations.updateOnMessageActions": true,

@@ -18,6 +18,7 @@ import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
 import { requireAllowed } from "../roles/enforce.js";
 import { pinOf, type Pin } from "./pins.js";
+import { conversationUpdater } from "./updates.js";
 
 /** One conversation as one user has it. */
 interface Entry {
@@ -35,10 +36,10 @@ interface Entry {
 
 const notReply = (m: MessageRecord) => m.parentId === undefined;
 
-/** The newest message of a conversation that the viewer sees and that is not a thread reply: O(1) usually. */
-function lastVisible(list: readonly MessageRecord[], v: Visible): MessageRecord | undefined {
+/** The newest message of a conversation that the viewer sees and that updates it (see updates.ts): O(1) usually. */
+function lastVisible(list: readonly MessageRecord[], v: Visible, updates: (m: MessageRecord) => boolean): MessageRecord | undefined {
   let i = v.until === Infinity ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
-  while (i >= 0 && list[i].parentId !== undefined) i--;
+  while (i >= 0 && !updates(list[i])) i--;
   return i >= 0 && list[i].id > v.after ? list[i] : undefined;
 }
 
@@ -51,7 +52,7 @@ function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Ent
     if (e instanceof ApiError) return undefined;
     throw e;
   }
-  const last = lastVisible(app.messages.conversation(conversationId), visible);
+  const last = lastVisible(app.messages.conversation(conversationId), visible, conversationUpdater(app));
   const kept = app.conversations.state(viewer.uid, conversationId);
   const activity = last ? { last, order: last.id, updatedAt: last.sentAt } : kept?.keptId !== undefined ? { order: kept.keptId, updatedAt: kept.keptAt! } : undefined;
   if (!activity) return undefined;
