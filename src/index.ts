@@ -127,12 +127,14 @@ function loadSeed(seed: EmulatorOptions["seed"], now: number): AppData[] {
 /** Builds the store, app and persistence without listening: the in-process core of `startEmulator`. */
 export async function createEmulator(options: EmulatorOptions = {}) {
   seedRandom(options.randomSeed);
-  const log = options.quiet ? () => {} : (options.log ?? ((line: string) => process.stderr.write(line + "\n")));
+  const errorLog = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  // Quiet silences the chatter, never a failed save: acknowledged writes that are not on disk must be seen.
+  const log = options.quiet ? () => {} : errorLog;
   const clock = new Clock();
   const store = new Store(clock);
   store.seed(loadSeed(options.seed, clock.now()));
   const persistence = options.data
-    ? await Persistence.open(options.data, store, { now: clock.now(), log })
+    ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog })
     : undefined;
   const emulator: Emulator = {
     store,
@@ -146,6 +148,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     },
     webhooks: new Dispatcher(clock),
     jwt: new Jwt(),
+    persistence,
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
@@ -244,9 +247,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       closed ??= (async () => {
         emulator.webhooks.close();
         await listening.close();
-        await persistence?.flush();
-        persistence?.close();
-        tls?.dispose();
+        try {
+          await persistence?.flush(); // rejects when the final save fails: the CLI exits non-zero
+        } finally {
+          persistence?.close();
+          tls?.dispose();
+        }
       })();
       return closed;
     },

@@ -259,6 +259,10 @@ export const ERRORS = {
     status: 415,
     message: "The request body must be JSON. Please send it with Content-Type: application/json.",
   },
+  ERR_EMULATOR_DEGRADED: {
+    status: 503,
+    message: "The emulator answers, but {reason}. Acknowledged writes may be lost when it stops.",
+  },
   ERR_WAIT_TIMEOUT: { status: 408, message: "No request matching the filters arrived within {timeoutMs} ms." },
 
   // Management
