@@ -1,4 +1,4 @@
-import { apiPath, internalPath } from "../http/addressing.js";
+import { callerPath } from "../http/addressing.js";
 import type { Plane } from "./request.js";
 
 /**
@@ -219,7 +219,7 @@ export class Ring {
       appId: this.appIds[slot],
       rules: [...this.rules[slot]],
       url,
-      path: apiPath(internalPath(url)),
+      path: callerPath(url),
       headerText: parts[1] ?? "",
       requestText: parts[2],
       responseText: parts[3],

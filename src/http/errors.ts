@@ -286,6 +286,14 @@ export type ErrorCode = keyof typeof ERRORS;
 
 export type Details = Record<string, string[]>;
 
+/**
+ * An empty map keyed by what callers send (field names, ids): without a prototype, so that keys such as
+ * `constructor`, `toString` or `__proto__` are plain keys like any other.
+ */
+export function keyedMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 /** A platform error: thrown anywhere, rendered once by the root error handler. */
 export class ApiError extends Error {
   readonly status: number;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { ApiError, badRequest, type Details } from "./errors.js";
+import { ApiError, badRequest, keyedMap, type Details } from "./errors.js";
 import { header, type Ctx } from "./context.js";
 
 /**
@@ -197,7 +197,7 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
 
 /** Validates `body` against `schema`; throws 400 ERR_BAD_REQUEST with every failing field's sentences. */
 export function validate(body: Body, schema: Schema): void {
-  const details: Details = {};
+  const details: Details = keyedMap();
   for (const [name, spec] of Object.entries(schema)) checkField(name, body[name], spec, details);
   if (Object.keys(details).length > 0) throw badRequest(details);
 }
@@ -211,7 +211,7 @@ export function asBool(v: unknown): boolean {
  * and collects problems; `done()` throws them as one ERR_BAD_REQUEST.
  */
 export class Query {
-  private readonly details: Details = {};
+  private readonly details: Details = keyedMap();
   /** On the client plane the SDK pages with `per_page`: it stands for `perPage` and `limit` there. */
   private readonly perPageAlias: boolean;
   constructor(private readonly c: Ctx) {

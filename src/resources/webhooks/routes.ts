@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError, badRequest, type Details } from "../../http/errors.js";
+import { apiError, badRequest, keyedMap, type Details } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok, page, success } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
@@ -55,7 +55,7 @@ function applyFields(w: WebhookRecord, body: Body): void {
 
 function requireCredentials(w: WebhookRecord): void {
   if (!w.useBasicAuth) return;
-  const details: Details = {};
+  const details: Details = keyedMap();
   for (const k of ["username", "password"] as const)
     if (!w[k]) details[k] = [`The ${k} field is required when use basic auth is true.`];
   if (Object.keys(details).length > 0) throw badRequest(details);
@@ -119,7 +119,7 @@ export const webhooks = new Hono<Env>()
     const body = await readBody(c);
     validate(body, TRIGGER_IDS);
     const known = new Set(catalogue(webhook.version).map((t) => t.id));
-    const data: Record<string, unknown> = {};
+    const data: Record<string, unknown> = keyedMap();
     for (const id of body.triggerIds as string[]) {
       try {
         if (!known.has(id)) throw apiError("ERR_TRIGGER_NOT_FOUND", { id });
