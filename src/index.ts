@@ -151,6 +151,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     persistence,
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
+  store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 

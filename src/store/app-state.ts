@@ -10,6 +10,7 @@ import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import { copyManagement, type ManagementData } from "./management.js";
+import { NotificationState } from "./notification-state.js";
 import type {
   ApiKeyRecord,
   AppData,
@@ -42,6 +43,7 @@ export function copyAppData(data: AppData): AppData {
     webhooks: copy(data.webhooks),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
     management: copyManagement(data.management),
+    notifications: data.notifications && structuredClone(data.notifications),
     savedMessages: copy(data.savedMessages),
     threadSubscriptions: copy(data.threadSubscriptions),
     interactions: copy(data.interactions),
@@ -102,6 +104,8 @@ export class AppState {
   readonly activity = new Activity();
   /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
   management!: ManagementData;
+  /** Notification settings, providers, preferences and push tokens. */
+  readonly notifications = new NotificationState();
   readonly savedMessages = new UserMarks();
   readonly threadSubscriptions = new UserMarks();
   readonly interactions = new Interactions();
@@ -150,6 +154,7 @@ export class AppState {
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
     this.management = copyManagement(data.management);
+    this.notifications.load(data.notifications);
     this.savedMessages.load(data.savedMessages);
     this.threadSubscriptions.load(data.threadSubscriptions);
     this.interactions.load(data.interactions);
@@ -199,6 +204,7 @@ export class AppState {
       webhooks: [...this.webhooks.values()],
       calls: this.calls.toData(),
       management: this.management,
+      notifications: this.notifications.toData(),
       savedMessages: this.savedMessages.toData(),
       threadSubscriptions: this.threadSubscriptions.toData(),
       interactions: this.interactions.toData(),
@@ -268,6 +274,7 @@ export class AppState {
     this.relations.forgetUser(uid);
     this.savedMessages.forgetUser(uid);
     this.threadSubscriptions.forgetUser(uid);
+    this.notifications.forgetUser(uid);
   }
 
   private unlist(user: UserRecord): void {
