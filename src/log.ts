@@ -34,12 +34,14 @@ export interface RequestLogEntry {
 }
 
 /** Query parameters holding secrets: their values are masked like keys in the journal's headers. */
-const SECRET_PARAMS = /([?&](?:apikey|authtoken|auth_token|key|secret|token|x-emulator-token)=)([^&#]*)/gi;
+const SECRET_PARAMS = /([?&](apikey|authtoken|auth_token|key|secret|token|x-emulator-token)=)([^&#]*)/gi;
 /** Path segments that are keys: `/apikeys/{apiKey}`, `/auth_tokens/{authToken}`. */
 const SECRET_SEGMENTS = /(\/(?:apikeys|auth_tokens)\/)([^/]+)/gi;
 
 const maskPath = (path: string) => path.replace(SECRET_SEGMENTS, (_, before: string, key: string) => before + maskKey(key));
-const maskQuery = (query: string) => query.replace(SECRET_PARAMS, (_, before: string, value: string) => before + maskKey(value));
+/** The control token (the inspector's `?token=`) is hidden whole. */
+const maskQuery = (query: string) =>
+  query.replace(SECRET_PARAMS, (_, before: string, name: string, value: string) => before + (/token$/i.test(name) && !/auth/i.test(name) ? "***" : maskKey(value)));
 
 function describe(req: IncomingMessage, defaultAppId: () => string | undefined): { app: string | null; path: string } {
   const url = req.url ?? "/";
