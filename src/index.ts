@@ -10,6 +10,7 @@ import type { SnapshotInfo } from "./control/snapshots.js";
 import { isLoopback } from "./control/token.js";
 import { Clock } from "./store/clock.js";
 import { Persistence } from "./store/persistence.js";
+import { writeStateFile } from "./store/state-writer.js";
 import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
 import { Store, type CreateAppOptions } from "./store/store.js";
 import type { AppData, Region } from "./store/types.js";
@@ -19,7 +20,9 @@ import { resolveTls, type TlsMaterial } from "./tls.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
+import { botRelay } from "./bots/relay.js";
 import { Jwt } from "./client/jwt.js";
+import { Realtime } from "./realtime/realtime.js";
 
 export { SeedError } from "./store/seed.js";
 export { PersistenceError } from "./store/persistence.js";
@@ -56,6 +59,8 @@ export interface EmulatorOptions extends ControlOptions {
   requestLog?: (line: string) => void;
   /** Request log format (default "text"). */
   logFormat?: LogFormat;
+  /** Writes the whole state to this file on `close()` (a clean stop), like `GET /_emulator/state`. */
+  exportOnExit?: string;
 }
 
 export interface AppInfo {
@@ -136,10 +141,12 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   const persistence = options.data
     ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog })
     : undefined;
+  const control = new ControlPlane(store, clock, options);
+  const jwt = new Jwt();
   const emulator: Emulator = {
     store,
     clock,
-    control: new ControlPlane(store, clock, options),
+    control,
     version: VERSION,
     startedAtMs: Date.now(),
     management: {
@@ -147,10 +154,13 @@ export async function createEmulator(options: EmulatorOptions = {}) {
       secret: options.managementSecret ?? DEFAULT_MANAGEMENT_SECRET,
     },
     webhooks: new Dispatcher(clock),
-    jwt: new Jwt(),
+    jwt,
+    realtime: new Realtime(store, clock, jwt, control.journal),
     persistence,
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
+  store.events.subscribe((e) => emulator.realtime.publish(e));
+  store.events.subscribe(botRelay(emulator.webhooks));
   store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
@@ -214,7 +224,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let tls: TlsMaterial | undefined;
   try {
     tls = resolveTls(options);
-    listening = await listen(app, options.port ?? 0, host, { tls, wrap: requestLogger(options, () => emulator.store.defaultAppId) });
+    listening = await listen(app, options.port ?? 0, host, {
+      tls,
+      wrap: requestLogger(options, () => emulator.store.defaultAppId),
+      upgrade: (req, socket, head) => emulator.realtime.upgrade(req, socket, head),
+    });
   } catch (e) {
     persistence?.close();
     tls?.dispose();
@@ -247,12 +261,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close() {
       closed ??= (async () => {
         emulator.webhooks.close();
+        emulator.realtime.shutdown();
         await listening.close();
         try {
           await persistence?.flush(); // rejects when the final save fails: the CLI exits non-zero
         } finally {
           persistence?.close();
           tls?.dispose();
+          if (options.exportOnExit) await writeStateFile(options.exportOnExit, store.toData());
         }
       })();
       return closed;
