@@ -22,6 +22,7 @@ import { conversations } from "./resources/conversations/routes.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
+import { moderation } from "./resources/moderation/routes.js";
 
 /** The REST plane's routes, relative to `/v3`. */
 function restPlane(): Hono<Env> {
@@ -38,7 +39,8 @@ function restPlane(): Hono<Env> {
     .route("/", conversations)
     .route("/", friends)
     .route("/", blockedUsers)
-    .route("/", roles);
+    .route("/", roles)
+    .route("/", moderation);
 }
 
 /**

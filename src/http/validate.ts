@@ -13,11 +13,8 @@ export const BODY_LIMIT_BYTES = 10 * 1024;
 
 /** Reads a JSON object body: empty is `{}`; too large, non-JSON content types and malformed JSON are refused. */
 export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES): Promise<Body> {
-  const declared = Number(header(c, "content-length") ?? 0);
-  if (declared > limit) throw tooLarge(limit);
-  const text = await bodyText(c);
+  const text = await readText(c, limit);
   if (text.length === 0) return {};
-  if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
   const type = header(c, "content-type");
   if (type && !/json/i.test(type))
     throw new ApiError("ERR_BAD_REQUEST", 415, "The request body must be JSON. Please send it with Content-Type: application/json.");
@@ -30,6 +27,15 @@ export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES): Promise<Body> 
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw badRequest({ body: ["The request body must be a JSON object."] });
   return parsed as Body;
+}
+
+/** The body as text, refused when larger than `limit` (multipart forms are parsed from it). */
+export async function readText(c: Ctx, limit: number): Promise<string> {
+  const declared = Number(header(c, "content-length") ?? 0);
+  if (declared > limit) throw tooLarge(limit);
+  const text = await bodyText(c);
+  if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+  return text;
 }
 
 /**

@@ -4,6 +4,7 @@ import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
+import { Moderation } from "./moderation.js";
 import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
@@ -28,6 +29,7 @@ export function copyAppData(data: AppData): AppData {
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
+    moderation: data.moderation && structuredClone(data.moderation),
   };
 }
 
@@ -82,6 +84,8 @@ export class AppState {
   readonly calls = new Calls();
   /** What the metrics read; follows every message and call added or removed. */
   readonly activity = new Activity();
+  /** Reasons, rules, keyword lists, the blocked queue and flags. */
+  readonly moderation = new Moderation();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -124,6 +128,7 @@ export class AppState {
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
+    this.moderation.load(data.moderation, data.app.createdAt);
   }
 
   /**
@@ -168,6 +173,7 @@ export class AppState {
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
       calls: this.calls.toData(),
+      moderation: this.moderation.toData(),
     };
   }
 
@@ -255,6 +261,18 @@ export class AppState {
     if (m.receiverType === "user") this.conversations.noteDirect(m);
     this.activity.noteMessage(m);
     return m;
+  }
+
+  /** A message held back (by moderation) before anyone sees it: it gets its id now and is stored nowhere yet. */
+  holdMessage(message: Omit<MessageRecord, "id">): MessageRecord {
+    return { id: this.messages.reserveId(), ...message };
+  }
+
+  /** Delivers a held message: from now on it is stored and shown like any other, at its place in id order. */
+  deliverMessage(m: MessageRecord): void {
+    this.messages.insert(m);
+    if (m.receiverType === "user") this.conversations.noteDirect(m);
+    this.activity.noteMessage(m);
   }
 
   /** Permanent delete, with the message's reactions. */

@@ -9,6 +9,7 @@ import { friendsOnly, requireAllowed, requireListed, requireScopeAllowed } from 
 import { requireUser } from "../users/lookup.js";
 import { messageView, SYSTEM_UID } from "./view.js";
 import { userView } from "../users/view.js";
+import { isHeld, moderateSend } from "../moderation/screen.js";
 
 export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;
 const MENTION = /<@uid:([A-Za-z0-9-]+)>/g;
@@ -141,6 +142,8 @@ export function store(
   conversationId: string,
   content: Content,
   parentId?: number,
+  /** Through the rules even when none is enabled (`POST /moderation/messages`). */
+  always = false,
 ): MessageRecord {
   const m: Omit<MessageRecord, "id"> = {
     conversationId,
@@ -159,12 +162,20 @@ export function store(
   if (content.tags) m.tags = [...content.tags];
   const mentioned = mentionsIn(app, content.data.text);
   if (mentioned) m.mentionedUids = mentioned;
-  const stored = app.addMessage(m);
+  // Moderation decides before anything is published: a held message is stored aside and publishes nothing
+  // until a moderator approves it (then `publishSent` runs for it).
+  const stored = moderateSend(app, m, always);
+  if (!isHeld(stored)) publishSent(app, stored);
+  return stored;
+}
+
+/** Announces a delivered message: `message_sent`, and `user_mentioned` when it mentions users. */
+export function publishSent(app: AppState, stored: MessageRecord): void {
   app.emit("message_sent", () => ({ message: messageView(app, stored) }), stored);
+  const mentioned = stored.mentionedUids;
   if (mentioned)
     app.emit("user_mentioned", () => ({
       message: messageView(app, stored),
       mentionedUsers: mentioned.map((uid) => userView(app.users.get(uid)!)),
     }));
-  return stored;
 }
