@@ -1,5 +1,5 @@
 import { header, type Ctx } from "../../http/context.js";
-import { ApiError, badRequest } from "../../http/errors.js";
+import { apiError, badRequest, type ErrorCode } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { Query, readBody, readText, type Body } from "../../http/validate.js";
 import { SYSTEM_UID } from "../messages/view.js";
@@ -65,8 +65,9 @@ export function reviewer(c: Ctx): string {
   return onBehalfOf(c, "optional")?.uid ?? SYSTEM_UID;
 }
 
-/** The path id of a moderation object: what the platform's ids look like (letters, digits, `-`, `_`). */
-export function pathId(raw: string, notFound: () => ApiError): string {
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(raw)) throw notFound();
-  return raw;
+/** A moderation object by its path id (letters, digits, `-`, `_`), or the area's not-found error. */
+export function byPathId<T>(map: ReadonlyMap<string, T>, raw: string, code: ErrorCode): T {
+  const found = /^[A-Za-z0-9_-]{1,100}$/.test(raw) ? map.get(raw) : undefined;
+  if (!found) throw apiError(code, { id: raw });
+  return found;
 }

@@ -5,7 +5,7 @@ import { ok, success } from "../../http/reply.js";
 import { Query, validate, type Body } from "../../http/validate.js";
 import type { KeywordCategory, KeywordListRecord } from "../../store/moderation.js";
 import { unsafePattern } from "./engine.js";
-import { currentList, listLimit, pathId, readForm } from "./input.js";
+import { currentList, listLimit, byPathId, readForm } from "./input.js";
 import { ID_MESSAGE, MODERATION_ID } from "./rules.js";
 import { keywordView } from "./views.js";
 
@@ -61,11 +61,7 @@ const FIELDS = {
 } as const;
 
 function pathList(c: Ctx): KeywordListRecord {
-  const id = c.req.param("keywordId")!;
-  const notFound = () => apiError("ERR_KEYWORD_NOT_FOUND", { id });
-  const list = c.get("app").moderation.keywordLists.get(pathId(id, notFound));
-  if (!list) throw notFound();
-  return list;
+  return byPathId(c.get("app").moderation.keywordLists, c.req.param("keywordId")!, "ERR_KEYWORD_NOT_FOUND");
 }
 
 export const keywords = new Hono<Env>()

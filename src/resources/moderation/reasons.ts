@@ -4,7 +4,7 @@ import { apiError } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { ReasonRecord } from "../../store/moderation.js";
-import { bareSuccess, currentList, listLimit, pathId } from "./input.js";
+import { bareSuccess, currentList, listLimit, byPathId } from "./input.js";
 import { reasonView } from "./views.js";
 
 /** Flag reasons (`/moderation/reasons`): the platform's three defaults are there from the start. */
@@ -12,11 +12,7 @@ import { reasonView } from "./views.js";
 const ID = /^[A-Za-z0-9_-]+$/;
 
 function pathReason(c: Ctx): ReasonRecord {
-  const id = c.req.param("id")!;
-  const notFound = () => apiError("ERR_REASON_NOT_FOUND", { id });
-  const reason = c.get("app").moderation.reasons.get(pathId(id, notFound));
-  if (!reason) throw notFound();
-  return reason;
+  return byPathId(c.get("app").moderation.reasons, c.req.param("id")!, "ERR_REASON_NOT_FOUND");
 }
 
 export const reasons = new Hono<Env>()

@@ -7,7 +7,7 @@ import type { AppState } from "../../store/app-state.js";
 import { current, type ConditionRecord, type RuleRecord, type RuleRevision } from "../../store/moderation.js";
 import type { JsonObject } from "../../store/types.js";
 import { unsafePattern } from "./engine.js";
-import { currentList, listLimit, pathId } from "./input.js";
+import { currentList, listLimit, byPathId } from "./input.js";
 import { ruleView } from "./views.js";
 
 /** Rules (`/moderation/rules`): every create or update is a revision; the newest is the active one. */
@@ -87,11 +87,7 @@ function revisionFrom(app: AppState, body: Body, previous: RuleRevision | undefi
 }
 
 function pathRule(c: Ctx): RuleRecord {
-  const id = c.req.param("ruleId")!;
-  const notFound = () => apiError("ERR_MODERATION_RULE_NOT_FOUND", { id });
-  const rule = c.get("app").moderation.rules.get(pathId(id, notFound));
-  if (!rule) throw notFound();
-  return rule;
+  return byPathId(c.get("app").moderation.rules, c.req.param("ruleId")!, "ERR_MODERATION_RULE_NOT_FOUND");
 }
 
 export const rules = new Hono<Env>()
