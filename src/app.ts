@@ -1,13 +1,18 @@
 import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { internalPath } from "./http/addressing.js";
-import { appAuth, managementAuth } from "./http/auth.js";
+import { appAuth, clientAuth, managementAuth } from "./http/auth.js";
+import { clientPlane, clientSettingsRoute } from "./client/routes.js";
 import type { Emulator, Env } from "./http/context.js";
 import { ApiError, apiError } from "./http/errors.js";
 import { control } from "./control/routes.js";
 import { ConnectionReset, injectFaults, journalRequests } from "./control/middleware.js";
 import { apps } from "./resources/apps/routes.js";
 import { webhooks } from "./resources/webhooks/routes.js";
+import { extensions } from "./resources/extensions/routes.js";
+import { collaborators } from "./resources/collaborators/routes.js";
+import { appSettings } from "./resources/app-settings/routes.js";
+import { tenants } from "./resources/tenants/routes.js";
 import { apiKeys } from "./resources/api-keys/routes.js";
 import { authTokens } from "./resources/auth-tokens/routes.js";
 import { users } from "./resources/users/routes.js";
@@ -17,12 +22,23 @@ import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
 import { messages } from "./resources/messages/routes.js";
+import { messageMarks } from "./resources/messages/marks.js";
 import { reactions } from "./resources/reactions/routes.js";
 import { conversations } from "./resources/conversations/routes.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
 import { moderation } from "./resources/moderation/routes.js";
+
+/** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
+function managementPlane(): Hono<Env> {
+  return new Hono<Env>()
+    .route("/", apps)
+    .route("/", webhooks)
+    .route("/", extensions)
+    .route("/", collaborators)
+    .route("/", appSettings);
+}
 
 /** The REST plane's routes, relative to `/v3`. */
 function restPlane(): Hono<Env> {
@@ -35,6 +51,7 @@ function restPlane(): Hono<Env> {
     .route("/", members)
     .route("/", bannedUsers)
     .route("/", messages)
+    .route("/", messageMarks)
     .route("/", reactions)
     .route("/", conversations)
     .route("/", friends)
@@ -62,11 +79,15 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   // Journal, rules and rate limits for every request but control calls (see control/middleware.ts).
   app.use("*", journalRequests, injectFaults);
   app.route("/_emulator", control);
+  // `POST /tenants` answers to HTTP Basic authentication, before the key/secret headers every other operation needs.
+  app.route("/@mgmt", tenants);
   app.use("/@mgmt/*", managementAuth);
-  app.route("/@mgmt", apps);
-  app.route("/@mgmt", webhooks);
+  app.route("/@mgmt", managementPlane());
   app.use("/@rest/:appId/:region/*", appAuth);
   app.route("/@rest/:appId/:region/v3", restPlane());
+  app.route("/@client/:appId/:region/v3", clientSettingsRoute);
+  app.use("/@client/:appId/:region/*", clientAuth);
+  app.route("/@client/:appId/:region/v3", clientPlane(restPlane()));
   app.use("/@calls/:appId/:region/*", appAuth);
   app.route("/@calls/:appId/:region/v3", calls);
 

@@ -20,6 +20,15 @@ function intArg(name: string, min: number, max: number) {
   };
 }
 
+/** `--allowed-host NAME`, repeatable; the environment variable holds a comma-separated list. */
+function allowedHostArg(value: string, previous: string[] = []): string[] {
+  const names = value.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const name of names)
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(name))
+      throw new InvalidArgumentError(`--allowed-host must be a host name such as emulator.ci.internal, not ${JSON.stringify(name)}.`);
+  return [...previous, ...names];
+}
+
 function latencyArg(value: string): string {
   try {
     parseLatency(value);
@@ -72,6 +81,7 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--rate-limit", "enforce the platform's per-app rate limits (core 10000/min, standard 20000/min)").env("CHAT_EMULATOR_RATE_LIMIT"))
     .addOption(new Option("--journal-size <n>", "requests kept in the request journal (0 = no journal)").env("CHAT_EMULATOR_JOURNAL_SIZE").default(1000).argParser(intArg("--journal-size", 0, 1_000_000)))
     .addOption(new Option("--control-token <token>", "require header x-emulator-token on control calls (all but GET /_emulator/health)").env("CHAT_EMULATOR_CONTROL_TOKEN"))
+    .addOption(new Option("--allowed-host <name>", "also answer the control API and inspector under this host name (repeatable)").env("CHAT_EMULATOR_ALLOWED_HOSTS").argParser(allowedHostArg))
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith("error:") ? `chat-emulator: ${s}` : s) });
@@ -95,6 +105,7 @@ export async function main(argv = process.argv): Promise<void> {
     rateLimit?: boolean;
     journalSize: number;
     controlToken?: string;
+    allowedHost?: string[];
     quiet?: boolean;
   } & ServeFlags>();
   if (exec.command?.length === 0) fail("exec needs a command: chat-emulator exec [options] -- <command...>");
@@ -115,6 +126,7 @@ export async function main(argv = process.argv): Promise<void> {
       rateLimit: o.rateLimit,
       journalSize: o.journalSize,
       controlToken: o.controlToken,
+      allowedHosts: o.allowedHost,
       quiet: o.quiet,
       ...serveOptions(o, out),
     });

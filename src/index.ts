@@ -19,6 +19,7 @@ import { resolveTls, type TlsMaterial } from "./tls.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
+import { Jwt } from "./client/jwt.js";
 
 export { SeedError } from "./store/seed.js";
 export { PersistenceError } from "./store/persistence.js";
@@ -144,6 +145,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
       secret: options.managementSecret ?? DEFAULT_MANAGEMENT_SECRET,
     },
     webhooks: new Dispatcher(clock),
+    jwt: new Jwt(),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };

@@ -92,7 +92,7 @@ describe("roles", () => {
       createdAt: expect.any(Number),
       updatedAt: expect.any(Number),
     });
-    expect(list.body.meta.pagination.total).toBe(28);
+    expect(list.body.meta.pagination.total).toBe(29);
     const set = await e.put("/v3/roles/default/permissions", { permissions: { createGroup: "allow", "listUsers.mode": "friends", "createGroup.allowedGroupTypes": ["public"], bogus: "x", sendMessage: "maybe" } });
     expect(set.body.data.createGroup).toEqual({ success: true, message: "Permission with id createGroup have been mapped successfully to role default." });
     expect(set.body.data.bogus.success).toBe(false);
@@ -107,7 +107,7 @@ describe("roles", () => {
     const list = await e.get("/v3/groups/supergroup/scopes/participant/permissions");
     expect(list.body.data.map((p: any) => p.id)).toContain("addReaction");
     expect(list.body.data[0].type).toBe("scope");
-    expect(list.body.meta.pagination.total).toBe(11);
+    expect(list.body.meta.pagination.total).toBe(12);
     const set = await e.put("/v3/groups/supergroup/scopes/participant/permissions", { permissions: { sendMessage: "deny", "initiateCall.allowedType": "audio" } });
     expect(set.body.data.sendMessage).toEqual({ success: true, message: "Permission with id sendMessage have been mapped successfully to scope participant on group supergroup." });
     expect(set.body.data.permissions).toEqual({ sendMessage: "deny", "initiateCall.allowedType": ["audio"] });

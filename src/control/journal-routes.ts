@@ -6,6 +6,8 @@ import type { Journal, JournalFilter } from "./journal.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 const MAX_WAIT_MS = 600_000;
+/** As for a rule's match.path. */
+const MAX_GLOB = 1000;
 
 /** Reads the journal filters from the query string; bad values are one 400 with every problem. */
 export function filterFrom(q: Query): JournalFilter {
@@ -18,7 +20,8 @@ export function filterFrom(q: Query): JournalFilter {
     else q.fail("method", "The selected method is invalid.");
   }
   const path = q.str("path");
-  if (path) f.path = path;
+  if (path !== undefined && path.length > MAX_GLOB) q.fail("path", `The path may not be greater than ${MAX_GLOB} characters.`);
+  else if (path) f.path = path;
   const status = q.str("status");
   if (status !== undefined) {
     if (/^[1-5](\d\d|xx)$/i.test(status)) f.status = status;

@@ -1,5 +1,6 @@
 import { maskKey } from "../http/errors.js";
-import { globToRegExp } from "./glob.js";
+import { MAX_JSON_DEPTH, nestedDeeper } from "../http/validate.js";
+import { compileGlob } from "./glob.js";
 import { Ring, type Recorded, type Stored } from "./journal-ring.js";
 import type { Plane } from "./request.js";
 
@@ -54,6 +55,8 @@ export interface JournalFilter {
 
 function body(text: string | null): unknown {
   if (text === null || text === "") return null;
+  // A refused, deeply nested body stays text: parsed, it could not be sent back as JSON.
+  if (nestedDeeper(text, MAX_JSON_DEPTH)) return text;
   try {
     return JSON.parse(text);
   } catch {
@@ -104,14 +107,14 @@ export function entryView(r: Stored): JournalEntry {
 export function matcher(f: JournalFilter): (r: Stored) => boolean {
   const appId = f.appId?.toLowerCase();
   const method = f.method?.toUpperCase();
-  const path = f.path === undefined ? undefined : globToRegExp(f.path);
+  const path = f.path === undefined ? undefined : compileGlob(f.path);
   const status = f.status === undefined ? undefined : String(f.status).toLowerCase();
   const statusClass = status?.endsWith("xx") ? Number(status[0]) : undefined;
   const since = f.since === undefined ? undefined : typeof f.since === "number" ? f.since : Date.parse(f.since);
   return (r) =>
     (appId === undefined || r.appId === appId) &&
     (method === undefined || r.method === method) &&
-    (path === undefined || path.test(r.path)) &&
+    (path === undefined || path(r.path)) &&
     (status === undefined ||
       (statusClass !== undefined ? r.status !== null && Math.floor(r.status / 100) === statusClass : String(r.status) === status)) &&
     (since === undefined || r.timeMs >= since) &&

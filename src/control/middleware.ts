@@ -2,6 +2,7 @@ import type { Socket } from "node:net";
 import type { MiddlewareHandler, Next } from "hono";
 import { header, type Ctx, type Env } from "../http/context.js";
 import { ApiError, ERRORS } from "../http/errors.js";
+import { readText } from "../http/validate.js";
 import { JOURNAL_BODY_LIMIT, keptBody, type RawHeaders } from "./journal.js";
 import { bucketOf } from "./rate-limit.js";
 import { describeRequest, type ApiRequest } from "./request.js";
@@ -47,11 +48,11 @@ const rawHeaders = (c: Ctx): RawHeaders =>
  */
 function requestText(c: Ctx, answered: boolean): null | Promise<string | null> {
   const cached = (c.req.bodyCache as { text?: Promise<string> }).text;
-  if (cached) return cached.then(keptBody);
+  if (cached) return cached.then(keptBody, () => null); // refused while reading (too large): nothing to keep
   if (!answered || c.req.method === "GET" || c.req.method === "HEAD") return null;
   const length = Number(header(c, "content-length") ?? 0);
   if (length > JOURNAL_BODY_LIMIT) return Promise.resolve(`[${length} bytes, not kept]`);
-  return c.req.text().then(keptBody, () => null);
+  return readText(c, JOURNAL_BODY_LIMIT).then(keptBody, () => `[more than ${JOURNAL_BODY_LIMIT} bytes, not kept]`);
 }
 
 // The middlewares are plain functions that hand over to async code only when they have work to wait for.

@@ -1,6 +1,7 @@
 import type { Clock } from "../store/clock.js";
 import type { Store } from "../store/store.js";
 import { seededRandom } from "../util/random.js";
+import { hostName } from "./guard.js";
 import { DEFAULT_JOURNAL_SIZE, Journal } from "./journal.js";
 import { RateLimits, type Limits } from "./rate-limit.js";
 import { Rules } from "./rules.js";
@@ -17,6 +18,11 @@ export interface ControlOptions {
   controlToken?: string;
   /** Makes probabilistic rules and jitter repeatable. */
   randomSeed?: number;
+  /**
+   * Host names (besides IP literals, `localhost` and single-label names) under which the control API and the
+   * inspector answer: the names you reach the emulator by, e.g. "emulator.ci.internal".
+   */
+  allowedHosts?: string[];
 }
 
 /** `--latency`: "250" is 250 ms; "100-400" is 100 ms plus up to 300 ms of jitter. */
@@ -43,6 +49,7 @@ export class ControlPlane {
   readonly rateLimits: RateLimits;
   readonly snapshots: Snapshots;
   readonly token: string | undefined;
+  readonly allowedHosts: ReadonlySet<string>;
   /** performance.now() when the last request arrived (control calls included). */
   lastRequestAt = 0;
 
@@ -58,6 +65,7 @@ export class ControlPlane {
       () => performance.now() - this.lastRequestAt,
     );
     this.token = opts.controlToken || undefined;
+    this.allowedHosts = new Set((opts.allowedHosts ?? []).map(hostName));
     if (opts.latency !== undefined) {
       const { latencyMs, jitterMs } = parseLatency(opts.latency);
       if (latencyMs > 0 || jitterMs > 0) this.rules.add({ effect: { latencyMs, jitterMs } });

@@ -1,8 +1,8 @@
 import { apiPath, DEFAULT_LABEL } from "../http/addressing.js";
 import type { Store } from "../store/store.js";
 
-export type Plane = "rest" | "calls" | "mgmt";
-export const PLANES: readonly Plane[] = ["rest", "calls", "mgmt"];
+export type Plane = "rest" | "calls" | "client" | "mgmt";
+export const PLANES: readonly Plane[] = ["rest", "calls", "client", "mgmt"];
 
 /** What rules, rate limits and the journal know about a platform request. */
 export interface ApiRequest {
@@ -18,6 +18,7 @@ export interface ApiRequest {
 const PREFIXES: [string, Plane][] = [
   ["/@rest/", "rest"],
   ["/@calls/", "calls"],
+  ["/@client/", "client"],
   ["/@mgmt", "mgmt"],
 ];
 

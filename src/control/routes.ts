@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Env } from "../http/context.js";
 import { apiError, badRequest } from "../http/errors.js";
-import { readBody, validate } from "../http/validate.js";
+import { MAX_JSON_DEPTH, readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
 import { appsRoutes } from "./apps.js";
@@ -13,14 +13,17 @@ import { journalRoutes } from "./journal-routes.js";
 import { rateLimitRoutes } from "./rate-limit-routes.js";
 import { rulesRoutes } from "./rules-routes.js";
 import { snapshotRoutes } from "./snapshot-routes.js";
+import { guardControl } from "./guard.js";
 import { requireControlToken } from "./token.js";
 
-/** Control bodies (state documents) may be large; the 10 KB platform limit does not apply here. */
-const CONTROL_BODY_LIMIT = 512 * 1024 * 1024;
+/** A whole state document (`PUT /_emulator/state`) may be large: up to this many bytes. */
+export const STATE_BODY_LIMIT = 256 * 1024 * 1024;
+/** A state document nests the apps' records around the data users sent (itself at most MAX_JSON_DEPTH deep). */
+const STATE_DEPTH = MAX_JSON_DEPTH + 16;
 
 /** The `/_emulator` control API (design §4). Responses are plain JSON objects, but for the web inspector (HTML) and the event streams. */
 export const control = new Hono<Env>()
-  .use("*", requireControlToken)
+  .use("*", guardControl, requireControlToken)
   .route("/", inspector)
   .route("/", streams)
   .route("/", deliveries)
@@ -37,7 +40,7 @@ export const control = new Hono<Env>()
   })
 
   .post("/reset", async (c) => {
-    const body = await readBody(c, CONTROL_BODY_LIMIT);
+    const body = await readBody(c);
     validate(body, { appId: { type: "string" }, to: { type: "string", in: ["seed", "empty"] } });
     const { store } = c.get("emulator");
     const appId = (body.appId as string | undefined)?.toLowerCase();
@@ -50,7 +53,7 @@ export const control = new Hono<Env>()
   .get("/state", (c) => c.json(c.get("emulator").store.toData()))
 
   .put("/state", async (c) => {
-    const body = await readBody(c, CONTROL_BODY_LIMIT);
+    const body = await readBody(c, STATE_BODY_LIMIT, STATE_DEPTH);
     const { store, clock } = c.get("emulator");
     try {
       store.replace(parseState(body, clock.now(), "state"));

@@ -1,5 +1,5 @@
 import { ApiError, ERRORS, type ErrorCode } from "../http/errors.js";
-import { globToRegExp } from "./glob.js";
+import { compileGlob, type Glob } from "./glob.js";
 import { Input } from "./input.js";
 import { PLANES, type ApiRequest, type Plane } from "./request.js";
 
@@ -74,7 +74,7 @@ function known(code: string): code is ErrorCode {
 
 export class Rule {
   hits = 0;
-  private readonly pathPattern: RegExp | undefined;
+  private readonly pathPattern: Glob | undefined;
   readonly fails: boolean;
 
   constructor(
@@ -84,7 +84,7 @@ export class Rule {
     readonly probability: number,
     public remaining: number,
   ) {
-    this.pathPattern = match.path === undefined ? undefined : globToRegExp(match.path);
+    this.pathPattern = match.path === undefined ? undefined : compileGlob(match.path);
     this.fails = effect.status !== undefined || effect.reset === true;
   }
 
@@ -94,7 +94,7 @@ export class Rule {
       (m.method === undefined || m.method === req.method) &&
       (m.plane === undefined || m.plane === req.plane) &&
       (m.appId === undefined || m.appId === req.appId) &&
-      (this.pathPattern === undefined || this.pathPattern.test(req.path))
+      (this.pathPattern === undefined || this.pathPattern(req.path))
     );
   }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
 import type { Ctx, Env } from "../http/context.js";
 import { apiError } from "../http/errors.js";
+import { readText } from "../http/validate.js";
 import { same, TOKEN_HEADER } from "./token.js";
 import { hasSession, INSPECTOR_PATH, sessionCookie } from "./ui-session.js";
 
@@ -38,6 +39,9 @@ const SECURITY_HEADERS = {
 const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** The sign-in form holds one token. */
+const SIGN_IN_LIMIT = 4 * 1024;
 
 interface StaticFile {
   body: Uint8Array;
@@ -133,8 +137,8 @@ function page(c: Ctx): Response {
 export const inspector = new Hono<Env>()
   .get("/ui", page)
   .post("/ui", async (c) => {
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    return signIn(c, typeof form.token === "string" ? form.token : undefined);
+    const form = new URLSearchParams(await readText(c, SIGN_IN_LIMIT));
+    return signIn(c, form.get("token") ?? undefined);
   })
   .get("/ui/*", (c) => {
     const name = c.req.path.slice(INSPECTOR_PATH.length + 1);

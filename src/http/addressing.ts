@@ -2,17 +2,22 @@
  * Addressing: which plane and app a request is for, from the Host label or the path label (design §2). Hono's
  * `getPath` hook turns every form into one internal path, so each route is registered once:
  *   REST   /@rest/{appId}/{region}/v3/...      calls  /@calls/{appId}/{region}/v3/...
+ *   client /@client/{appId}/{region}/v3/...    (what the SDK calls: `{appId}.apiclient-{region}`)
  *   mgmt   /@mgmt/...                           control /_emulator/... (unchanged)
  * The default app is `/@rest/@/@/v3/...`. Version `v3.0` (used by the client SDK) is served as `v3`.
+ * A Host shaped like a platform label of a plane the emulator does not serve (`x.websocket-us.example`) is
+ * `/@unknown`, which no route serves: it never falls through to the default app.
  */
 
-const HOST_LABEL = /^([a-z0-9]+)\.(api|call)-(us|eu|in)\./i;
-const PATH_LABEL = /^\/([a-z0-9]+)\.(api|call)-(us|eu|in)(?=\/|$)/i;
+const HOST_LABEL = /^([a-z0-9]+)\.([a-z]+)-(us|eu|in)\./i;
+const PATH_LABEL = /^\/([a-z0-9]+)\.(api|apiclient|call)-(us|eu|in)(?=\/|$)/i;
 
 export const DEFAULT_LABEL = "@";
 
+const PLANES: Record<string, string> = { api: "/@rest", apiclient: "/@client", call: "/@calls" };
+
 function plane(kind: string): string {
-  return kind.toLowerCase() === "api" ? "/@rest" : "/@calls";
+  return PLANES[kind.toLowerCase()] ?? "/@unknown";
 }
 
 function versioned(prefix: string, rest: string): string {
@@ -43,7 +48,7 @@ export function internalPath(url: string): string {
 /** The API path as a user wrote it relative to the plane ("/v3/users/superhero1"), for journal and rules. */
 export function apiPath(internal: string): string {
   if (internal.startsWith("/@mgmt")) return internal.slice(6) || "/";
-  if (internal.startsWith("/@rest/") || internal.startsWith("/@calls/")) {
+  if (internal.startsWith("/@rest/") || internal.startsWith("/@calls/") || internal.startsWith("/@client/")) {
     const third = internal.indexOf("/", internal.indexOf("/", internal.indexOf("/", 2) + 1) + 1);
     return third === -1 ? "/" : internal.slice(third);
   }

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { apiError, badRequest, maskKey } from "./errors.js";
 import { apiPath, DEFAULT_LABEL } from "./addressing.js";
 import { header, type Ctx, type Env } from "./context.js";
+import type { AppState } from "../store/app-state.js";
 import type { UserRecord } from "../store/types.js";
 
 /** What an authOnly key ("Auth Key") may do: create users and create auth tokens. */
@@ -15,15 +16,7 @@ const MANAGEMENT_CREDENTIALS = /^\/v3\/moderation\/(rules|keywords|blocked-messa
  * Leaves the addressed app and key in the context.
  */
 export const appAuth: MiddlewareHandler<Env> = (c, next) => {
-  const { store } = c.get("emulator");
-  const appId = c.req.param("appId")!;
-  const region = c.req.param("region")!;
-  const app = appId === DEFAULT_LABEL ? store.defaultApp : store.apps.get(appId);
-  if (!app) {
-    if (appId === DEFAULT_LABEL) throw apiError("AUTH_ERR_EMPTY_APPID");
-    throw apiError("AUTH_ERR_INVALID_APPID", { appId, region });
-  }
-  if (region !== DEFAULT_LABEL && app.meta.region !== region) throw apiError("AUTH_ERR_INVALID_APPID", { appId, region });
+  const app = addressedApp(c);
   const key = header(c, "apikey");
   if (!key && header(c, "key") !== undefined && MANAGEMENT_CREDENTIALS.test(apiPath(c.req.path))) {
     requireManagement(c);
@@ -43,6 +36,38 @@ export const appAuth: MiddlewareHandler<Env> = (c, next) => {
   return next();
 };
 
+/** The app named by the request's label (the default app for `/v3/...`); unknown app or wrong region is 401. */
+export function addressedApp(c: Ctx): AppState {
+  const { store } = c.get("emulator");
+  const appId = c.req.param("appId")!;
+  const region = c.req.param("region")!;
+  const app = appId === DEFAULT_LABEL ? store.defaultApp : store.apps.get(appId);
+  if (!app) {
+    if (appId === DEFAULT_LABEL) throw apiError("AUTH_ERR_EMPTY_APPID");
+    throw apiError("AUTH_ERR_INVALID_APPID", { appId, region });
+  }
+  if (region !== DEFAULT_LABEL && app.meta.region !== region) throw apiError("AUTH_ERR_INVALID_APPID", { appId, region });
+  return app;
+}
+
+/**
+ * Client plane: app id, then the `authToken` header. The token's owner becomes the acting user of every
+ * operation (see `onBehalfOf`); a token that was deleted, flushed or archived, or whose user is deactivated or
+ * deleted, is not found, on which the SDK logs the user out. An `apikey` counts for nothing here.
+ */
+export const clientAuth: MiddlewareHandler<Env> = (c, next) => {
+  const app = addressedApp(c);
+  c.set("app", app);
+  const raw = header(c, "authtoken");
+  if (!raw) throw apiError("AUTH_ERR_EMPTY_AUTH_TOKEN");
+  const token = app.tokens.get(raw);
+  const user = token && app.activeUser(token.uid);
+  if (!token || !user) throw apiError("AUTH_ERR_AUTH_TOKEN_NOT_FOUND", { authToken: maskKey(raw) });
+  c.set("actor", user);
+  c.set("authToken", token);
+  return next();
+};
+
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
 export const managementAuth: MiddlewareHandler<Env> = (c, next) => {
   requireManagement(c);
@@ -53,7 +78,7 @@ function requireManagement(c: Ctx): void {
   const { management } = c.get("emulator");
   const key = header(c, "key");
   const secret = header(c, "secret");
-  if (!key || !secret) throw apiError("AUTH_ERR_EMPTY_AUTH_HEADER");
+  if (!key || !secret) throw apiError("AUTH_ERR_EMPTY_AUTH_HEADER", { missing: "key and secret headers are" });
   if (key !== management.key || secret !== management.secret)
     throw apiError("AUTH_ERR_INVALID_CREDENTIALS", { key: maskKey(key) });
 }
@@ -70,6 +95,8 @@ export function normalizeUid(uid: string): string {
 export function onBehalfOf(c: Ctx, mode: "required"): UserRecord;
 export function onBehalfOf(c: Ctx, mode: "optional"): UserRecord | undefined;
 export function onBehalfOf(c: Ctx, mode: "required" | "optional"): UserRecord | undefined {
+  const actor = c.get("actor");
+  if (actor) return actor;
   const raw = header(c, "onBehalfOf");
   if (raw === undefined || raw === "") {
     if (mode === "required") throw badRequest({ onBehalfOf: ["The onBehalfOf header is required."] });

@@ -3,8 +3,9 @@ import type { ControlPlane } from "../control/plane.js";
 import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
 import type { Store } from "../store/store.js";
-import type { ApiKeyRecord } from "../store/types.js";
+import type { ApiKeyRecord, AuthTokenRecord, UserRecord } from "../store/types.js";
 import type { Dispatcher } from "../webhooks/dispatcher.js";
+import type { Jwt } from "../client/jwt.js";
 
 /** What every handler can reach: the emulator's parts, shared by all requests. */
 export interface Emulator {
@@ -17,6 +18,8 @@ export interface Emulator {
   webhooks: Dispatcher;
   /** Rules, journal, rate limits, snapshots and the control token. */
   control: ControlPlane;
+  /** Signs the client plane's session tokens (what the WebSocket's `auth` frame presents). */
+  jwt: Jwt;
 }
 
 export type Env = {
@@ -25,6 +28,9 @@ export type Env = {
     /** The app addressed by the request (REST and calls planes). */
     app: AppState;
     apiKey: ApiKeyRecord;
+    /** Client plane: the `authToken` owner, who acts as `onBehalfOf` does on the REST plane, and their token. */
+    actor: UserRecord;
+    authToken: AuthTokenRecord;
     /** Ids of the rules that applied to the request (set only when some did). */
     appliedRules: string[];
   };

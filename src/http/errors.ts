@@ -28,9 +28,16 @@ export const ERRORS = {
   },
   // Also the refusal of a call made on behalf of a user whose role or group scope does not allow it.
   AUTH_ERR_NO_ACCESS: { status: 403, message: "{subject} cannot be used to perform this operation. {remedy}" },
+  // Client plane (what the SDK calls): the `authToken` header names the acting user.
+  AUTH_ERR_EMPTY_AUTH_TOKEN: { status: 401, message: "The authToken is missing. Please provide an authToken in the request header." },
+  AUTH_ERR_AUTH_TOKEN_NOT_FOUND: {
+    status: 401,
+    message: "The auth token {authToken} does not exist. Please log in again with a valid auth token.",
+  },
+  // {missing}: "key and secret headers are" (management plane) or "Basic authorization header is" (`/tenants`).
   AUTH_ERR_EMPTY_AUTH_HEADER: {
     status: 401,
-    message: "The key and secret headers are missing. Please provide the management key and secret.",
+    message: "The {missing} missing. Please provide the management key and secret.",
   },
   AUTH_ERR_INVALID_CREDENTIALS: {
     status: 401,
@@ -86,6 +93,7 @@ export const ERRORS = {
     status: 400,
     message: "The password is required for a password protected group. Please provide a password.",
   },
+  ERR_WRONG_GROUP_PASS: { status: 403, message: "The password for the group {guid} is incorrect. Please provide the correct password." },
   ERR_NOT_A_MEMBER: { status: 404, message: "The user with UID {uid} is not a member of the group {guid}." },
   ERR_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} is already a member of the group {guid}." },
   ERR_GROUP_NOT_JOINED: {
@@ -125,7 +133,7 @@ export const ERRORS = {
   },
   ERR_INVALID_MESSAGE_CATEGORY: {
     status: 400,
-    message: "The category {category} is invalid. Please use message or custom.",
+    message: "The category {category} is invalid. Please use message, custom or interactive.",
   },
   ERR_EMPTY_MESSAGE_TYPE: { status: 400, message: "The type is missing. Please provide the type of the custom message." },
   ERR_INVALID_MESSAGE_TYPE: {
@@ -170,6 +178,29 @@ export const ERRORS = {
     message: "The conversation {conversationId} is not accessible for the user with UID {uid}.",
   },
   ERR_CONVERSATION_NOT_FOUND: { status: 404, message: "The conversation {conversationId} does not exist." },
+  ERR_PERMISSION_DENIED: { status: 403, message: "Permission denied for action {action} with {holder} as per RBAC policy." },
+
+  // Pins, saves (limits as the reference states them)
+  ERR_PINNED_MESSAGES_LIMIT_EXCEEDED: {
+    status: 400,
+    message: "The number of pinned messages for the conversation with id {conversationId} has reached the allowed limit of {limit}.",
+  },
+  ERR_SAVED_MESSAGES_LIMIT_EXCEEDED: {
+    status: 400,
+    message: "The number of saved messages for the user with uid {uid} has reached the allowed limit of {limit}.",
+  },
+  ERR_PINNED_CONVERSATIONS_LIMIT_EXCEEDED: {
+    status: 400,
+    message: "The number of pinned conversations for the user with uid {uid} has reached the allowed limit of {limit}.",
+  },
+  ERR_SYSTEM_PINNED_CONVERSATION: {
+    status: 403,
+    message: "The conversation is pinned for all users by the app and can not be {action} by a user.",
+  },
+  ERR_SYSTEM_PINNED_CONVERSATIONS_LIMIT_EXCEEDED: {
+    status: 400,
+    message: "The number of pinned conversations exceeds the allowed limit of {limit}.",
+  },
 
   // Calls
   ERR_CALL_SESSION_NOT_FOUND: {
@@ -230,6 +261,19 @@ export const ERRORS = {
     status: 404,
     message: "The snapshot {name} does not exist. Please take it first with POST /_emulator/snapshots/{name}.",
   },
+  ERR_HOST_NOT_ALLOWED: {
+    status: 403,
+    message:
+      "The host {host} may not reach the control API and the inspector. If you reach the emulator under this name, start it with --allowed-host {host} (or CHAT_EMULATOR_ALLOWED_HOSTS).",
+  },
+  ERR_CROSS_ORIGIN_REQUEST: {
+    status: 403,
+    message: "The control API and the inspector answer same-origin requests only; this request came from {from}.",
+  },
+  ERR_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: "The request body must be JSON. Please send it with Content-Type: application/json.",
+  },
   ERR_WAIT_TIMEOUT: { status: 408, message: "No request matching the filters arrived within {timeoutMs} ms." },
 
   // Management
@@ -238,6 +282,15 @@ export const ERRORS = {
     status: 403,
     message: "The app {appId} has been deleted and is archived. Please use another app.",
   },
+  ERR_EXTENSION_NOT_FOUND: { status: 404, message: "The extension {id} does not exist. Please use a correct extension id." },
+  ERR_EXTENSION_INACTIVE: {
+    status: 403,
+    message: "The extension {id} is not enabled for the app {appId}. Please enable it first.",
+  },
+  ERR_BLOCKED_BY_EXTENSION: { status: 403, message: "The message was dropped by the {id} extension: {reason}." },
+  ERR_ALREADY_AN_OWNER: { status: 400, message: "The email {email} belongs to the owner of the app {appId}." },
+  ERR_SELF_ACTION_DENIED: { status: 403, message: "The email {email} is the account's own. You cannot add yourself as a collaborator." },
+  ERR_NOT_A_COLLABORATOR: { status: 404, message: "The email {email} is not a collaborator of the app {appId}." },
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

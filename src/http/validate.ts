@@ -11,13 +11,23 @@ export type Body = Record<string, unknown>;
 
 export const BODY_LIMIT_BYTES = 10 * 1024;
 
-/** Reads a JSON object body: empty is `{}`; too large, non-JSON content types and malformed JSON are refused. */
-export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES): Promise<Body> {
+/**
+ * How deep a JSON body may nest (objects and arrays). Real payloads stay far below; a body nested thousands deep
+ * (10 KB is enough) would be stored, then break every later read, export and save of the state with a stack overflow.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Reads a JSON object body: empty is `{}`; too large (counted as the bytes arrive), non-JSON content types,
+ * malformed JSON and JSON nested deeper than `maxDepth` are refused before anything reads the content.
+ */
+export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES, maxDepth = MAX_JSON_DEPTH): Promise<Body> {
   const text = await readText(c, limit);
   if (text.length === 0) return {};
-  const type = header(c, "content-type");
-  if (type && !/json/i.test(type))
+  if (!isJsonMediaType(header(c, "content-type")))
     throw new ApiError("ERR_BAD_REQUEST", 415, "The request body must be JSON. Please send it with Content-Type: application/json.");
+  if (nestedDeeper(text, maxDepth))
+    throw badRequest({ body: [`The request body may not be nested more than ${maxDepth} levels deep.`] });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -29,50 +39,94 @@ export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES): Promise<Body> 
   return parsed as Body;
 }
 
-/** The body as text, refused when larger than `limit` (multipart forms are parsed from it). */
-export async function readText(c: Ctx, limit: number): Promise<string> {
-  const declared = Number(header(c, "content-length") ?? 0);
-  if (declared > limit) throw tooLarge(limit);
-  const text = await bodyText(c);
-  if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
-  return text;
+/** No content type (read as JSON, as the platform does), `application/json` or a `+json` type, with parameters. */
+function isJsonMediaType(type: string | undefined): boolean {
+  return type === undefined || /^\s*application\/([\w.-]+\+)?json\s*(;|$)/i.test(type);
+}
+
+/** Whether `text` opens more than `max` arrays and objects inside each other (brackets in strings do not count). */
+export function nestedDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      if (++depth > max) return true;
+    } else if (ch === 0x7d || ch === 0x5d) depth--;
+  }
+  return false;
 }
 
 /**
- * The body as text. Served by Node, it is read straight from Node's request stream (turning it into a Fetch body
- * stream first costs more than the rest of a small POST), and left in Hono's body cache for later readers (the
- * request journal).
+ * The body as text, refused with 413 once more than `limit` bytes have arrived (a declared Content-Length over the
+ * limit is refused before reading; a chunked body is counted as it streams in and never buffered past the limit).
+ * Served by Node, it is read straight from Node's request stream (turning it into a Fetch body stream first costs
+ * more than the rest of a small POST), and left in Hono's body cache for later readers (the request journal).
  */
-function bodyText(c: Ctx): Promise<string> {
+export function readText(c: Ctx, limit: number): Promise<string> {
   const cache = c.req.bodyCache as { text?: Promise<string> };
   if (cache.text) return cache.text;
+  if (Number(header(c, "content-length") ?? 0) > limit) return Promise.reject(tooLarge(limit));
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming || incoming.readableEnded) return c.req.text();
-  return (cache.text = readIncoming(incoming));
+  if (incoming?.readableEnded) return c.req.text();
+  return (cache.text = incoming ? readIncoming(incoming, limit) : readStream(c.req.raw.body, limit));
 }
 
-async function readIncoming(incoming: IncomingMessage): Promise<string> {
+async function readIncoming(incoming: IncomingMessage, limit: number): Promise<string> {
   // A small request arrives in one piece: by the next microtask Node's parser has buffered all of it, and one
   // read() takes it without switching the stream to flowing mode (a third of the cost of reading it by events).
   await undefined;
   if (incoming.complete && !incoming.readableDidRead) {
     const all = incoming.read() as Buffer | null;
+    if (all !== null && all.length > limit) throw tooLarge(limit);
     return all === null ? "" : all.toString("utf8");
   }
   return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      // Stop reading: the answer closes the connection rather than take in the rest.
+      incoming.off("data", onData);
+      incoming.pause();
+      chunks.length = 0;
+      reject(tooLarge(limit));
+    };
+    incoming.on("data", onData);
     incoming.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     incoming.on("error", reject);
   });
 }
 
+/** In-process (`app.request()`): the Fetch body, counted the same way. */
+async function readStream(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
+  if (body === null) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 function tooLarge(limit: number): ApiError {
-  return new ApiError(
-    "ERR_BAD_REQUEST",
-    413,
-    `The request body may not be greater than ${limit / 1024} KB.`,
-  );
+  const size = limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MB` : `${limit / 1024} KB`;
+  return new ApiError("ERR_BAD_REQUEST", 413, `The request body may not be greater than ${size}.`, undefined, undefined, {
+    Connection: "close",
+  });
 }
 
 export interface FieldSpec {
@@ -80,7 +134,7 @@ export interface FieldSpec {
   required?: boolean;
   /** Present but empty fails with "field must have a value" (updates). */
   filled?: boolean;
-  type?: "string" | "boolean" | "integer" | "object" | "array";
+  type?: "string" | "boolean" | "integer" | "number" | "object" | "array";
   /** Characters for strings (code points: emoji count once), items for arrays. */
   max?: number;
   /** Serialized size limit for objects. */
@@ -124,6 +178,9 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
       if (!Number.isInteger(typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v))
         return fail(`The ${name} must be an integer.`);
       break;
+    case "number":
+      if (typeof v !== "number" || !Number.isFinite(v)) return fail(`The ${name} must be a number.`);
+      break;
     case "object":
       if (typeof v !== "object" || Array.isArray(v) || v === null) return fail(`The ${name} must be an object.`);
       if (spec.maxKb !== undefined && Buffer.byteLength(JSON.stringify(v)) > spec.maxKb * 1024)
@@ -155,19 +212,25 @@ export function asBool(v: unknown): boolean {
  */
 export class Query {
   private readonly details: Details = {};
-  constructor(private readonly c: Ctx) {}
+  /** On the client plane the SDK pages with `per_page`: it stands for `perPage` and `limit` there. */
+  private readonly perPageAlias: boolean;
+  constructor(private readonly c: Ctx) {
+    this.perPageAlias = c.get("actor") !== undefined;
+  }
 
   raw(name: string): string | undefined {
-    return this.c.req.query(name);
+    const v = this.c.req.query(name);
+    if (v === undefined && this.perPageAlias && (name === "perPage" || name === "limit")) return this.c.req.query("per_page");
+    return v;
   }
 
   str(name: string): string | undefined {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     return v === undefined || v === "" ? undefined : v;
   }
 
   bool(name: string): boolean {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return false;
     if (!["true", "false", "1", "0"].includes(v.toLowerCase())) {
       this.fail(name, `The ${name} field must be true or false.`);
@@ -177,7 +240,7 @@ export class Query {
   }
 
   int(name: string, opts: { def: number; min?: number; max?: number }): number {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return opts.def;
     if (!/^-?\d+$/.test(v)) {
       this.fail(name, `The ${name} must be an integer.`);
@@ -190,7 +253,7 @@ export class Query {
   }
 
   optInt(name: string): number | undefined {
-    const v = this.c.req.query(name);
+    const v = this.raw(name);
     if (v === undefined || v === "") return undefined;
     if (!/^-?\d+$/.test(v)) {
       this.fail(name, `The ${name} must be an integer.`);

@@ -69,6 +69,13 @@ export class Activity {
     return n;
   }
 
+  /** Chat messages sent in [from, to): one pass over the non-empty slots. */
+  sentBetween(from: number, to: number): number {
+    let n = 0;
+    for (const [slot, count] of this.sent) if (slot >= from && slot < to) n += count;
+    return n;
+  }
+
   /** Chat messages sent in the 5-minute slot that starts at `slot`. */
   sentIn(slot: number): number {
     return this.sent.get(slot) ?? 0;

@@ -5,11 +5,24 @@ import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
 import { Moderation } from "./moderation.js";
+import { Interactions, UserMarks } from "./marks.js";
 import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
-import type { ApiKeyRecord, AppData, AppMeta, AuthTokenRecord, CallRecord, MessageRecord, RoleRecord, UserRecord, WebhookRecord } from "./types.js";
+import { copyManagement, type ManagementData } from "./management.js";
+import type {
+  ApiKeyRecord,
+  AppData,
+  AppMeta,
+  AuthTokenRecord,
+  CallRecord,
+  GlobalPinRecord,
+  MessageRecord,
+  RoleRecord,
+  UserRecord,
+  WebhookRecord,
+} from "./types.js";
 
 /** Copies every record of `data` (shallowly, which copies it fully: nested values are never mutated). */
 export function copyAppData(data: AppData): AppData {
@@ -30,6 +43,11 @@ export function copyAppData(data: AppData): AppData {
     webhooks: copy(data.webhooks),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
     moderation: data.moderation && structuredClone(data.moderation),
+    management: copyManagement(data.management),
+    savedMessages: copy(data.savedMessages),
+    threadSubscriptions: copy(data.threadSubscriptions),
+    interactions: copy(data.interactions),
+    pinnedConversations: copy(data.pinnedConversations),
   };
 }
 
@@ -86,6 +104,13 @@ export class AppState {
   readonly activity = new Activity();
   /** Reasons, rules, keyword lists, the blocked queue and flags. */
   readonly moderation = new Moderation();
+  /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
+  management!: ManagementData;
+  readonly savedMessages = new UserMarks();
+  readonly threadSubscriptions = new UserMarks();
+  readonly interactions = new Interactions();
+  /** The app-wide pinned conversations in display order. */
+  pinnedConversations: GlobalPinRecord[] = [];
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -129,6 +154,11 @@ export class AppState {
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
     this.moderation.load(data.moderation, data.app.createdAt);
+    this.management = copyManagement(data.management);
+    this.savedMessages.load(data.savedMessages);
+    this.threadSubscriptions.load(data.threadSubscriptions);
+    this.interactions.load(data.interactions);
+    this.pinnedConversations = data.pinnedConversations.map((p) => ({ ...p }));
   }
 
   /**
@@ -174,6 +204,11 @@ export class AppState {
       webhooks: [...this.webhooks.values()],
       calls: this.calls.toData(),
       moderation: this.moderation.toData(),
+      management: this.management,
+      savedMessages: this.savedMessages.toData(),
+      threadSubscriptions: this.threadSubscriptions.toData(),
+      interactions: this.interactions.toData(),
+      pinnedConversations: this.pinnedConversations,
     };
   }
 
@@ -222,18 +257,23 @@ export class AppState {
     this.unlist(user);
     user.deletedAt = at;
     this.flushTokens(user.uid);
-    this.groups.forgetUser(user.uid);
-    this.conversations.forgetUser(user.uid);
-    this.relations.forgetUser(user.uid);
+    this.forgetUser(user.uid);
   }
 
   deleteUserPermanently(user: UserRecord): void {
     if (user.deletedAt === undefined) this.unlist(user);
     this.users.delete(user.uid);
     this.flushTokens(user.uid);
-    this.groups.forgetUser(user.uid);
-    this.conversations.forgetUser(user.uid);
-    this.relations.forgetUser(user.uid);
+    this.forgetUser(user.uid);
+  }
+
+  /** What a deleted user leaves behind that is theirs alone: memberships, conversation state, relations, marks. */
+  private forgetUser(uid: string): void {
+    this.groups.forgetUser(uid);
+    this.conversations.forgetUser(uid);
+    this.relations.forgetUser(uid);
+    this.savedMessages.forgetUser(uid);
+    this.threadSubscriptions.forgetUser(uid);
   }
 
   private unlist(user: UserRecord): void {
@@ -278,7 +318,7 @@ export class AppState {
   /** Permanent delete, with the message's reactions. */
   removeMessage(m: MessageRecord): void {
     this.messages.remove(m);
-    this.reactions.dropMessage(m.id);
+    this.dropMarks(m.id);
     this.activity.forgetMessage(m);
     if (m.receiverType === "user" && this.messages.conversation(m.conversationId).length === 0)
       this.conversations.dropDirect(m.conversationId, [m.sender, m.receiver]);
@@ -289,11 +329,19 @@ export class AppState {
     const list = this.messages.conversation(conversationId);
     const direct = list.find((m) => m.receiverType === "user");
     for (const m of list) {
-      this.reactions.dropMessage(m.id);
+      this.dropMarks(m.id);
       this.activity.forgetMessage(m);
     }
     this.messages.dropConversation(conversationId);
     if (direct) this.conversations.dropDirect(conversationId, [direct.sender, direct.receiver]);
+  }
+
+  /** What hangs on a message deleted for good: reactions, saves, thread subscriptions, interactions. */
+  private dropMarks(messageId: number): void {
+    this.reactions.dropMessage(messageId);
+    this.savedMessages.forgetMessage(messageId);
+    this.threadSubscriptions.forgetMessage(messageId);
+    this.interactions.forgetMessage(messageId);
   }
 
   // ---- calls ----

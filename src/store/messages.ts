@@ -24,6 +24,8 @@ export class Messages {
   private all: MessageRecord[] = [];
   private readonly conversations = new Map<string, MessageRecord[]>();
   private readonly threads = new Map<number, MessageRecord[]>();
+  /** Pinned messages per conversation (the limit counts them). */
+  private readonly pinned = new Map<string, number>();
   lastId = 0;
 
   load(messages: MessageRecord[], lastId: number): void {
@@ -31,6 +33,7 @@ export class Messages {
     if (!this.all.every((m, i) => i === 0 || this.all[i - 1].id < m.id)) this.all.sort((a, b) => a.id - b.id);
     this.conversations.clear();
     this.threads.clear();
+    this.pinned.clear();
     for (const m of this.all) this.index(m);
     this.lastId = Math.max(lastId, this.all.at(-1)?.id ?? 0);
   }
@@ -85,8 +88,32 @@ export class Messages {
     }
   }
 
+  pinnedIn(conversationId: string): number {
+    return this.pinned.get(conversationId) ?? 0;
+  }
+
+  pin(m: MessageRecord, by: string, at: number): void {
+    if (m.pinnedAt === undefined) this.countPin(m.conversationId, 1);
+    m.pinnedBy = by;
+    m.pinnedAt = at;
+  }
+
+  unpin(m: MessageRecord): void {
+    if (m.pinnedAt === undefined) return;
+    this.countPin(m.conversationId, -1);
+    delete m.pinnedBy;
+    delete m.pinnedAt;
+  }
+
+  private countPin(conversationId: string, by: number): void {
+    const n = this.pinnedIn(conversationId) + by;
+    if (n > 0) this.pinned.set(conversationId, n);
+    else this.pinned.delete(conversationId);
+  }
+
   /** Permanent delete. */
   remove(m: MessageRecord): void {
+    if (m.pinnedAt !== undefined) this.countPin(m.conversationId, -1);
     removeById(this.all, m.id);
     const conversation = this.conversations.get(m.conversationId);
     if (conversation) {
@@ -117,9 +144,11 @@ export class Messages {
     this.all = this.all.filter((m) => !gone.has(m.id));
     for (const m of conversation) if (m.parentId === undefined) this.threads.delete(m.id);
     this.conversations.delete(conversationId);
+    this.pinned.delete(conversationId);
   }
 
   private index(m: MessageRecord): void {
+    if (m.pinnedAt !== undefined) this.countPin(m.conversationId, 1);
     let conversation = this.conversations.get(m.conversationId);
     if (!conversation) this.conversations.set(m.conversationId, (conversation = []));
     conversation.push(m);

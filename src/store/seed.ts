@@ -11,8 +11,10 @@ import type {
   AuthTokenRecord,
   CallParticipantRecord,
   CallRecord,
+  GlobalPinRecord,
   GroupData,
   JsonObject,
+  MarkRecord,
   MessageCategory,
   MessageRecord,
   ConversationState,
@@ -23,6 +25,7 @@ import type {
   WebhookRecord,
 } from "./types.js";
 import { randomHex, randomUuid } from "../util/random.js";
+import { emptyManagement, parseManagement } from "./management.js";
 
 /**
  * Seed and state files: one format for `--seed`, `--data` and `/_emulator/state`. A file lists apps; an app entry
@@ -223,7 +226,7 @@ function group(c: Checker, raw: unknown, path: string, createdAt: number): Group
   return g;
 }
 
-const CATEGORIES: readonly MessageCategory[] = ["message", "custom", "action", "call"];
+const CATEGORIES: readonly MessageCategory[] = ["message", "custom", "interactive", "action", "call"];
 
 /** A stored message; `id` may be left out (the next free id is used) and `conversationId` is derived. */
 function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<MessageRecord, "id" | "conversationId"> & { id?: number } {
@@ -247,7 +250,9 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<M
   setIf(m, "replyCount", c.optInt(o.replyCount, `${path}.replyCount`));
   if (o.tags !== undefined) m.tags = c.tags(o.tags, `${path}.tags`);
   for (const k of ["editedAt", "deletedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
-  for (const k of ["editedBy", "deletedBy"] as const) setIf(m, k, c.optStr(o[k], `${path}.${k}`));
+  for (const k of ["editedBy", "deletedBy", "pinnedBy"] as const) setIf(m, k, c.optStr(o[k], `${path}.${k}`));
+  for (const k of ["quotedMessageId", "pinnedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
+  if ((m.pinnedBy === undefined) !== (m.pinnedAt === undefined)) c.fail(`${path}.pinnedAt`, "goes with pinnedBy: give both or neither");
   return m;
 }
 
@@ -423,7 +428,7 @@ function conversation(c: Checker, raw: unknown, path: string): ConversationState
   const o = c.obj(raw, path);
   const s: ConversationState = { uid: c.id(o.uid, `${path}.uid`), conversationId: c.str(o.conversationId, `${path}.conversationId`, 300) };
   if (o.tags !== undefined) s.tags = c.tags(o.tags, `${path}.tags`);
-  for (const k of ["readId", "readAt", "deliveredId", "deliveredAt", "clearedId", "untilId"] as const)
+  for (const k of ["readId", "readAt", "deliveredId", "deliveredAt", "clearedId", "untilId", "pinnedAt", "keptId", "keptAt"] as const)
     setIf(s, k, c.optInt(o[k], `${path}.${k}`));
   return s;
 }
@@ -535,6 +540,28 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
     }),
     calls: [],
     moderation: o.moderation === undefined ? undefined : moderationData(c, o.moderation, `${path}.moderation`),
+    management: parseManagement(o.management, `${path}.management`, (p, problem) => c.fail(p, problem)),
+    savedMessages: marks(c, o.savedMessages, `${path}.savedMessages`),
+    threadSubscriptions: marks(c, o.threadSubscriptions, `${path}.threadSubscriptions`),
+    interactions: (o.interactions === undefined ? [] : c.arr(o.interactions, `${path}.interactions`)).map((r, i) => {
+      const q = `${path}.interactions[${i}]`;
+      const ro = c.obj(r, q);
+      return {
+        uid: c.id(ro.uid, `${q}.uid`),
+        messageId: c.int(ro.messageId, `${q}.messageId`),
+        elementId: c.str(ro.elementId, `${q}.elementId`, 255),
+        interactedAt: c.int(ro.interactedAt, `${q}.interactedAt`),
+      };
+    }),
+    pinnedConversations: (o.pinnedConversations === undefined ? [] : c.arr(o.pinnedConversations, `${path}.pinnedConversations`)).map((r, i) => {
+      const q = `${path}.pinnedConversations[${i}]`;
+      const ro = c.obj(r, q);
+      const pin: GlobalPinRecord = { pinnedAt: c.optInt(ro.pinnedAt, `${q}.pinnedAt`) ?? createdAt };
+      setIf(pin, "uid", ro.uid === undefined ? undefined : c.id(ro.uid, `${q}.uid`));
+      setIf(pin, "guid", ro.guid === undefined ? undefined : c.id(ro.guid, `${q}.guid`));
+      if ((pin.uid === undefined) === (pin.guid === undefined)) c.fail(q, "must name exactly one of uid and guid");
+      return pin;
+    }),
   };
   const rawMessages: [unknown, string][] = [];
   let rawSampleCalls: [unknown, string][] = [];
@@ -605,6 +632,11 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   data.conversations.forEach((s, i) => {
     if (!uids.has(s.uid)) c.fail(`${path}.conversations[${i}].uid`, `names the unknown user ${s.uid}`);
   });
+  for (const list of ["savedMessages", "threadSubscriptions", "interactions"] as const)
+    data[list].forEach((r, i) => {
+      if (!messageIds.has(r.messageId)) c.fail(`${path}.${list}[${i}].messageId`, `names the unknown message ${r.messageId}`);
+      if (kind === "seed" && !uids.has(r.uid)) c.fail(`${path}.${list}[${i}].uid`, `names the unknown user ${r.uid}`);
+    });
   for (const [list, a, b] of [["friends", "uid", "friendUid"], ["blocks", "uid", "blockedUid"]] as const)
     (data[list] as unknown as Record<string, string>[]).forEach((r, i) => {
       for (const k of [a, b]) if (!uids.has(r[k])) c.fail(`${path}.${list}[${i}].${k}`, `names the unknown user ${r[k]}`);
@@ -644,6 +676,15 @@ function moderationData(c: Checker, raw: unknown, path: string): ModerationData 
     }),
     moderated: c.arr(o.moderated, `${path}.moderated`).map((id, i) => c.int(id, `${path}.moderated[${i}]`)),
   };
+}
+
+/** Saves or thread subscriptions (absent in files older than them). */
+function marks(c: Checker, raw: unknown, path: string): MarkRecord[] {
+  if (raw === undefined) return [];
+  return c.arr(raw, path).map((r, i) => {
+    const ro = c.obj(r, `${path}[${i}]`);
+    return { uid: c.id(ro.uid, `${path}[${i}].uid`), messageId: c.int(ro.messageId, `${path}[${i}].messageId`), at: c.int(ro.at, `${path}[${i}].at`) };
+  });
 }
 
 /** Messages in id order: given ids must increase; missing ones continue the sequence. */
@@ -686,6 +727,11 @@ export function emptyApp(app: AppMeta): AppData {
     blocks: [],
     webhooks: [],
     calls: [],
+    management: emptyManagement(),
+    savedMessages: [],
+    threadSubscriptions: [],
+    interactions: [],
+    pinnedConversations: [],
   };
 }
 

@@ -3,6 +3,7 @@ import { EventBus } from "./events.js";
 import type { Clock } from "./clock.js";
 import { emptyApp, parseApp } from "./seed.js";
 import type { ApiKeyRecord, AppData, Region, StateData } from "./types.js";
+import type { TenantRecord } from "./management.js";
 import { randomHex } from "../util/random.js";
 
 /** All live state at one moment, as plain data independent of later changes (see `Store.capture`). */
@@ -17,6 +18,10 @@ export interface CreateAppOptions {
   region?: Region;
   skipSampleData?: boolean;
   appId?: string;
+  /** "trial" unless given (apps of tenants are on "Build"). */
+  plan?: string;
+  /** The account `POST /tenants` created with the app. */
+  tenant?: TenantRecord;
 }
 
 /**
@@ -92,13 +97,14 @@ export class Store {
     });
     const data = parseApp(
       {
-        app: { appId, name: opts.name, region: opts.region ?? "us", createdAt: now },
+        app: { appId, name: opts.name, region: opts.region ?? "us", createdAt: now, plan: opts.plan },
         apiKeys: [key("Rest API Key", "fullAccess"), key("Auth Key", "authOnly")],
         sampleData: !opts.skipSampleData,
       },
       "app",
       now,
     );
+    if (opts.tenant) data.management.tenant = opts.tenant;
     const state = this.install(data, data);
     this.defaultAppId ??= appId;
     this.changed();

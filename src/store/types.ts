@@ -7,6 +7,8 @@ import type { ModerationData } from "./moderation.js";
  * shallowly copies it fully.
  */
 
+import type { ManagementData } from "./management.js";
+
 export type Region = "us" | "eu" | "in";
 export const REGIONS: readonly Region[] = ["us", "eu", "in"];
 
@@ -121,7 +123,7 @@ export interface GroupData extends GroupRecord {
 }
 
 export type ReceiverType = "user" | "group";
-export type MessageCategory = "message" | "custom" | "action" | "call";
+export type MessageCategory = "message" | "custom" | "interactive" | "action" | "call";
 
 /**
  * A message as stored. Sender and receiver entities are built when the message is shown (from the live user and
@@ -148,6 +150,33 @@ export interface MessageRecord {
   editedBy?: string;
   deletedAt?: number;
   deletedBy?: string;
+  /** The message this one quotes (shown as its `quotedMessage`). */
+  quotedMessageId?: number;
+  /** Pinned in its conversation: by a uid, or `app_system` for the app; seen by everyone who sees the message. */
+  pinnedBy?: string;
+  pinnedAt?: number;
+}
+
+/** One user's private mark on one message: a save (`savedMessages`) or a thread subscription (`threadSubscriptions`). */
+export interface MarkRecord {
+  uid: string;
+  messageId: number;
+  at: number;
+}
+
+/** One element of an interactive message that one user interacted with. */
+export interface InteractionRecord {
+  uid: string;
+  messageId: number;
+  elementId: string;
+  interactedAt: number;
+}
+
+/** A conversation the app pinned for every user: a user's one-on-one conversation with `uid`, or a group's. */
+export interface GlobalPinRecord {
+  uid?: string;
+  guid?: string;
+  pinnedAt: number;
 }
 
 export interface ReactionRecord {
@@ -171,6 +200,11 @@ export interface ConversationState {
   clearedId?: number;
   /** Left, kicked or banned from the group: messages after this id are not theirs to see. */
   untilId?: number;
+  /** Pinned by this user (at most 5 per user). */
+  pinnedAt?: number;
+  /** Reset with `preserveOrder`: the conversation stays listed, in the place and with the time of its last message then. */
+  keptId?: number;
+  keptAt?: number;
 }
 
 export interface WebhookRecord {
@@ -277,6 +311,15 @@ export interface AppData {
   calls: CallRecord[];
   /** Absent in files written before moderation existed: the defaults apply. */
   moderation?: ModerationData;
+  /** Extensions, widgets, certificates, collaborators, app settings, tenant (see management.ts). */
+  management: ManagementData;
+  /** Messages each user saved (at most 100 per user). */
+  savedMessages: MarkRecord[];
+  /** Threads (by parent message id) each user subscribed to. */
+  threadSubscriptions: MarkRecord[];
+  interactions: InteractionRecord[];
+  /** The app-wide pinned conversations, in display order (at most 5). */
+  pinnedConversations: GlobalPinRecord[];
 }
 
 export interface StateData {

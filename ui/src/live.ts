@@ -7,7 +7,7 @@ export interface JournalEntry {
   time: string;
   timeMs: number;
   appId: string | null;
-  plane: "rest" | "calls" | "mgmt" | null;
+  plane: "rest" | "calls" | "client" | "mgmt" | null;
   method: string;
   path: string;
   query: Record<string, string | string[]>;

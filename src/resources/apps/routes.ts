@@ -6,6 +6,7 @@ import { ok, page } from "../../http/reply.js";
 import { asBool, Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { REGIONS, type Region } from "../../store/types.js";
+import { usageReport } from "./usage.js";
 
 const REGION_INFO: Record<Region, { id: Region; name: string; description: string }> = {
   us: { id: "us", name: "USA", description: "The USA region has servers located at Ohio." },
@@ -15,6 +16,12 @@ const REGION_INFO: Record<Region, { id: Region; name: string; description: strin
 
 const TRIAL_DAYS = 30;
 const ARCHIVE_DAYS = 30;
+
+/** Who owns the app: the tenant account that created it, or the emulator's own account. */
+export function appOwner(app: AppState): { id: number; name: string; email: string } {
+  const tenant = app.management.tenant;
+  return tenant ? { id: 1, name: tenant.name, email: tenant.email } : { id: 1, name: "Chat Emulator", email: "owner@chat-emulator.local" };
+}
 
 /** The management API's app object, with its API keys keyed by value. */
 export function appView(app: AppState): Record<string, unknown> {
@@ -32,7 +39,7 @@ export function appView(app: AppState): Record<string, unknown> {
     region: m.region,
     version: m.version,
     createdAt: m.createdAt,
-    appOwner: { id: 1, name: "Chat Emulator", email: "owner@chat-emulator.local" },
+    appOwner: appOwner(app),
     appRegion: REGION_INFO[m.region],
     apiKeys,
   };
@@ -74,6 +81,17 @@ export const apps = new Hono<Env>()
     );
     const { data, pagination } = pageOf(matching, perPage, pageNo);
     return page(c, data.map(appView), pagination);
+  })
+
+  .post("/apps/:appId/usage", async (c) => {
+    const app = pathApp(c);
+    const body = await readBody(c);
+    validate(body, { usePreviousBillingCycle: { type: "boolean" } });
+    const report = usageReport(app, c.get("emulator").clock.now(), asBool(body.usePreviousBillingCycle));
+    const message =
+      `Your usage request has been accepted and is being processed for ${report.cycle.name}. ` +
+      `You will receive an email with the details at ${appOwner(app).email}`;
+    return ok(c, { success: true, message, usage: report });
   })
 
   .delete("/apps/:appId", (c) => {

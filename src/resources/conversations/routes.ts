@@ -104,12 +104,40 @@ function pathConversation(c: Ctx, kind: "user" | "group"): { viewer: UserRecord;
 
 const TAGS = { tags: { required: true, type: "array", max: 25, items: { required: true, type: "string", max: 100 } } } as const;
 
+/**
+ * The message a receipt or unread call names. The SDK's `markConversationAsRead` sends no id (client plane):
+ * there it means the conversation's latest message.
+ */
 async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRecord> {
   const body = await readBody(c);
+  if (body.messageId === undefined && c.get("actor")) {
+    const latest = c.get("app").messages.conversation(conversationId).at(-1);
+    if (!latest) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
+    return latest;
+  }
   validate(body, { messageId: { required: true, type: "integer" } });
   const m = c.get("app").messages.get(Number(body.messageId));
   if (!m || m.conversationId !== conversationId) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: body.messageId });
   return m;
+}
+
+/**
+ * A receipt: `reader` marks the messages of the conversation up to `m` delivered or read (read implies
+ * delivered), and the receipt event goes out. `receiver` is how the reader names the conversation (the other
+ * user's uid or the guid). Shared by the REST routes and the SDK's receipts sent over the WebSocket.
+ */
+export function markReceipt(app: AppState, action: "delivered" | "read", reader: UserRecord, m: MessageRecord, receiver: string, now: number): void {
+  const state = app.conversations.ensure(reader.uid, m.conversationId);
+  if (action === "read") {
+    state.readId = Math.max(state.readId ?? 0, m.id);
+    state.readAt = now;
+  }
+  emitReceipt(app, action, reader, m, receiver, now);
+  const delivered = action === "read" ? state.readId! : m.id;
+  if ((state.deliveredId ?? 0) < delivered || action === "delivered") {
+    state.deliveredId = Math.max(state.deliveredId ?? 0, delivered);
+    state.deliveredAt = now;
+  }
 }
 
 /** The receipt webhook events: the reader marks messages of `receiver` (a uid or guid) up to `m`. */
@@ -154,10 +182,7 @@ function conversationRoutes(kind: "user" | "group", base: string) {
     .post(`${base}/conversation/delivered`, async (c) => {
       const { viewer, conversationId, label } = pathConversation(c, kind);
       const m = await readMessageId(c, conversationId);
-      const state = c.get("app").conversations.ensure(viewer.uid, conversationId);
-      state.deliveredId = Math.max(state.deliveredId ?? 0, m.id);
-      state.deliveredAt = c.get("emulator").clock.now();
-      emitReceipt(c.get("app"), "delivered", viewer, m, label, state.deliveredAt);
+      markReceipt(c.get("app"), "delivered", viewer, m, label, c.get("emulator").clock.now());
       return isUser
         ? c.json({ data: { success: true, Message: "All the messages from the user are marked as delivered for the requesting user." } })
         : success(c, "All the messages in the group are marked as delivered for the requesting user.");
@@ -165,16 +190,7 @@ function conversationRoutes(kind: "user" | "group", base: string) {
     .post(`${base}/conversation/read`, async (c) => {
       const { viewer, conversationId, label } = pathConversation(c, kind);
       const m = await readMessageId(c, conversationId);
-      const state = c.get("app").conversations.ensure(viewer.uid, conversationId);
-      const now = c.get("emulator").clock.now();
-      // Read implies delivered.
-      state.readId = Math.max(state.readId ?? 0, m.id);
-      state.readAt = now;
-      emitReceipt(c.get("app"), "read", viewer, m, label, now);
-      if ((state.deliveredId ?? 0) < state.readId) {
-        state.deliveredId = state.readId;
-        state.deliveredAt = now;
-      }
+      markReceipt(c.get("app"), "read", viewer, m, label, c.get("emulator").clock.now());
       return isUser
         ? c.json({ data: { success: true, Message: "All the messages from the user are marked as read for the requesting user." } })
         : success(c, "All the messages in the group are marked as read for the requesting user.");

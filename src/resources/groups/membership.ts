@@ -136,7 +136,10 @@ export function requireRoom(app: AppState, guid: string, users: UserRecord[]): v
       });
 }
 
-/** Makes `user` a member with `scope`; `joined` when they add themselves, `added` otherwise. */
+/**
+ * Makes `user` a member with `scope`; `joined` when they add themselves, `added` otherwise. Joining oneself takes
+ * a public group, or a password group with its `password` (the client plane's join).
+ */
 export function addMember(
   app: AppState,
   now: number,
@@ -144,6 +147,7 @@ export function addMember(
   user: UserRecord,
   scope: Scope,
   actor: UserRecord | undefined,
+  password?: string,
 ): MessageRecord {
   const params = { uid: user.uid, guid: group.guid };
   if (app.groups.ban(group.guid, user.uid)) throw apiError("ERR_BANNED_GROUPMEMBER", params);
@@ -152,7 +156,10 @@ export function addMember(
   if (self) {
     requireAllowed(app, actor, "u.joinGroup", "joinGroup");
     requireListed(app, actor, "joinGroup.allowedGroupTypes", group.type);
-    if (group.type !== "public" || scope !== "participant")
+    if (group.type === "password" && password !== undefined && scope === "participant") {
+      if (password === "") throw apiError("ERR_EMPTY_GROUP_PASS");
+      if (password !== group.password) throw apiError("ERR_WRONG_GROUP_PASS", params);
+    } else if (group.type !== "public" || scope !== "participant")
       throw apiError("ERR_GROUP_JOIN_NOT_ALLOWED", { uid: user.uid, guid: group.guid, type: group.type });
   } else {
     requireAllowed(app, actor, "u.addMembers");

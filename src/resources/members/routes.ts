@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Env } from "../../http/context.js";
+import type { Ctx, Env } from "../../http/context.js";
 import { badRequest } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
@@ -24,43 +24,46 @@ function requireSomeList(body: Body): void {
   );
 }
 
+/** Adds (and bans) the users the body's lists name; a result per user. The SDK sends it as PUT. */
+export async function addMembers(c: Ctx) {
+  const actor = onBehalfOf(c, "optional");
+  const app = c.get("app");
+  const group = pathGroup(app, c.req.param("guid")!);
+  const body = await readBody(c);
+  validate(body, MEMBERS);
+  requireSomeList(body);
+  const now = c.get("emulator").clock.now();
+  const data: Record<string, Record<string, unknown>> = {};
+  for (const [list, scope] of Object.entries(MEMBER_LISTS) as [string, Scope][]) {
+    const uids = body[list] as string[] | undefined;
+    if (!uids?.length) continue;
+    data[list] = {};
+    for (const uid of uids) {
+      try {
+        const message = addMember(app, now, group, requireUser(app, uid), scope, actor);
+        data[list][uid] = { success: true, data: messageView(app, message) };
+      } catch (e) {
+        data[list][uid] = bulkFailure(e);
+      }
+    }
+  }
+  const toBan = body.usersToBan as string[] | undefined;
+  if (toBan?.length) {
+    data.usersToBan = {};
+    for (const uid of toBan) {
+      try {
+        banUser(app, now, group, requireUser(app, uid), actor, { membersOnly: false });
+        data.usersToBan[uid] = { success: true };
+      } catch (e) {
+        data.usersToBan[uid] = bulkFailure(e);
+      }
+    }
+  }
+  return ok(c, data);
+}
+
 export const members = new Hono<Env>()
-  .post("/groups/:guid/members", async (c) => {
-    const actor = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const group = pathGroup(app, c.req.param("guid"));
-    const body = await readBody(c);
-    validate(body, MEMBERS);
-    requireSomeList(body);
-    const now = c.get("emulator").clock.now();
-    const data: Record<string, Record<string, unknown>> = {};
-    for (const [list, scope] of Object.entries(MEMBER_LISTS) as [string, Scope][]) {
-      const uids = body[list] as string[] | undefined;
-      if (!uids?.length) continue;
-      data[list] = {};
-      for (const uid of uids) {
-        try {
-          const message = addMember(app, now, group, requireUser(app, uid), scope, actor);
-          data[list][uid] = { success: true, data: messageView(app, message) };
-        } catch (e) {
-          data[list][uid] = bulkFailure(e);
-        }
-      }
-    }
-    const toBan = body.usersToBan as string[] | undefined;
-    if (toBan?.length) {
-      data.usersToBan = {};
-      for (const uid of toBan) {
-        try {
-          banUser(app, now, group, requireUser(app, uid), actor, { membersOnly: false });
-          data.usersToBan[uid] = { success: true };
-        } catch (e) {
-          data.usersToBan[uid] = bulkFailure(e);
-        }
-      }
-    }
-    return ok(c, data);
-  })
+  .post("/groups/:guid/members", addMembers)
 
   .get("/groups/:guid/members", (c) => {
     const viewer = onBehalfOf(c, "optional");

@@ -80,19 +80,28 @@ export function walk(sources: Source[], cursor: Cursor, keep: (m: MessageRecord)
   return forward ? out : out.reverse();
 }
 
-/** The cursor-style `meta` of message lists. */
-export function cursorMeta(items: MessageRecord[], limit: number, extra: Record<string, unknown> = {}) {
-  const meta: Record<string, unknown> = { current: { limit, count: items.length, ...extra } };
+/**
+ * The cursor-style `meta` of message lists. `sdk` (client plane) adds `cursor`, where the SDK reads where the next
+ * page in the walk's direction starts; without it the SDK's second `fetchPrevious()` returns nothing.
+ */
+export function cursorMeta(items: MessageRecord[], cursor: Cursor, extra: Record<string, unknown> = {}, sdk = false) {
+  const meta: Record<string, unknown> = { current: { limit: cursor.limit, count: items.length, ...extra } };
   const first = items[0];
   const last = items.at(-1);
   if (first && last) {
     meta.previous = { affix: "prepend", sentAt: first.sentAt, id: String(first.id) };
     meta.next = { affix: "append", sentAt: last.sentAt, id: String(last.id) };
+    if (sdk) {
+      const edge = cursor.affix === "prepend" ? first : last;
+      meta.cursor = { affix: cursor.affix, id: String(edge.id), sentAt: edge.sentAt };
+    }
   }
   return meta;
 }
 
 export type Filter = (m: MessageRecord) => boolean;
+
+const CATEGORIES = ["message", "custom", "interactive", "action", "call"] as const;
 
 /**
  * The message filters every message list shares, read from the query. Returns the cursor and one predicate;
@@ -112,7 +121,7 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     sentAt: q.optInt("sentAt"),
     limit,
   };
-  const categories = [...(q.listOf("category", ["message", "custom", "action", "call"] as const) ?? []), ...(q.listOf("categories", ["message", "custom", "action", "call"] as const) ?? [])];
+  const categories = [...(q.listOf("category", CATEGORIES) ?? []), ...(q.listOf("categories", CATEGORIES) ?? [])];
   const types = [...(q.list("type") ?? []), ...(q.list("types") ?? [])];
   // A type filter for chat messages only (no custom or action category asked for) must name a chat type.
   if (types.length && categories.length && categories.every((c) => c === "message"))
@@ -141,6 +150,7 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     count: q.bool("count"),
     withTags: q.bool("withTags"),
     hideMessagesFromBlockedUsers: q.bool("hideMessagesFromBlockedUsers"),
+    hideQuotedMessages: q.bool("hideQuotedMessages"),
   };
   for (const name of ["mentionsWithBlockedInfo", "mentionsWithTagInfo"]) q.bool(name);
   if ((flags.unread || flags.undelivered || flags.myMentionsOnly) && !viewer)

@@ -96,7 +96,11 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   const items = walk(sources, cursor, keep);
   const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
   const memo: EntityMemo = new Map();
-  return c.json({ data: items.map((m) => messageView(app, m, viewer, memo)), meta: cursorMeta(items, cursor.limit, extra) });
+  const view = { hideQuoted: flags.hideQuotedMessages };
+  return c.json({
+    data: items.map((m) => messageView(app, m, viewer, memo, view)),
+    meta: cursorMeta(items, cursor, extra, c.get("actor") !== undefined),
+  });
 }
 
 export const messages = new Hono<Env>()

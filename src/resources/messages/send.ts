@@ -8,6 +8,7 @@ import { pathGroup } from "../groups/membership.js";
 import { friendsOnly, requireAllowed, requireListed, requireScopeAllowed } from "../roles/enforce.js";
 import { requireUser } from "../users/lookup.js";
 import { messageView, SYSTEM_UID } from "./view.js";
+import { canSee } from "./access.js";
 import { userView } from "../users/view.js";
 import { isHeld, moderateSend } from "../moderation/screen.js";
 
@@ -16,11 +17,12 @@ const MENTION = /<@uid:([A-Za-z0-9-]+)>/g;
 
 /** What a sender wants to say, checked: everything of a message but who it goes to. */
 export interface Content {
-  category: Extract<MessageCategory, "message" | "custom">;
+  category: Extract<MessageCategory, "message" | "custom" | "interactive">;
   type: string;
   data: JsonObject;
   tags?: string[];
   muid?: string;
+  quotedMessageId?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -30,18 +32,26 @@ export function readContent(body: Body): Content {
   validate(body, {
     muid: { type: "string", max: 255 },
     tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
+    quotedMessageId: { type: "string", pattern: /^\d{1,15}$/, patternMessage: "The quotedMessageId must be a message id." },
   });
   const category = body.category ?? "message";
-  if (category !== "message" && category !== "custom") throw apiError("ERR_INVALID_MESSAGE_CATEGORY", { category: String(category) });
+  if (category !== "message" && category !== "custom" && category !== "interactive")
+    throw apiError("ERR_INVALID_MESSAGE_CATEGORY", { category: String(category) });
   if (body.data !== undefined && !isObject(body.data)) throw apiError("ERR_INVALID_MESSAGE_DATA");
   // `entities` is the platform's to fill in (a rest copy keeps the object fast, where `delete` would not).
   const { entities: _ignored, ...data } = (body.data as JsonObject | undefined) ?? {};
   let type: string;
-  if (category === "custom") {
-    if (body.type === undefined || body.type === "") throw apiError("ERR_EMPTY_MESSAGE_TYPE");
-    if (typeof body.type !== "string" || [...body.type].length > 100)
-      throw apiError("ERR_INVALID_MESSAGE_TYPE", { type: String(body.type), category, allowed: "a string of at most 100 characters" });
-    type = body.type;
+  if (category === "interactive") {
+    type = customType(body.type, category);
+    validate(data, {
+      interactiveData: { required: true, type: "object", maxKb: 10 },
+      interactionGoal: { type: "object" },
+      allowSenderInteraction: { type: "boolean" },
+    });
+    const goal = data.interactionGoal as JsonObject | undefined;
+    if (goal) validate(goal, { type: { type: "string", in: ["anyAction", "anyOf", "allOf", "oneOf", "none"] }, elementIds: { type: "array", items: { type: "string" } } });
+  } else if (category === "custom") {
+    type = customType(body.type, category);
     if (data.customData === undefined) throw apiError("ERR_EMPTY_CUSTOM_DATA");
     if (!isObject(data.customData)) throw apiError("ERR_INVALID_CUSTOM_DATA");
   } else {
@@ -55,7 +65,30 @@ export function readContent(body: Body): Content {
   const content: Content = { category, type, data };
   if (Array.isArray(body.tags)) content.tags = [...new Set(body.tags as string[])];
   if (typeof body.muid === "string") content.muid = body.muid;
+  if (typeof body.quotedMessageId === "string") content.quotedMessageId = Number(body.quotedMessageId);
   return content;
+}
+
+/** The free-form type of custom and interactive messages. */
+function customType(type: unknown, category: string): string {
+  if (type === undefined || type === "") throw apiError("ERR_EMPTY_MESSAGE_TYPE");
+  if (typeof type !== "string" || [...type].length > 100)
+    throw apiError("ERR_INVALID_MESSAGE_TYPE", { type: String(type), category, allowed: "a string of at most 100 characters" });
+  return type;
+}
+
+/** The element ids an interactive message declares: every `elementId` in its interactive data. */
+export function interactableIds(m: MessageRecord): Set<string> {
+  const ids = new Set<string>();
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > 8 || typeof v !== "object" || v === null) return;
+    if (Array.isArray(v)) return v.forEach((x) => visit(x, depth + 1));
+    const o = v as Record<string, unknown>;
+    if (typeof o.elementId === "string") ids.add(o.elementId);
+    for (const x of Object.values(o)) visit(x, depth + 1);
+  };
+  visit(m.data.interactiveData, 0);
+  return ids;
 }
 
 export function checkText(text: unknown, required: boolean): void {
@@ -110,6 +143,10 @@ export function conversationFor(
   const attachments = Array.isArray(content.data.attachments) ? (content.data.attachments as JsonObject[]) : [];
   for (const a of attachments) if (typeof a.mimeType === "string") requireListed(app, sender, "sendMessage.allowedMimeTypes", a.mimeType);
 
+  if (content.quotedMessageId !== undefined) {
+    const quoted = app.messages.get(content.quotedMessageId);
+    if (!quoted || (sender && !canSee(app, sender, quoted))) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: content.quotedMessageId });
+  }
   if (receiverType === "group") {
     const group = pathGroup(app, receiver);
     if (sender && !app.groups.member(group.guid, sender.uid)) {
@@ -160,6 +197,7 @@ export function store(
   if (content.muid !== undefined) m.muid = content.muid;
   if (parentId !== undefined) m.parentId = parentId;
   if (content.tags) m.tags = [...content.tags];
+  if (content.quotedMessageId !== undefined) m.quotedMessageId = content.quotedMessageId;
   const mentioned = mentionsIn(app, content.data.text);
   if (mentioned) m.mentionedUids = mentioned;
   // Moderation decides before anything is published: a held message is stored aside and publishes nothing

@@ -20,11 +20,25 @@ export function entity(value: Record<string, unknown>, entityType: "user" | "gro
 /** Entities built during one reply, by sender and receiver: a page of one conversation builds two, not a hundred. */
 export type EntityMemo = Map<string, JsonObject>;
 
+export interface MessageViewOptions {
+  /** `hideQuotedMessages`: leave out the `quotedMessage` node. */
+  hideQuoted?: boolean;
+  /** A quoted message is shown one level deep only. */
+  nested?: boolean;
+}
+
 /**
  * A message as the API shows it. Chat and custom messages get their sender/receiver entities from the live
- * user and group; action messages carry the snapshots taken when they happened.
+ * user and group; action messages carry the snapshots taken when they happened. Pins show to everyone who sees
+ * the message; `savedAt` and interactions only to the viewer they belong to.
  */
-export function messageView(app: AppState, m: MessageRecord, viewer?: UserRecord, memo?: EntityMemo): Record<string, unknown> {
+export function messageView(
+  app: AppState,
+  m: MessageRecord,
+  viewer?: UserRecord,
+  memo?: EntityMemo,
+  opts: MessageViewOptions = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = { id: String(m.id) };
   if (m.muid !== undefined) out.muid = m.muid;
   out.conversationId = m.conversationId;
@@ -37,6 +51,8 @@ export function messageView(app: AppState, m: MessageRecord, viewer?: UserRecord
     m.category === "action" || m.category === "call" ? { ...m.data } : { ...m.data, entities: chatEntities(app, m, memo) };
   const reactions = app.reactions.summary(m.id, viewer?.uid);
   if (reactions.length > 0) data.reactions = reactions;
+  const interactions = viewer && m.category === "interactive" ? app.interactions.of(viewer.uid, m.id) : undefined;
+  if (interactions) data.interactions = interactions;
   out.data = data;
   out.sentAt = m.sentAt;
   out.updatedAt = m.updatedAt;
@@ -57,6 +73,17 @@ export function messageView(app: AppState, m: MessageRecord, viewer?: UserRecord
     if (state?.deliveredId !== undefined && state.deliveredId >= m.id) out.deliveredAt = state.deliveredAt;
     if (state?.readId !== undefined && state.readId >= m.id) out.readAt = state.readAt;
   }
+  if (m.quotedMessageId !== undefined) {
+    out.quotedMessageId = String(m.quotedMessageId);
+    const quoted = opts.hideQuoted || opts.nested ? undefined : app.messages.get(m.quotedMessageId);
+    if (quoted) out.quotedMessage = messageView(app, quoted, viewer, memo, { nested: true });
+  }
+  if (m.pinnedAt !== undefined) {
+    out.pinnedBy = m.pinnedBy;
+    out.pinnedAt = m.pinnedAt;
+  }
+  const savedAt = viewer ? app.savedMessages.at(viewer.uid, m.id) : undefined;
+  if (savedAt !== undefined) out.savedAt = savedAt;
   return out;
 }
 

@@ -19,7 +19,7 @@ const toMs = (t: number) => (t >= 1e11 ? t : t * 1000);
  * minutes), recorded minutes, users active (sent a message or joined a call) and the peak of devices in calls at
  * the same time.
  */
-function usage(app: AppState, from: number, to: number, now: number) {
+export function usage(app: AppState, from: number, to: number, now: number) {
   let audio = 0;
   let video = 0;
   let recorded = 0;

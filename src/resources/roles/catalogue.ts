@@ -103,6 +103,7 @@ export const ROLE_PERMISSIONS: readonly PermissionSpec[] = [
   list("editMessage.denyForScopes", "Edit messages: denied scopes", "Group scopes in which editing is denied.", SCOPES),
   flag("deleteMessage", "Delete messages", "Whether users of the role can delete messages."),
   list("deleteMessage.denyForScopes", "Delete messages: denied scopes", "Group scopes in which deleting is denied.", SCOPES),
+  flag("pinMessage", "Pin messages", "Whether users of the role can pin and unpin messages."),
   flag("initiateCall", "Initiate calls", "Whether users of the role can start calls."),
   choice("initiateCall.mode", "Initiate calls: mode", "Everyone, or friends only.", MODES, "all"),
   list("initiateCall.allowedReceiverRoles", "Initiate calls: receiver roles", "Roles of users that can be called.", []),
@@ -112,7 +113,7 @@ export const ROLE_PERMISSIONS: readonly PermissionSpec[] = [
   list("listGroups.allowedGroupTypes", "List groups: types", "Group types listed.", GROUP_TYPES),
   flag("joinGroup", "Join groups", "Whether users of the role can join groups."),
   list("joinGroup.allowedGroupTypes", "Join groups: types", "Group types that can be joined.", GROUP_TYPES),
-  list("listMessages.allowedMessageCategories", "List messages: categories", "Message categories listed.", ["message", "custom", "action", "call"]),
+  list("listMessages.allowedMessageCategories", "List messages: categories", "Message categories listed.", ["message", "custom", "interactive", "action", "call"]),
   list("listMessages.allowedMessageTypes", "List messages: types", "Message types listed.", []),
 ];
 
@@ -128,6 +129,7 @@ export const SCOPE_PERMISSIONS: readonly PermissionSpec[] = [
   list("initiateCall.allowedScopes", "Initiate calls: scopes", "Scopes that can be called.", SCOPES),
   list("initiateCall.allowedType", "Initiate calls: types", "Call types allowed.", ["audio", "video"]),
   flag("editMessage", "Edit messages", "Whether members of the scope can edit their messages."),
+  flag("pinMessage", "Pin messages", "Whether members of the scope can pin and unpin messages in the group."),
 ];
 
 /** Why `value` is not valid for `spec`, or undefined when it is. Free lists (no available values) take any strings. */

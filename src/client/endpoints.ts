@@ -1,0 +1,51 @@
+/**
+ * The client-plane operations of the SDK's endpoint table (`@cometchat/chat-sdk-javascript` 4.2.0, `uriEndpoints`)
+ * that map to something the emulator keeps. Each is answered by the REST plane's handler (or by `routes.ts` where
+ * the SDK's path or method differs), for the token's owner. Everything else on the client plane, such as calls,
+ * push notifications, AI features or campaigns, answers ERR_API_NOT_FOUND; so does a served operation whose REST
+ * handler does not exist yet.
+ */
+const SDK_OPERATIONS = [
+  "GET users",
+  "GET users/{uid}",
+  "GET|POST|DELETE blockedusers",
+  "GET|POST groups",
+  "GET|PUT|DELETE groups/{guid}",
+  "GET|POST|PUT|DELETE groups/{guid}/members",
+  "PUT|DELETE groups/{guid}/members/{uid}",
+  "GET groups/{guid}/bannedusers",
+  "POST|DELETE groups/{guid}/bannedusers/{uid}",
+  "GET|POST messages",
+  "GET|PUT|DELETE messages/{id}",
+  "GET|POST messages/{id}/thread",
+  "POST|DELETE messages/{id}/thread/subscription",
+  "GET messages/{id}/reactions",
+  "GET|POST|DELETE messages/{id}/reactions/{reaction}",
+  "POST|DELETE messages/{id}/pin",
+  "POST|DELETE messages/{id}/save",
+  "PATCH messages/{id}/interacted",
+  "GET users/{uid}/messages",
+  "GET groups/{guid}/messages",
+  "GET threads",
+  "GET users/{uid}/threads",
+  "GET groups/{guid}/threads",
+  "GET conversations",
+  "GET|PUT|DELETE users/{uid}/conversation",
+  "GET|PUT|DELETE groups/{guid}/conversation",
+  "POST|DELETE users/{uid}/conversation/read",
+  "POST|DELETE groups/{guid}/conversation/read",
+  "POST users/{uid}/conversation/delivered",
+  "POST groups/{guid}/conversation/delivered",
+  "POST|DELETE users/{uid}/conversation/pin",
+  "POST|DELETE groups/{guid}/conversation/pin",
+];
+
+const TABLE: { methods: Set<string>; path: RegExp }[] = SDK_OPERATIONS.map((line) => {
+  const [methods, path] = line.split(" ");
+  return { methods: new Set(methods.split("|")), path: new RegExp(`^/${path.replace(/\{\w+\}/g, "[^/]+")}$`) };
+});
+
+/** Whether the client plane serves `method` on `path` (relative to the version: `/users/superhero1`). */
+export function isServed(method: string, path: string): boolean {
+  return TABLE.some((op) => op.methods.has(method) && op.path.test(path));
+}

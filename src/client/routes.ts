@@ -1,0 +1,100 @@
+import { Hono } from "hono";
+import { addressedApp } from "../http/auth.js";
+import { apiPath } from "../http/addressing.js";
+import type { Ctx, Env } from "../http/context.js";
+import { apiError } from "../http/errors.js";
+import { ok, success } from "../http/reply.js";
+import { readBody, validate } from "../http/validate.js";
+import type { JsonObject } from "../store/types.js";
+import { blockedUsersAt } from "../resources/blocked-users/routes.js";
+import { addMember, pathGroup, removeMember } from "../resources/groups/membership.js";
+import { addMembers } from "../resources/members/routes.js";
+import { messageView } from "../resources/messages/view.js";
+import { userView } from "../resources/users/view.js";
+import { isServed } from "./endpoints.js";
+import { clientSettings } from "./settings.js";
+
+const LOGIN = {
+  platform: { type: "string", max: 100 },
+  deviceId: { type: "string", max: 255 },
+  appInfo: { type: "object", maxKb: 4 },
+} as const;
+
+/** A fresh `jwt` for the token's owner: what the WebSocket's `auth` frame presents. */
+function jwtFor(c: Ctx): string {
+  const { jwt, clock } = c.get("emulator");
+  const app = c.get("app");
+  return jwt.sign({ appId: app.meta.appId, uid: c.get("actor").uid, authToken: c.get("authToken").authToken }, clock.now());
+}
+
+/** `GET /settings` needs no token: it only names the app's hosts. */
+export const clientSettingsRoute = new Hono<Env>().get("/settings", (c) => ok(c, clientSettings(c, addressedApp(c))));
+
+/**
+ * What only the client plane has (the session, `/me`), and the SDK operations whose path or method differs from
+ * the REST plane's: its own block list, join, leave and add members as PUT.
+ */
+const clientOnly = new Hono<Env>()
+  .put("/me", async (c) => {
+    const body = await readBody(c);
+    validate(body, LOGIN);
+    const user = c.get("actor");
+    const token = c.get("authToken");
+    // The session's device, as `POST /users/{uid}/auth_tokens` records it.
+    if (typeof body.platform === "string") token.platform = body.platform;
+    if (typeof body.deviceId === "string") token.deviceId = body.deviceId;
+    if (body.appInfo !== undefined) {
+      token.appInfo = body.appInfo as JsonObject;
+      const agent = (body.appInfo as JsonObject).userAgent;
+      if (typeof agent === "string") token.userAgent = agent;
+    }
+    user.status = "available";
+    return ok(c, {
+      ...userView(user, { tags: true }),
+      status: "online",
+      authToken: token.authToken,
+      jwt: jwtFor(c),
+      settings: clientSettings(c, c.get("app")),
+    });
+  })
+  .get("/me", (c) => ok(c, userView(c.get("actor"), { tags: true })))
+  .post("/me/jwt", (c) => ok(c, { token: jwtFor(c) }))
+  .delete("/me", (c) => {
+    const user = c.get("actor");
+    user.status = "offline";
+    return success(c, `The user with UID ${user.uid} has been logged out successfully.`);
+  })
+  .route("/", blockedUsersAt("/blockedusers"))
+  .post("/groups/:guid/members", async (c) => {
+    const app = c.get("app");
+    const user = c.get("actor");
+    const group = pathGroup(app, c.req.param("guid"));
+    const body = await readBody(c);
+    validate(body, { password: { type: "string", max: 100 } });
+    const password = group.type === "password" ? ((body.password as string | undefined) ?? "") : undefined;
+    const action = addMember(app, c.get("emulator").clock.now(), group, user, "participant", user, password);
+    return ok(c, messageView(app, action, user));
+  })
+  .put("/groups/:guid/members", addMembers)
+  .delete("/groups/:guid/members", (c) => {
+    const app = c.get("app");
+    const user = c.get("actor");
+    const group = pathGroup(app, c.req.param("guid"));
+    removeMember(app, c.get("emulator").clock.now(), group, user, user);
+    return success(c, `The user with UID ${user.uid} has left the group ${group.guid}.`);
+  });
+
+/**
+ * The client plane (what the SDK calls, relative to `/v3`): the session routes above, then the REST plane's
+ * routers limited to the SDK's operations. The token's owner acts as `onBehalfOf` does on the REST plane (see
+ * `clientAuth`), so every access rule is the REST plane's own.
+ */
+export function clientPlane(rest: Hono<Env>): Hono<Env> {
+  return new Hono<Env>()
+    .route("/", clientOnly)
+    .use("*", (c, next) => {
+      if (!isServed(c.req.method, apiPath(c.req.path).slice(3))) throw apiError("ERR_API_NOT_FOUND");
+      return next();
+    })
+    .route("/", rest);
+}

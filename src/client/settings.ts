@@ -1,0 +1,39 @@
+import type { Ctx } from "../http/context.js";
+import type { AppState } from "../store/app-state.js";
+
+/** A path label of the client plane as the request wrote it: `/{appId}.apiclient-{region}`. */
+const CLIENT_PATH_LABEL = /^\/[a-z0-9]+\.apiclient-[a-z]+(?=\/|$)/i;
+
+/**
+ * The app settings the SDK caches at login (`PUT /me`, `GET /settings`) and builds every later URL from: they
+ * point it back at this emulator, on the host, port and label form the request came in on. The client API is
+ * `https://{CLIENT_API_HOST}/{CHAT_API_VERSION}/...`, so a path label rides in the host string; the WebSocket is
+ * `wss://{CHAT_HOST}:{CHAT_WSS_PORT}` on the same port. Analytics pings, polling and extensions are off.
+ */
+export function clientSettings(c: Ctx, app: AppState): Record<string, unknown> {
+  const url = new URL(c.req.url);
+  const secure = url.protocol === "https:";
+  const port = url.port || (secure ? "443" : "80");
+  const { appId, region } = app.meta;
+  const label = CLIENT_PATH_LABEL.exec(url.pathname)?.[0];
+  const clientHost = label ? `${url.host}${label}` : url.host;
+  const adminHost = label ? `${url.host}/${appId}.api-${region}` : url.host.replace(/\.apiclient-/i, ".api-");
+  return {
+    CHAT_HOST: url.hostname,
+    CHAT_WSS_PORT: port,
+    CHAT_WS_PORT: port,
+    CHAT_USE_SSL: secure,
+    CLIENT_API_HOST: clientHost,
+    ADMIN_API_HOST: adminHost,
+    CHAT_API_VERSION: "v3.0",
+    WS_API_VERSION: "v3.0",
+    MODE: "DEFAULT",
+    REGION: region,
+    MAIN_DOMAIN: url.hostname,
+    EXTENSION_DOMAIN: url.hostname,
+    POLLING_ENABLED: false,
+    DENY_FALLBACK_TO_POLLING: true,
+    ANALYTICS_PING_DISABLED: true,
+    extensions: [],
+  };
+}

@@ -1,0 +1,201 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError, badRequest } from "../../http/errors.js";
+import { pageOf } from "../../http/pagination.js";
+import { bulkFailure, ok, page } from "../../http/reply.js";
+import { Query, readBody, validate } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import type { JsonObject } from "../../store/types.js";
+import { EXTENSION_BY_ID, EXTENSIONS, type ExtensionSpec, type SettingsSpec } from "../../extensions/catalogue.js";
+import { isSafePattern } from "../../extensions/regex.js";
+import { effectiveSettings, readSettings, requireEnabled } from "../../extensions/settings.js";
+import { randomUuid } from "../../util/random.js";
+import { pathApp } from "../apps/routes.js";
+import { certificates } from "./certificates.js";
+import { serviceReply } from "./reply.js";
+
+/** When the platform's extension records were created (the list shows it; the emulator has no history of its own). */
+const LISTED_AT = 1592815197;
+const HOOK_TEXT = {
+  before_message: "The hook will be triggered before adding message to database.",
+  after_message: "The hook triggers after sending a message.",
+};
+
+function extensionView(app: AppState, e: ExtensionSpec) {
+  return {
+    id: e.id,
+    name: e.name,
+    tagLine: e.tagLine,
+    description: e.tagLine,
+    author: "CometChat",
+    email: "help@cometchat.com",
+    accessToAppData: false,
+    websiteURL: "https://www.cometchat.com",
+    // Whether the extension is enabled for this app.
+    isActive: app.management.extensions[e.id]?.enabled === true,
+    isPrivate: false,
+    isInvisible: false,
+    isThirdParty: e.isThirdParty === true,
+    createdAt: LISTED_AT,
+    hooks: { data: e.hooks.map((hook) => ({ hook, description: HOOK_TEXT[hook], isActive: true, enabled: 1, createdAt: LISTED_AT })) },
+    categories: { data: [] },
+  };
+}
+
+function setEnabled(c: Ctx, app: AppState, id: string, enabled: boolean) {
+  if (!EXTENSION_BY_ID.has(id)) throw apiError("ERR_EXTENSION_NOT_FOUND", { id });
+  const now = c.get("emulator").clock.now();
+  const state = app.management.extensions[id];
+  app.management.extensions[id] = { ...state, enabled, updatedAt: now };
+  return { success: true, message: `The extension ${id} has been ${enabled ? "enabled" : "disabled"} successfully.` };
+}
+
+/** The extension addressed by `/extensions/{ext}/v1/settings` and its settings spec; other ids are unknown routes. */
+function settingsTarget(c: Ctx, op: "store" | "update" | "get" | "delete") {
+  const app = pathApp(c);
+  const ext = EXTENSION_BY_ID.get(c.req.param("ext")!);
+  const spec = ext?.settings;
+  if (!ext || !spec || (op === "store" && spec.ops === "upsert")) throw apiError("ERR_API_NOT_FOUND");
+  requireEnabled(app, ext.id);
+  return { app, ext, spec };
+}
+
+async function writeSettings(c: Ctx, op: "store" | "update") {
+  const started = performance.now();
+  const { app, ext, spec } = settingsTarget(c, op);
+  const body = await readBody(c);
+  const state = app.management.extensions[ext.id]!;
+  // An upsert (data masking, stickers) updates what is there, or stores it.
+  const merge = op === "update" || spec.ops === "upsert";
+  let settings = readSettings(ext, spec, body, state.settings, merge);
+  if (ext.id === "data-masking") settings = maskSettings(settings, state.settings);
+  app.management.extensions[ext.id] = { ...state, settings, updatedAt: c.get("emulator").clock.now() };
+  return serviceReply(c, replyBody(app, ext, spec), started);
+}
+
+/** What store and update answer: the settings for most, `{success: true}` for the upsert forms. */
+function replyBody(app: AppState, ext: ExtensionSpec, spec: SettingsSpec) {
+  if (spec.ops === "upsert") return { data: { success: true } };
+  return { data: { settings: app.management.extensions[ext.id]?.settings ?? {} } };
+}
+
+/**
+ * Data masking keeps its custom masks by id: new ones without an id get one, `deleteCustomRegexData` removes
+ * ids, and default masks are switched by id (their regexes are the built-in ones).
+ */
+function maskSettings(next: JsonObject, stored: JsonObject | undefined): JsonObject {
+  const { deleteCustomRegexData, ...rest } = next;
+  const removed = new Set((deleteCustomRegexData as string[] | undefined) ?? []);
+  const prior = ((stored?.customregexData as JsonObject[] | undefined) ?? []).filter((m) => !removed.has(String(m.id)));
+  const added = ((next.customregexData as JsonObject[] | undefined) ?? []).map((m) => ({ ...m, id: String(m.id ?? randomUuid()) }));
+  const byId = new Map(prior.map((m) => [String(m.id), m]));
+  for (const m of added) byId.set(String(m.id), m);
+  const custom = [...byId.values()].filter((m) => !removed.has(String(m.id)));
+  const details: Record<string, string[]> = {};
+  custom.forEach((m, i) => {
+    if (typeof m.regex !== "string" || !isSafePattern(m.regex))
+      details[`settings.customregexData.${i}.regex`] = ["The regex must be a valid regular expression without nested quantifiers."];
+  });
+  if (Object.keys(details).length > 0) throw badRequest(details);
+  return { ...rest, customregexData: custom };
+}
+
+const WIDGET_FIELDS = {
+  "settings.name": { required: true, type: "string", max: 100 },
+  "settings.version": { required: true, type: "string", in: ["v2"] },
+  "settings.style": { type: "object", maxKb: 16 },
+  "settings.sidebar": { type: "object", maxKb: 16 },
+  "settings.main": { type: "object", maxKb: 16 },
+} as const;
+
+/** A widget's settings from a create or update body (name, version, and the style / sidebar / main objects). */
+async function widgetSettings(c: Ctx, extra: Record<string, unknown> = {}): Promise<{ settings: JsonObject; widgetId?: string }> {
+  const body = await readBody(c);
+  validate(body, { settings: { required: true, type: "object" } });
+  const s = body.settings as JsonObject;
+  const flat = Object.fromEntries(Object.entries(s).map(([k, v]) => [`settings.${k}`, v]));
+  validate(flat, { ...WIDGET_FIELDS, ...extra });
+  const settings: JsonObject = {};
+  for (const k of ["name", "version", "style", "sidebar", "main"]) if (s[k] !== undefined && s[k] !== null) settings[k] = s[k];
+  return { settings, widgetId: typeof s.widgetId === "string" ? s.widgetId : undefined };
+}
+
+/** Management plane: the extension list, enable/disable, every extension's settings, the chat widget, push certificates. */
+export const extensions = new Hono<Env>()
+  .get("/apps/:appId/extensions", (c) => {
+    const app = pathApp(c);
+    const q = new Query(c);
+    const perPage = q.int("perPage", { def: 25, min: 1, max: 1000 });
+    const pageNo = q.int("page", { def: 1, min: 1 });
+    q.done();
+    const { data, pagination } = pageOf(EXTENSIONS, perPage, pageNo);
+    return page(c, data.map((e) => extensionView(app, e)), pagination);
+  })
+  .post("/apps/:appId/extensions", async (c) => {
+    const app = pathApp(c);
+    const body = await readBody(c);
+    const ids = { type: "array", max: 100, items: { required: true, type: "string", max: 100 } } as const;
+    validate(body, { enabled: ids, disabled: ids });
+    if (body.enabled === undefined && body.disabled === undefined)
+      throw badRequest({ enabled: ["The enabled field is required when disabled is not present."] });
+    const data: Record<string, Record<string, unknown>> = {};
+    for (const [list, on] of [["enabled", true], ["disabled", false]] as const) {
+      if (body[list] === undefined) continue;
+      data[list] = {};
+      for (const id of body[list] as string[]) {
+        try {
+          data[list][id] = setEnabled(c, app, id, on);
+        } catch (e) {
+          data[list][id] = bulkFailure(e);
+        }
+      }
+    }
+    return ok(c, data);
+  })
+
+  .post("/apps/:appId/extensions/widget/v2/settings", async (c) => {
+    const started = performance.now();
+    const app = pathApp(c);
+    requireEnabled(app, "widget");
+    const { settings } = await widgetSettings(c);
+    const now = c.get("emulator").clock.now();
+    const widgetId = randomUuid();
+    app.management.widgets = [...app.management.widgets, { widgetId, settings, createdAt: now, updatedAt: now }];
+    return serviceReply(c, { data: { widgetId } }, started);
+  })
+  .put("/apps/:appId/extensions/widget/v2/settings", async (c) => {
+    const started = performance.now();
+    const app = pathApp(c);
+    requireEnabled(app, "widget");
+    const { settings, widgetId } = await widgetSettings(c, { "settings.widgetId": { required: true, type: "string", max: 100 } });
+    const widget = app.management.widgets.find((w) => w.widgetId === widgetId);
+    if (!widget) throw badRequest({ "settings.widgetId": ["The selected settings.widgetId is invalid."] });
+    app.management.widgets = app.management.widgets.map((w) =>
+      w === widget ? { ...w, settings, updatedAt: c.get("emulator").clock.now() } : w,
+    );
+    return serviceReply(c, { data: { success: true } }, started);
+  })
+  .get("/apps/:appId/extensions/widget/v2/settings", (c) => {
+    const started = performance.now();
+    const app = pathApp(c);
+    requireEnabled(app, "widget");
+    const configuration = app.management.widgets.map((w) => ({ ...w.settings, appId: app.meta.appId, widgetId: w.widgetId }));
+    return serviceReply(c, { data: { configuration } }, started);
+  })
+
+  .route("/", certificates)
+
+  .post("/apps/:appId/extensions/:ext/v1/settings", (c) => writeSettings(c, "store"))
+  .put("/apps/:appId/extensions/:ext/v1/settings", (c) => writeSettings(c, "update"))
+  .get("/apps/:appId/extensions/:ext/v1/settings", (c) => {
+    const started = performance.now();
+    const { app, ext } = settingsTarget(c, "get");
+    return serviceReply(c, { data: { settings: { ...effectiveSettings(app, ext.id), appId: app.meta.appId } } }, started);
+  })
+  .delete("/apps/:appId/extensions/:ext/v1/settings", (c) => {
+    const started = performance.now();
+    const { app, ext } = settingsTarget(c, "delete");
+    const { settings: _gone, ...state } = app.management.extensions[ext.id]!;
+    app.management.extensions[ext.id] = { ...state, updatedAt: c.get("emulator").clock.now() };
+    return serviceReply(c, { data: { success: true } }, started);
+  });

@@ -1,0 +1,127 @@
+import type { Json, JsonObject } from "./types.js";
+
+/**
+ * What the management plane stores per app besides apps, keys and webhooks: extensions (on/off and their
+ * settings), chat widgets, push certificates (recorded, never used), collaborators, app settings and, for an app
+ * created through `POST /tenants`, its tenant. Part of the app's data: persisted, snapshotted, reset to birth.
+ */
+
+export interface ExtensionState {
+  enabled: boolean;
+  /** As stored through `/extensions/{id}/v1/settings` (absent: never stored, or deleted). */
+  settings?: JsonObject;
+  updatedAt: number;
+}
+
+export interface WidgetRecord {
+  widgetId: string;
+  settings: JsonObject;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An uploaded APNs credential: what the file said about itself. It is never used to contact Apple. */
+export interface CertificateRecord {
+  type: "p12" | "p8";
+  fileName: string;
+  size: number;
+  sha256: string;
+  uploadedAt: number;
+  /** p12: the certificate's topic (UID of its subject); unknown when the file could not be read without a password. */
+  bundleId?: string;
+  subject?: string;
+  /** p12: the certificate's notAfter (Unix seconds). A p8 key never expires. */
+  expiresAt?: number;
+}
+
+export type CollaboratorRole = "admin" | "developer" | "moderator";
+
+export interface CollaboratorRecord {
+  id: string;
+  name: string;
+  email: string;
+  role: CollaboratorRole;
+  createdAt: number;
+}
+
+/** The account `POST /tenants` created with this app (its password is never kept). */
+export interface TenantRecord {
+  name: string;
+  email: string;
+  createdAt: number;
+  contactNumber?: string;
+  role?: string;
+  industry?: string;
+  technology?: string;
+}
+
+export interface ManagementData {
+  extensions: Record<string, ExtensionState>;
+  widgets: WidgetRecord[];
+  certificates: CertificateRecord[];
+  collaborators: CollaboratorRecord[];
+  lastCollaboratorId: number;
+  /** App settings (`/apps/{appId}/settings`), by key. */
+  settings: Record<string, Json>;
+  tenant?: TenantRecord;
+}
+
+/** The settings every app is born with (the keys the platform's settings example lists). */
+export const BIRTH_SETTINGS: Readonly<Record<string, Json>> = {
+  "core.conversations.updateOnGroupActions": true,
+  "core.conversations.updateOnReplies": true,
+  "core.threads.updateOnMessageActions": false,
+  "core.conversations.updateOnCallActivity": true,
+  "core.conversations.updateOnMessageActions": true,
+  "core.conversations.updateOnCustomMessage": true,
+};
+
+export function emptyManagement(): ManagementData {
+  return { extensions: {}, widgets: [], certificates: [], collaborators: [], lastCollaboratorId: 0, settings: { ...BIRTH_SETTINGS } };
+}
+
+/** Management data is small and nested: a structured clone is its copy. */
+export function copyManagement(m: ManagementData): ManagementData {
+  return structuredClone(m);
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Reads the `management` entry of a seed or state file (absent in files written before it existed: birth
+ * defaults). `fail(path, problem)` reports the first bad field the way the seed loader does.
+ */
+export function parseManagement(raw: unknown, path: string, fail: (path: string, problem: string) => never): ManagementData {
+  const m = emptyManagement();
+  if (raw === undefined) return m;
+  if (!isObj(raw)) fail(path, "must be an object");
+  const arr = (k: string): Obj[] => {
+    const v = raw[k];
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || !v.every(isObj)) fail(`${path}.${k}`, "must be an array of objects");
+    return v as Obj[];
+  };
+  if (raw.extensions !== undefined) {
+    if (!isObj(raw.extensions)) fail(`${path}.extensions`, "must be an object");
+    for (const [id, s] of Object.entries(raw.extensions)) {
+      if (!isObj(s) || typeof s.enabled !== "boolean") fail(`${path}.extensions.${id}`, "must be an object with a boolean enabled");
+      if (s.settings !== undefined && !isObj(s.settings)) fail(`${path}.extensions.${id}.settings`, "must be an object");
+      m.extensions[id] = { enabled: s.enabled, updatedAt: typeof s.updatedAt === "number" ? s.updatedAt : 0 };
+      if (s.settings !== undefined) m.extensions[id].settings = s.settings as JsonObject;
+    }
+  }
+  m.widgets = arr("widgets") as unknown as WidgetRecord[];
+  m.certificates = arr("certificates") as unknown as CertificateRecord[];
+  m.collaborators = arr("collaborators") as unknown as CollaboratorRecord[];
+  if (typeof raw.lastCollaboratorId === "number") m.lastCollaboratorId = raw.lastCollaboratorId;
+  if (raw.settings !== undefined) {
+    if (!isObj(raw.settings)) fail(`${path}.settings`, "must be an object");
+    m.settings = raw.settings as Record<string, Json>;
+  }
+  if (raw.tenant !== undefined) {
+    if (!isObj(raw.tenant) || typeof raw.tenant.email !== "string") fail(`${path}.tenant`, "must be an object with an email");
+    m.tenant = raw.tenant as unknown as TenantRecord;
+  }
+  return m;
+}

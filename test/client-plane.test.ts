@@ -1,0 +1,198 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { APP_ID, emulator, expectError, type CallOptions, type TestEmulator } from "./helpers.js";
+
+let e: TestEmulator;
+const C = `/${APP_ID}.apiclient-us/v3.0`;
+
+/** An auth token for `uid`, minted on the REST plane as a backend would. */
+async function tokenOf(uid: string): Promise<string> {
+  const r = await e.post(`/v3/users/${uid}/auth_tokens`, {});
+  expect(r.status).toBe(200);
+  return r.body.data.authToken;
+}
+
+/** A client-plane call with `authToken` and no apikey. */
+function as(token: string | null) {
+  const opts = (o: CallOptions = {}): CallOptions => ({ ...o, key: null, headers: { appid: APP_ID, ...(token ? { authtoken: token } : {}), ...o.headers } });
+  return {
+    get: (path: string, o?: CallOptions) => e.get(path.startsWith("http") ? path : C + path, opts(o)),
+    post: (path: string, body?: unknown, o?: CallOptions) => e.post(C + path, body, opts(o)),
+    put: (path: string, body?: unknown, o?: CallOptions) => e.put(C + path, body, opts(o)),
+    del: (path: string, body?: unknown, o?: CallOptions) => e.del(C + path, body, opts(o)),
+    patch: (path: string, body?: unknown, o?: CallOptions) => e.call("PATCH", C + path, { ...opts(o), body }),
+  };
+}
+
+beforeEach(async () => {
+  e = await emulator();
+});
+
+describe("client plane: addressing and auth", () => {
+  it("logs in with PUT /me: the user, the token, a jwt and settings that point back at the emulator", async () => {
+    const token = await tokenOf("superhero1");
+    const r = await as(token).put("/me", { platform: "WEB", deviceId: `${APP_ID}_abc_1`, appInfo: { version: "v4.2.0", apiVersion: "v3.0", userAgent: "test" } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ uid: "superhero1", name: "Iron Man", status: "online", authToken: token });
+    expect(r.body.data.jwt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(r.body.data.settings).toMatchObject({
+      CLIENT_API_HOST: `localhost/${APP_ID}.apiclient-us`,
+      ADMIN_API_HOST: `localhost/${APP_ID}.api-us`,
+      CHAT_HOST: "localhost",
+      CHAT_WSS_PORT: "80",
+      CHAT_API_VERSION: "v3.0",
+      ANALYTICS_PING_DISABLED: true,
+      extensions: [],
+    });
+    // The session's device is kept on the token; the user is available on every plane.
+    const tokens = await e.get("/v3/users/superhero1/auth_tokens");
+    expect(tokens.body.data.find((t: { authToken: string }) => t.authToken === token)).toMatchObject({ platform: "WEB" });
+    expect((await e.get("/v3/users/superhero1")).body.data.status).toBe("available");
+    expect((await as(token).get("/me")).body.data).toMatchObject({ uid: "superhero1", status: "available" });
+    expect((await as(token).post("/me/jwt", {})).body.data.token).toMatch(/\./);
+    const out = await as(token).del("/me");
+    expect(out.status).toBe(200);
+    expect(out.body.data.success).toBe(true);
+    expect((await e.get("/v3/users/superhero1")).body.data.status).toBe("offline");
+  });
+
+  it("serves the Host label form and builds the settings from it", async () => {
+    const token = await tokenOf("superhero2");
+    const r = await as(token).get(`http://${APP_ID}.apiclient-us.localtest.me:4780/v3.0/settings`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({
+      CLIENT_API_HOST: `${APP_ID}.apiclient-us.localtest.me:4780`,
+      ADMIN_API_HOST: `${APP_ID}.api-us.localtest.me:4780`,
+      CHAT_HOST: `${APP_ID}.apiclient-us.localtest.me`,
+      CHAT_WSS_PORT: "4780",
+    });
+    const me = await as(token).get(`http://${APP_ID}.apiclient-us.localtest.me/v3/me`);
+    expect(me.body.data.uid).toBe("superhero2");
+  });
+
+  it("refuses unknown apps, wrong regions and planes it does not serve", async () => {
+    const token = await tokenOf("superhero1");
+    expectError(await e.get(`/deadbeefdeadbeef.apiclient-us/v3.0/me`, { key: null, headers: { authtoken: token } }), 401, "AUTH_ERR_INVALID_APPID");
+    expectError(await e.get(`/${APP_ID}.apiclient-eu/v3.0/me`, { key: null, headers: { authtoken: token } }), 401, "AUTH_ERR_INVALID_APPID");
+    expectError(await e.get(`http://deadbeefdeadbeef.apiclient-us.example.test/v3.0/me`, { key: null, headers: { authtoken: token } }), 401, "AUTH_ERR_INVALID_APPID");
+    // A platform-shaped Host of another plane is not the default app.
+    expectError(await e.get(`http://deadbeefdeadbeef.websocket-us.example.test/v3/users`), 404, "ERR_API_NOT_FOUND");
+    expectError(await e.get(`http://${APP_ID}.metrics-us.example.test/v3/users/superhero1`), 404, "ERR_API_NOT_FOUND");
+    // Plain hosts with hyphens are still the default app.
+    expect((await e.get(`http://chat-emulator.internal/v3/users/superhero1`)).status).toBe(200);
+  });
+
+  it("needs an authToken: missing, unknown, flushed and deactivated are refused; an apikey does not count", async () => {
+    expectError(await e.get(`${C}/me`), 401, "AUTH_ERR_EMPTY_AUTH_TOKEN");
+    expectError(await as("nope").get("/users"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    const token = await tokenOf("superhero3");
+    expect((await as(token).get("/users/superhero1")).status).toBe(200);
+    await e.del(`/v3/users/superhero3/auth_tokens/${token}`);
+    expectError(await as(token).get("/users/superhero1"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    const again = await tokenOf("superhero3");
+    await e.del("/v3/users", { uidsToDeactivate: ["superhero3"] });
+    expectError(await as(again).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    // The REST plane takes no authToken.
+    const other = await tokenOf("superhero1");
+    expectError(await e.get("/v3/users", { key: null, headers: { authtoken: other } }), 401, "AUTH_ERR_EMPTY_APIKEY");
+  });
+
+  it("answers ERR_API_NOT_FOUND for operations the client plane does not serve", async () => {
+    const c = as(await tokenOf("superhero1"));
+    expectError(await c.post("/users", { uid: "x", name: "x" }), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.get("/users/superhero1/auth_tokens"), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.post("/calls", {}), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.get("/notifications/push/v1/preferences"), 404, "ERR_API_NOT_FOUND");
+  });
+});
+
+describe("client plane: the token's owner acts", () => {
+  it("sends, lists with per_page and meta.cursor, and pages backwards to the end", async () => {
+    const a = as(await tokenOf("superhero4"));
+    const texts = (r: { body: { data: { data: { text?: string } }[] } }) => r.body.data.map((m) => m.data.text ?? "(not text)");
+    for (let i = 1; i <= 5; i++) expect((await a.post("/messages", { receiver: "superhero5", receiverType: "user", category: "message", type: "text", data: { text: `m${i}` } })).status).toBe(200);
+    const first = await a.get("/users/superhero5/messages?per_page=3&affix=prepend&withThreadSubscribed=true");
+    expect(first.status).toBe(200);
+    expect(texts(first)).toEqual(["m3", "m4", "m5"]);
+    expect(first.body.data[0].sender).toBe("superhero4");
+    const cursor = first.body.meta.cursor;
+    expect(cursor).toEqual({ affix: "prepend", id: first.body.data[0].id, sentAt: first.body.data[0].sentAt });
+    const second = await a.get(`/users/superhero5/messages?per_page=2&affix=prepend&id=${cursor.id}&sentAt=${cursor.sentAt}`);
+    expect(texts(second)).toEqual(["m1", "m2"]);
+    const rest = await a.get(`/users/superhero5/messages?per_page=10&affix=prepend&id=${second.body.meta.cursor.id}`);
+    const third = await a.get(`/users/superhero5/messages?per_page=10&affix=prepend&id=${rest.body.data[0]?.id ?? second.body.meta.cursor.id}`);
+    expect(third.body.data).toEqual([]);
+    expect(third.body.meta.cursor).toBeUndefined();
+    // The REST plane's lists keep their own meta.
+    expect((await e.get("/v3/users/superhero5/messages", { onBehalfOf: "superhero4" })).body.meta.cursor).toBeUndefined();
+  });
+
+  it("pages users with per_page and page", async () => {
+    const a = as(await tokenOf("superhero1"));
+    const p1 = await a.get("/users?per_page=2&page=1");
+    const p2 = await a.get("/users?per_page=2&page=2");
+    expect(p1.body.data).toHaveLength(2);
+    expect(p1.body.meta.pagination).toMatchObject({ per_page: 2, current_page: 1 });
+    expect(p2.body.data[0].uid).not.toBe(p1.body.data[0].uid);
+  });
+
+  it("applies the REST plane's rules: blocks, membership, group messages", async () => {
+    const a = as(await tokenOf("superhero1"));
+    const b = as(await tokenOf("superhero2"));
+    const blocked = await b.post("/blockedusers", { blockedUids: ["superhero1"] });
+    expect(blocked.body.data.superhero1.success).toBe(true);
+    expect((await b.get("/blockedusers")).body.data.map((u: { uid: string }) => u.uid)).toEqual(["superhero1"]);
+    expectError(await a.post("/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "hi" } }), 403, "ERR_BLOCKED_SENDER");
+    expect((await b.del("/blockedusers", { blockedUids: ["superhero1"] })).body.data.superhero1.success).toBe(true);
+    const outsider = as(await tokenOf("superhero5"));
+    expectError(await outsider.get("/groups/supergroup/messages?per_page=5"), 403, "ERR_GROUP_NOT_JOINED");
+    const sent = await a.post("/messages", { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "all" } });
+    expect(sent.body.data).toMatchObject({ sender: "superhero1", receiver: "supergroup" });
+  });
+
+  it("joins and leaves groups, adds members with PUT, and marks a conversation read without a message id", async () => {
+    const five = as(await tokenOf("superhero5"));
+    const joined = await five.post("/groups/supergroup/members", { guid: "supergroup", name: "name", type: "public" });
+    expect(joined.status).toBe(200);
+    expect(joined.body.data.data).toMatchObject({ action: "joined", entities: { for: { entityType: "group", entity: { guid: "supergroup" } } } });
+    expectError(await five.post("/groups/supergroup/members", {}), 400, "ERR_ALREADY_JOINED");
+    expect((await five.get("/groups/supergroup/messages?per_page=5")).status).toBe(200);
+    const read = await five.post("/groups/supergroup/conversation/read", {});
+    expect(read.status).toBe(200);
+    expect((await five.del("/groups/supergroup/members")).status).toBe(200);
+    const owner = as(await tokenOf("superhero1"));
+    const added = await owner.put("/groups/supergroup/members", { participants: ["superhero5"] });
+    expect(added.body.data.participants.superhero5.success).toBe(true);
+    await owner.post("/groups", { guid: "secret", name: "Secret", type: "password", password: "pw" });
+    expectError(await five.post("/groups/secret/members", { password: "wrong" }), 403, "ERR_WRONG_GROUP_PASS");
+    expect((await five.post("/groups/secret/members", { password: "pw" })).status).toBe(200);
+  });
+});
+
+describe("CORS on the platform planes", () => {
+  it("answers preflights with 204 and puts Access-Control-Allow-Origin on every platform answer, not on the control plane", async () => {
+    const { startEmulator } = await import("../src/index.js");
+    const running = await startEmulator({ quiet: true });
+    try {
+      const pre = await fetch(`${running.url}${C}/me`, {
+        method: "OPTIONS",
+        headers: { origin: "http://app.test", "access-control-request-method": "PUT", "access-control-request-headers": "appid,authtoken,resource,sdk,content-type" },
+      });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+      expect(pre.headers.get("access-control-allow-methods")).toBe("GET, POST, PUT, PATCH, DELETE");
+      expect(pre.headers.get("access-control-allow-headers")).toContain("authtoken");
+      expect(pre.headers.get("access-control-allow-headers")).toContain("onbehalfof");
+      const err = await fetch(`${running.url}${C}/me`, { headers: { origin: "http://app.test" } });
+      expect(err.status).toBe(401);
+      expect(err.headers.get("access-control-allow-origin")).toBe("*");
+      const rest = await fetch(`${running.url}/v3/users/superhero1`, { headers: { apikey: running.defaultApp!.restApiKey } });
+      expect(rest.headers.get("access-control-allow-origin")).toBe("*");
+      const control = await fetch(`${running.url}/_emulator/health`);
+      expect(control.headers.get("access-control-allow-origin")).toBeNull();
+      const mgmt = await fetch(`${running.url}/apimgmt/apps`, { method: "OPTIONS", headers: { "access-control-request-method": "GET" } });
+      expect(mgmt.headers.get("access-control-allow-origin")).toBeNull();
+    } finally {
+      await running.close();
+    }
+  });
+});

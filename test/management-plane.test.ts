@@ -1,0 +1,108 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { APP_ID, emulator, expectError, MGMT, type TestEmulator } from "./helpers.js";
+
+let e: TestEmulator;
+beforeEach(async () => {
+  e = await emulator();
+});
+
+const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
+const tenant = { name: "Example User", email: "My-Email@example.com", password: "somePassword#!", contactNumber: "1111111111", role: "engineer", appName: "Create App", appRegion: "eu" };
+
+describe("management API: collaborators", () => {
+  it("invites, lists, re-roles and removes collaborators with per-email outcomes", async () => {
+    const r = await e.mgmt("POST", `/apps/${APP_ID}/collaborators`, { admins: ["Admin1@example.com", "not-an-email"], moderators: ["mod@example.com"] });
+    expect(r.status).toBe(200);
+    expect(r.body.data.admins["Admin1@example.com"]).toEqual({ success: true });
+    expect(r.body.data.admins["not-an-email"]).toMatchObject({ success: false, error: { code: "ERR_BAD_REQUEST" } });
+    expect(r.body.data).toMatchObject({ developers: [], collaboratorsToRemove: [], moderators: { "mod@example.com": { success: true } } });
+    const owner = await e.mgmt("POST", `/apps/${APP_ID}/collaborators`, { developers: ["owner@chat-emulator.local", "mod@example.com"] });
+    expect(owner.body.data.developers["owner@chat-emulator.local"].error.code).toBe("ERR_ALREADY_AN_OWNER");
+    const list = await e.mgmt("GET", `/apps/${APP_ID}/collaborators`);
+    expect(list.body.data).toEqual([
+      { id: "1", name: "admin1", email: "admin1@example.com", role: "admin", createdAt: expect.any(Number) },
+      { id: "2", name: "mod", email: "mod@example.com", role: "developer", createdAt: expect.any(Number) },
+    ]);
+    expect(list.body.meta.pagination).toMatchObject({ total: 2 });
+    const removed = await e.mgmt("POST", `/apps/${APP_ID}/collaborators`, { collaboratorsToRemove: ["admin1@example.com", "ghost@example.com"] });
+    expect(removed.body.data.collaboratorsToRemove["admin1@example.com"]).toEqual({ success: true });
+    expect(removed.body.data.collaboratorsToRemove["ghost@example.com"].error.code).toBe("ERR_NOT_A_COLLABORATOR");
+    expect((await e.mgmt("GET", `/apps/${APP_ID}/collaborators`)).body.data).toHaveLength(1);
+    expectError(await e.mgmt("POST", `/apps/${APP_ID}/collaborators`, {}), 400, "ERR_BAD_REQUEST");
+    expectError(await e.mgmt("POST", `/apps/${APP_ID}/collaborators`, { admins: "a@b.co" }), 400, "ERR_BAD_REQUEST");
+  });
+});
+
+describe("management API: app settings", () => {
+  it("starts from the birth settings, maps and un-maps keys, and a reset restores them", async () => {
+    const birth = (await e.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data;
+    expect(birth).toMatchObject({ "core.conversations.updateOnReplies": true, "core.threads.updateOnMessageActions": false });
+    const r = await e.mgmt("POST", `/apps/${APP_ID}/settings`, { settings: { "core.threads.updateOnMessageActions": true, "custom.flag": false } });
+    expect(r.body.data).toEqual({
+      "core.threads.updateOnMessageActions": { success: true, message: "Added setting(s) successfully." },
+      "custom.flag": { success: true, message: "Added setting(s) successfully." },
+    });
+    expect((await e.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data["core.threads.updateOnMessageActions"]).toBe(true);
+    const del = await e.mgmt("DELETE", `/apps/${APP_ID}/settings`, { settings: ["custom.flag"] });
+    expect(del.body.data).toEqual({ success: true, message: "Removed setting(s) successfully." });
+    expect((await e.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data["custom.flag"]).toBeUndefined();
+    const bad = expectError(await e.mgmt("POST", `/apps/${APP_ID}/settings`, { settings: { "a b": true, ok: "yes" } }), 400, "ERR_BAD_REQUEST");
+    expect(Object.keys(bad.details!)).toEqual(["settings.a b", "settings.ok"]);
+    expectError(await e.mgmt("DELETE", `/apps/${APP_ID}/settings`, {}), 400, "ERR_BAD_REQUEST");
+    await e.call("POST", "/_emulator/reset", { key: null, body: { appId: APP_ID } });
+    expect((await e.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data).toEqual(birth);
+  });
+});
+
+describe("management API: tenants", () => {
+  it("creates a tenant account with its app behind HTTP Basic authentication", async () => {
+    const r = await e.call("POST", "/apimgmt/tenants", { key: null, body: tenant, headers: basic(MGMT.key, MGMT.secret) });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({
+      name: "Example User",
+      email: "my-email@example.com",
+      createdAt: expect.any(Number),
+      contactNumber: "1111111111",
+      app: { name: "Create App", appId: expect.stringMatching(/^[0-9a-f]{16}$/), region: "eu", authKey: expect.any(String), apiKey: expect.any(String), createdAt: expect.any(Number), plan: "Build" },
+    });
+    const { appId, apiKey } = r.body.data.app;
+    expect((await e.get(`/${appId}.api-eu/v3/users`, { key: apiKey })).status).toBe(200);
+    const app = (await e.mgmt("GET", `/apps?searchKey=${appId}`)).body.data[0];
+    expect(app).toMatchObject({ plan: "Build", appOwner: { name: "Example User", email: "my-email@example.com" } });
+    const again = expectError(await e.call("POST", "/apimgmt/tenants", { key: null, body: tenant, headers: basic(MGMT.key, MGMT.secret) }), 400, "ERR_BAD_REQUEST");
+    expect(again.details).toEqual({ email: ["The email has already been taken."] });
+  });
+
+  it("answers to Basic authentication only, and validates the account", async () => {
+    const none = expectError(await e.call("POST", "/apimgmt/tenants", { key: null, body: tenant }), 401, "AUTH_ERR_EMPTY_AUTH_HEADER");
+    expect(none.message).toContain("Basic authorization header");
+    expectError(await e.call("POST", "/apimgmt/tenants", { key: null, body: tenant, headers: { ...MGMT } }), 401, "AUTH_ERR_EMPTY_AUTH_HEADER");
+    expectError(await e.call("POST", "/apimgmt/tenants", { key: null, body: tenant, headers: basic(MGMT.key, "nope") }), 401, "AUTH_ERR_INVALID_CREDENTIALS");
+    const err = expectError(await e.call("POST", "/apimgmt/tenants", { key: null, body: { email: "x", appRegion: "mars" }, headers: basic(MGMT.key, MGMT.secret) }), 400, "ERR_BAD_REQUEST");
+    expect(Object.keys(err.details!).sort()).toEqual(["appName", "appRegion", "email", "name", "password"]);
+    expectError(await e.call("GET", "/apimgmt/tenants", { key: null, headers: { ...MGMT } }), 404, "ERR_API_NOT_FOUND");
+  });
+});
+
+describe("management API: usage", () => {
+  it("accepts a usage request and reports the billing cycle's usage computed from the store", async () => {
+    e.clock.freeze(Date.UTC(2026, 10, 23, 12) );
+    await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "hi" } }, { onBehalfOf: "superhero1" });
+    const r = await e.mgmt("POST", `/apps/${APP_ID}/usage`, { usePreviousBillingCycle: false });
+    expect(r.status).toBe(200);
+    expect(r.body.data.success).toBe(true);
+    expect(r.body.data.message).toBe(
+      "Your usage request has been accepted and is being processed for November 2026. You will receive an email with the details at owner@chat-emulator.local",
+    );
+    const usage = r.body.data.usage;
+    expect(usage.cycle).toEqual({ from: Date.UTC(2026, 10, 1) / 1000, to: Date.UTC(2026, 11, 1) / 1000, name: "November 2026" });
+    expect(usage.messages).toBeGreaterThanOrEqual(1);
+    expect(usage.monthly_active_users).toBeGreaterThanOrEqual(1);
+    expect(usage).toMatchObject({ total_users: 5, audio_minutes: expect.any(Number), video_minutes: expect.any(Number) });
+    const previous = (await e.mgmt("POST", `/apps/${APP_ID}/usage`, { usePreviousBillingCycle: true })).body.data.usage;
+    expect(previous.cycle.name).toBe("October 2026");
+    expect(previous.messages).toBe(0);
+    expectError(await e.mgmt("POST", `/apps/${APP_ID}/usage`, { usePreviousBillingCycle: "soon" }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.mgmt("POST", "/apps/nosuch/usage", {}), 404, "ERR_APP_NOT_FOUND");
+  });
+});
