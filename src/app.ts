@@ -23,12 +23,15 @@ import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
 import { messages } from "./resources/messages/routes.js";
 import { messageMarks } from "./resources/messages/marks.js";
+import { threads } from "./resources/messages/threads.js";
 import { reactions } from "./resources/reactions/routes.js";
 import { conversations } from "./resources/conversations/routes.js";
+import { conversationPins } from "./resources/conversations/pins.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
 import { moderation } from "./resources/moderation/routes.js";
+import { notifications } from "./resources/notifications/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
 function managementPlane(): Hono<Env> {
@@ -52,12 +55,15 @@ function restPlane(): Hono<Env> {
     .route("/", bannedUsers)
     .route("/", messages)
     .route("/", messageMarks)
+    .route("/", threads)
     .route("/", reactions)
+    .route("/", conversationPins)
     .route("/", conversations)
     .route("/", friends)
     .route("/", blockedUsers)
     .route("/", roles)
-    .route("/", moderation);
+    .route("/", moderation)
+    .route("/", notifications);
 }
 
 /**

@@ -148,6 +148,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     jwt: new Jwt(),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
+  store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 

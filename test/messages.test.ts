@@ -119,7 +119,7 @@ describe("threads", () => {
     expect((await e.get(`/v3/messages/${parent.id}`)).body.data.replyCount).toBe(2);
     const list = await e.get(`/v3/messages/${parent.id}/thread`);
     expect(ids(list)).toEqual(["reply 1", "reply 2"]);
-    expect(list.body.meta.current).toEqual({ limit: 100, count: 2 });
+    expect(list.body.meta.current).toEqual({ limit: 10, count: 2 });
     expect(list.body.meta.next).toEqual({ affix: "append", sentAt: 2_000_000_000, id: expect.any(String) });
     // hideReplies keeps them out of the conversation list.
     expect(ids(await e.get("/v3/groups/supergroup/messages?hideReplies=true&affix=prepend&limit=1"))).toEqual(["parent"]);

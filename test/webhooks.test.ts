@@ -247,7 +247,7 @@ describe("delivery", () => {
     await e.put("/v3/groups/supergroup/members/superhero2", { scope: "moderator" });
     await e.put("/v3/groups/supergroup", { owner: "superhero2" });
     await e.del("/v3/users/superhero3");
-    const all = await waitDelivered(10);
+    const all = await waitDelivered(11); // every event above, the last one included
     const by: Record<string, any> = {};
     for (const d of all) by[d.event] ??= d.payload.data;
     expect(by.user_mentioned.message.id).toBe(m.id);

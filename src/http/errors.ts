@@ -247,6 +247,14 @@ export const ERRORS = {
   ERR_WEBHOOK_NOT_FOUND: { status: 404, message: "The webhook {id} does not exist. Please use a correct webhook id." },
   ERR_TRIGGER_NOT_FOUND: { status: 404, message: "The trigger {id} does not exist. Please use a correct trigger id." },
 
+  // Notifications
+  ERR_PROVIDER_NOT_FOUND: { status: 404, message: "{provider} does not exist. Please add it first." },
+  ERR_PROVIDER_ALREADY_EXISTS: {
+    status: 400,
+    message: "{provider} already exists. Please update it or delete it first.",
+  },
+  ERR_TOKEN_NOT_FOUND: { status: 404, message: "The push token {pushToken} does not exist for the auth token given." },
+
   // Control API (/_emulator): the emulator's own codes, in the same envelope
   AUTH_ERR_EMPTY_EMULATOR_TOKEN: {
     status: 401,

@@ -11,6 +11,7 @@ import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import { copyManagement, type ManagementData } from "./management.js";
+import { NotificationState } from "./notification-state.js";
 import type {
   ApiKeyRecord,
   AppData,
@@ -44,6 +45,7 @@ export function copyAppData(data: AppData): AppData {
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
     moderation: data.moderation && structuredClone(data.moderation),
     management: copyManagement(data.management),
+    notifications: data.notifications && structuredClone(data.notifications),
     savedMessages: copy(data.savedMessages),
     threadSubscriptions: copy(data.threadSubscriptions),
     interactions: copy(data.interactions),
@@ -106,6 +108,8 @@ export class AppState {
   readonly moderation = new Moderation();
   /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
   management!: ManagementData;
+  /** Notification settings, providers, preferences and push tokens. */
+  readonly notifications = new NotificationState();
   readonly savedMessages = new UserMarks();
   readonly threadSubscriptions = new UserMarks();
   readonly interactions = new Interactions();
@@ -155,6 +159,7 @@ export class AppState {
     this.activity.load(this.messages.list(), this.calls.list());
     this.moderation.load(data.moderation, data.app.createdAt);
     this.management = copyManagement(data.management);
+    this.notifications.load(data.notifications);
     this.savedMessages.load(data.savedMessages);
     this.threadSubscriptions.load(data.threadSubscriptions);
     this.interactions.load(data.interactions);
@@ -205,6 +210,7 @@ export class AppState {
       calls: this.calls.toData(),
       moderation: this.moderation.toData(),
       management: this.management,
+      notifications: this.notifications.toData(),
       savedMessages: this.savedMessages.toData(),
       threadSubscriptions: this.threadSubscriptions.toData(),
       interactions: this.interactions.toData(),
@@ -274,6 +280,7 @@ export class AppState {
     this.relations.forgetUser(uid);
     this.savedMessages.forgetUser(uid);
     this.threadSubscriptions.forgetUser(uid);
+    this.notifications.forgetUser(uid);
   }
 
   private unlist(user: UserRecord): void {

@@ -47,6 +47,13 @@ export class Conversations {
     for (const uid of uids) removeFrom(this.direct, uid, conversationId);
   }
 
+  /** How many conversations the user pinned (a scan of their own states only). */
+  pinnedCount(uid: string): number {
+    let n = 0;
+    for (const s of this.states.get(uid)?.values() ?? []) if (s.pinnedAt !== undefined) n++;
+    return n;
+  }
+
   forgetUser(uid: string): void {
     this.states.delete(uid);
   }

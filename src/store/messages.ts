@@ -1,5 +1,6 @@
 import type { MessageRecord } from "./types.js";
 import { firstWhere } from "../util/search.js";
+import { addTo, removeFrom } from "./multimap.js";
 
 /** Position of the first message with an id not below `id` in an id-ascending array. */
 export function lowerBoundId(list: readonly MessageRecord[], id: number): number {
@@ -24,6 +25,8 @@ export class Messages {
   private all: MessageRecord[] = [];
   private readonly conversations = new Map<string, MessageRecord[]>();
   private readonly threads = new Map<number, MessageRecord[]>();
+  /** The parents of the threads of each conversation. */
+  private readonly threadParents = new Map<string, Set<number>>();
   /** Pinned messages per conversation (the limit counts them). */
   private readonly pinned = new Map<string, number>();
   lastId = 0;
@@ -33,6 +36,7 @@ export class Messages {
     if (!this.all.every((m, i) => i === 0 || this.all[i - 1].id < m.id)) this.all.sort((a, b) => a.id - b.id);
     this.conversations.clear();
     this.threads.clear();
+    this.threadParents.clear();
     this.pinned.clear();
     for (const m of this.all) this.index(m);
     this.lastId = Math.max(lastId, this.all.at(-1)?.id ?? 0);
@@ -123,7 +127,21 @@ export class Messages {
     if (m.parentId !== undefined) {
       const thread = this.threads.get(m.parentId);
       if (thread) removeById(thread, m.id);
+      if (thread?.length === 0) {
+        this.threads.delete(m.parentId);
+        removeFrom(this.threadParents, m.conversationId, m.parentId);
+      }
     }
+  }
+
+  /** The parent ids of a conversation's threads (messages with at least one reply). */
+  threadsIn(conversationId: string): ReadonlySet<number> {
+    return this.threadParents.get(conversationId) ?? new Set();
+  }
+
+  /** Every conversation that has threads. */
+  conversationsWithThreads(): Iterable<string> {
+    return this.threadParents.keys();
   }
 
   /** One conversation's messages (thread replies included) in id order. */
@@ -144,6 +162,7 @@ export class Messages {
     this.all = this.all.filter((m) => !gone.has(m.id));
     for (const m of conversation) if (m.parentId === undefined) this.threads.delete(m.id);
     this.conversations.delete(conversationId);
+    this.threadParents.delete(conversationId);
     this.pinned.delete(conversationId);
   }
 
@@ -156,6 +175,7 @@ export class Messages {
       let thread = this.threads.get(m.parentId);
       if (!thread) this.threads.set(m.parentId, (thread = []));
       thread.push(m);
+      addTo(this.threadParents, m.conversationId, m.parentId);
     }
   }
 }

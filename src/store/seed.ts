@@ -26,6 +26,14 @@ import type {
 } from "./types.js";
 import { randomHex, randomUuid } from "../util/random.js";
 import { emptyManagement, parseManagement } from "./management.js";
+import {
+  CHANNEL_PROVIDERS,
+  type ChannelProviderName,
+  type MutedConversation,
+  type NotificationsData,
+  type PushTokenRecord,
+  type UserNotificationRecord,
+} from "./notification-state.js";
 
 /**
  * Seed and state files: one format for `--seed`, `--data` and `/_emulator/state`. A file lists apps; an app entry
@@ -452,6 +460,66 @@ function webhook(c: Checker, raw: unknown, path: string, createdAt: number): Web
   return w;
 }
 
+/** Notification state as saved (see notification-state.ts): shapes checked, values kept as they are. */
+function notifications(c: Checker, raw: unknown, path: string): NotificationsData | undefined {
+  if (raw === undefined) return undefined;
+  const o = c.obj(raw, path);
+  const data: NotificationsData = { pushProviders: [], channels: {}, users: [], tokens: [] };
+  if (o.settings !== undefined) data.settings = c.json(o.settings, `${path}.settings`);
+  data.pushProviders = c.arr(o.pushProviders, `${path}.pushProviders`).map((p, i) => {
+    const at = `${path}.pushProviders[${i}]`;
+    const po = c.obj(p, at);
+    return {
+      kind: c.oneOf(po.kind, `${at}.kind`, ["fcm", "apns"] as const),
+      providerId: c.str(po.providerId, `${at}.providerId`, 100),
+      isDefault: c.bool(po.isDefault, `${at}.isDefault`) ?? false,
+      fields: c.json(po.fields, `${at}.fields`) ?? {},
+      createdAt: c.optInt(po.createdAt, `${at}.createdAt`) ?? 0,
+      updatedAt: c.optInt(po.updatedAt, `${at}.updatedAt`) ?? 0,
+    };
+  });
+  const channels = c.json(o.channels, `${path}.channels`) ?? {};
+  for (const [k, v] of Object.entries(channels)) {
+    if (!CHANNEL_PROVIDERS.includes(k as ChannelProviderName)) c.fail(`${path}.channels.${k}`, `must be one of ${CHANNEL_PROVIDERS.join(", ")}`);
+    data.channels[k as ChannelProviderName] = c.json(v, `${path}.channels.${k}`);
+  }
+  data.users = c.arr(o.users, `${path}.users`).map((u, i) => {
+    const at = `${path}.users[${i}]`;
+    const uo = c.obj(u, at);
+    const r: UserNotificationRecord = { uid: c.id(uo.uid, `${at}.uid`) };
+    setIf(r, "preferences", c.json(uo.preferences, `${at}.preferences`));
+    if (uo.muted !== undefined)
+      r.muted = c.arr(uo.muted, `${at}.muted`).map((m, j) => {
+        const mo = c.obj(m, `${at}.muted[${j}]`);
+        const muted: MutedConversation = {
+          id: c.str(mo.id, `${at}.muted[${j}].id`, 100),
+          type: c.oneOf(mo.type, `${at}.muted[${j}].type`, ["oneOnOne", "group"] as const),
+        };
+        setIf(muted, "until", c.optInt(mo.until, `${at}.muted[${j}].until`));
+        return muted;
+      });
+    for (const k of ["timezone", "email", "phno"] as const) setIf(r, k, c.optStr(uo[k], `${at}.${k}`, 255));
+    return r;
+  });
+  data.tokens = c.arr(o.tokens, `${path}.tokens`).map((t, i) => {
+    const at = `${path}.tokens[${i}]`;
+    const to = c.obj(t, at);
+    const token: PushTokenRecord = {
+      pushToken: c.str(to.pushToken, `${at}.pushToken`, 4096),
+      uid: c.id(to.uid, `${at}.uid`),
+      authToken: c.str(to.authToken, `${at}.authToken`, 200),
+      platform: c.str(to.platform, `${at}.platform`, 100),
+      pushTokenType: c.optStr(to.pushTokenType, `${at}.pushTokenType`, 20) ?? "chat",
+      createdAt: c.optInt(to.createdAt, `${at}.createdAt`) ?? 0,
+      updatedAt: c.optInt(to.updatedAt, `${at}.updatedAt`) ?? 0,
+    };
+    setIf(token, "providerId", c.optStr(to.providerId, `${at}.providerId`, 100));
+    setIf(token, "timezone", c.optStr(to.timezone, `${at}.timezone`, 100));
+    return token;
+  });
+  return data;
+}
+
 function authToken(c: Checker, raw: unknown, path: string): AuthTokenRecord {
   const o = c.obj(raw, path);
   const t: AuthTokenRecord = {
@@ -563,6 +631,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       return pin;
     }),
   };
+  setIf(data, "notifications", notifications(c, o.notifications, `${path}.notifications`));
   const rawMessages: [unknown, string][] = [];
   let rawSampleCalls: [unknown, string][] = [];
   if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");

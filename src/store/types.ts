@@ -8,6 +8,7 @@ import type { ModerationData } from "./moderation.js";
  */
 
 import type { ManagementData } from "./management.js";
+import type { NotificationsData } from "./notification-state.js";
 
 export type Region = "us" | "eu" | "in";
 export const REGIONS: readonly Region[] = ["us", "eu", "in"];
@@ -320,6 +321,8 @@ export interface AppData {
   interactions: InteractionRecord[];
   /** The app-wide pinned conversations, in display order (at most 5). */
   pinnedConversations: GlobalPinRecord[];
+  /** Notification settings, providers, preferences and push tokens; absent (older files) = defaults. */
+  notifications?: NotificationsData;
 }
 
 export interface StateData {

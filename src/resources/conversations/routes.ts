@@ -17,6 +17,7 @@ import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
 import { requireAllowed } from "../roles/enforce.js";
+import { pinOf, type Pin } from "./pins.js";
 
 /** One conversation as one user has it. */
 interface Entry {
@@ -24,7 +25,12 @@ interface Entry {
   visible: Visible;
   withUser?: UserRecord;
   withGroup?: GroupRecord;
-  last: MessageRecord;
+  /** The newest visible message; none for a conversation reset with `preserveOrder` and quiet since. */
+  last?: MessageRecord;
+  /** Where it lists by activity: the last message's id (or the one it had when reset with `preserveOrder`). */
+  order: number;
+  updatedAt: number;
+  pin?: Pin;
 }
 
 const notReply = (m: MessageRecord) => m.parentId === undefined;
@@ -46,11 +52,14 @@ function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Ent
     throw e;
   }
   const last = lastVisible(app.messages.conversation(conversationId), visible);
-  if (!last) return undefined;
+  const kept = app.conversations.state(viewer.uid, conversationId);
+  const activity = last ? { last, order: last.id, updatedAt: last.sentAt } : kept?.keptId !== undefined ? { order: kept.keptId, updatedAt: kept.keptAt! } : undefined;
+  if (!activity) return undefined;
+  const pin = pinOf(app, viewer, conversationId);
   const parsed = parseConversationId(conversationId)!;
-  if ("guid" in parsed) return { viewer, visible, withGroup: app.groups.get(parsed.guid), last };
+  if ("guid" in parsed) return { viewer, visible, withGroup: app.groups.get(parsed.guid), ...activity, pin };
   const other = app.users.get(parsed.uids[0] === viewer.uid ? parsed.uids[1] : parsed.uids[0]);
-  return other ? { viewer, visible, withUser: other, last } : undefined;
+  return other ? { viewer, visible, withUser: other, ...activity, pin } : undefined;
 }
 
 /** The conversation object of §2.7, for the entry's user. */
@@ -62,18 +71,22 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
     conversationId: e.visible.conversationId,
     conversationType: e.withGroup ? "group" : "user",
     unreadMessageCount: String(unreadCount(app, e.viewer, [source])),
-    createdAt: first.sentAt,
-    updatedAt: e.last.sentAt,
-    lastMessage: messageView(app, e.last, e.viewer),
-    conversationWith: e.withGroup
-      ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
-      : userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags }),
+    createdAt: first?.sentAt ?? e.updatedAt,
+    updatedAt: e.updatedAt,
   };
+  if (e.last) out.lastMessage = messageView(app, e.last, e.viewer);
+  out.conversationWith = e.withGroup
+    ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
+    : userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags });
   if (state?.tags) out.tags = state.tags;
+  if (e.pin) {
+    out.pinnedBy = e.pin.pinnedBy;
+    out.pinnedAt = e.pin.pinnedAt;
+  }
   return out;
 }
 
-/** Every conversation of one user, latest activity first. */
+/** Every conversation of one user: pinned ones first (the app's in their order, then the user's as pinned), then latest activity first. */
 function entriesOf(app: AppState, viewer: UserRecord): Entry[] {
   const ids = [...app.conversations.directOf(viewer.uid), ...[...app.groups.groupsOf(viewer.uid).keys()].map(groupConversationId)];
   const out: Entry[] = [];
@@ -81,7 +94,7 @@ function entriesOf(app: AppState, viewer: UserRecord): Entry[] {
     const e = entryOf(app, viewer, id);
     if (e) out.push(e);
   }
-  return out.sort((a, b) => b.last.id - a.last.id);
+  return out.sort((a, b) => (a.pin?.rank ?? Infinity) - (b.pin?.rank ?? Infinity) || b.order - a.order);
 }
 
 function requireEntry(app: AppState, viewer: UserRecord, conversationId: string): Entry {
@@ -172,11 +185,21 @@ function conversationRoutes(kind: "user" | "group", base: string) {
     .delete(`${base}/conversation`, async (c) => {
       const { viewer, conversationId } = pathConversation(c, kind);
       const app = c.get("app");
-      const body = isUser ? await readBody(c) : {};
-      validate(body, { conversationWith: { type: "string" }, deleteMessagesPermanently: { type: "boolean" } });
-      requireEntry(app, viewer, conversationId);
-      if (asBool(body.deleteMessagesPermanently)) app.dropConversation(conversationId);
-      app.conversations.ensure(viewer.uid, conversationId).clearedId = app.messages.lastId;
+      const body = await readBody(c);
+      validate(body, {
+        ...(isUser ? { conversationWith: { type: "string" }, deleteMessagesPermanently: { type: "boolean" } } : {}),
+        preserveOrder: { type: "boolean" },
+      });
+      const entry = requireEntry(app, viewer, conversationId);
+      if (isUser && asBool(body.deleteMessagesPermanently)) app.dropConversation(conversationId);
+      const state = app.conversations.ensure(viewer.uid, conversationId);
+      state.clearedId = app.messages.lastId;
+      // preserveOrder: the emptied conversation stays listed where it was until its next message.
+      if (asBool(body.preserveOrder)) Object.assign(state, { keptId: entry.order, keptAt: entry.updatedAt });
+      else {
+        delete state.keptId;
+        delete state.keptAt;
+      }
       return success(c, `The conversation ${conversationId} has been deleted successfully for UID ${viewer.uid}.`);
     })
     .post(`${base}/conversation/delivered`, async (c) => {

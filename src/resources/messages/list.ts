@@ -151,6 +151,7 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     withTags: q.bool("withTags"),
     hideMessagesFromBlockedUsers: q.bool("hideMessagesFromBlockedUsers"),
     hideQuotedMessages: q.bool("hideQuotedMessages"),
+    withThreadSubscribed: q.bool("withThreadSubscribed"),
   };
   for (const name of ["mentionsWithBlockedInfo", "mentionsWithTagInfo"]) q.bool(name);
   if ((flags.unread || flags.undelivered || flags.myMentionsOnly) && !viewer)

@@ -8,12 +8,13 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
+import { applyExtensions } from "../../extensions/effects.js";
 import { requireUser } from "../users/lookup.js";
 import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
-import { pathMessage, visibleTo } from "./access.js";
+import { canSee, pathMessage, visibleTo } from "./access.js";
 import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Source } from "./list.js";
 import { checkText, conversationFor, readContent, store, type Content } from "./send.js";
-import { messageView, type EntityMemo } from "./view.js";
+import { messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
 import { commitDelete, commitEdit } from "./changes.js";
 import { isHeld, moderateEdit } from "../moderation/screen.js";
 
@@ -96,7 +97,7 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   const items = walk(sources, cursor, keep);
   const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
   const memo: EntityMemo = new Map();
-  const view = { hideQuoted: flags.hideQuotedMessages };
+  const view = { hideQuoted: flags.hideQuotedMessages, threadSubscribed: flags.withThreadSubscribed };
   return c.json({
     data: items.map((m) => messageView(app, m, viewer, memo, view)),
     meta: cursorMeta(items, cursor, extra, c.get("actor") !== undefined),
@@ -148,8 +149,10 @@ export const messages = new Hono<Env>()
     const now = c.get("emulator").clock.now();
     const changed: JsonObject = { ...m.data };
     for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
-    const edit = { data: changed, tags: Array.isArray(body.tags) ? [...new Set(body.tags as string[])] : undefined };
-    // Moderation decides before anything is published: a held edit changes nothing until a moderator approves it.
+    // The edit path's seams: extensions transform the new content first (as in send.ts), then moderation decides;
+    // a held edit changes nothing until a moderator approves it.
+    const tags = Array.isArray(body.tags) ? [...new Set(body.tags as string[])] : undefined;
+    const edit = { data: applyExtensions(app, changed, true), tags };
     const held = moderateEdit(app, now, m, edit, actor);
     if (held) return ok(c, messageView(app, held, actor));
     const action = commitEdit(app, now, m, edit, actor);
@@ -191,8 +194,18 @@ export const messages = new Hono<Env>()
     const content = readContent(body);
     const conversationId = conversationFor(app, sender, target.receiverType, target.receiver, content, "u.sendThreadedMessage");
     if (conversationId !== parent.conversationId) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
-    const reply = store(app, c.get("emulator").clock.now(), sender, target.receiverType, target.receiver, conversationId, content, id);
-    if (!isHeld(reply)) parent.replyCount = (parent.replyCount ?? 0) + 1;
+    const now = c.get("emulator").clock.now();
+    const reply = store(app, now, sender, target.receiverType, target.receiver, conversationId, content, id);
+    if (!isHeld(reply)) {
+      parent.replyCount = (parent.replyCount ?? 0) + 1;
+      // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
+      const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
+      if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
+      for (const uid of followers) {
+        const user = app.activeUser(uid);
+        if (user && canSee(app, user, parent)) app.threadSubscriptions.add(uid, parent.id, now);
+      }
+    }
     return ok(c, messageView(app, reply, sender));
   })
 
@@ -201,11 +214,8 @@ export const messages = new Hono<Env>()
     const app = c.get("app");
     const parent = pathMessage(app, c.req.param("id"), viewer);
     const range = viewer ? visibleTo(app, viewer, parent.conversationId) : { after: 0, until: Infinity };
-    const q = new Query(c);
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    return listReply(c, viewer, [{ messages: app.messages.thread(parent.id), after: range.after, until: range.until }], q, {
-      defaultLimit: c.req.query("limit") === undefined ? perPage : undefined,
-    });
+    // The message cursor (`affix`, `id`, `sentAt`, `limit` default 10) replaced perPage/page.
+    return listReply(c, viewer, [{ messages: app.messages.thread(parent.id), after: range.after, until: range.until }], new Query(c));
   })
 
   .get("/users/:uid/messages", (c) => {

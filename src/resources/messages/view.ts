@@ -25,6 +25,8 @@ export interface MessageViewOptions {
   hideQuoted?: boolean;
   /** A quoted message is shown one level deep only. */
   nested?: boolean;
+  /** `withThreadSubscribed`: say whether the viewer follows each message's thread. */
+  threadSubscribed?: boolean;
 }
 
 /**
@@ -82,6 +84,8 @@ export function messageView(
     out.pinnedBy = m.pinnedBy;
     out.pinnedAt = m.pinnedAt;
   }
+  if (opts.threadSubscribed && viewer && m.parentId === undefined)
+    out.threadSubscribed = app.threadSubscriptions.at(viewer.uid, m.id) !== undefined;
   const savedAt = viewer ? app.savedMessages.at(viewer.uid, m.id) : undefined;
   if (savedAt !== undefined) out.savedAt = savedAt;
   return out;

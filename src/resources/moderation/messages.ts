@@ -12,6 +12,7 @@ import { commitDelete, commitEdit } from "../messages/changes.js";
 import { checkText, conversationFor, readContent, store } from "../messages/send.js";
 import { messageView, SYSTEM_UID } from "../messages/view.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
+import { applyExtensions } from "../../extensions/effects.js";
 import { currentList, listLimit } from "./input.js";
 import { verdictFor } from "./engine.js";
 import { block, isHeld, moderateEdit } from "./screen.js";
@@ -178,7 +179,7 @@ export const moderationMessages = new Hono<Env>()
       }
       return ok(c, messageView(a, m));
     }
-    const edit = { data: changed };
+    const edit = { data: applyExtensions(a, changed, true) };
     const held = moderateEdit(a, now, m, edit, undefined, true);
     if (held) return ok(c, messageView(a, held));
     commitEdit(a, now, m, edit, undefined);

@@ -1,0 +1,119 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError, badRequest } from "../../http/errors.js";
+import { onBehalfOf } from "../../http/auth.js";
+import { ok } from "../../http/reply.js";
+import { readBody, validate } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
+import type { GlobalPinRecord, UserRecord } from "../../store/types.js";
+import { pathGroup } from "../groups/membership.js";
+import { visibleTo } from "../messages/access.js";
+import { SYSTEM_UID } from "../messages/view.js";
+import { requireUser } from "../users/lookup.js";
+
+/** Pinned conversations: at most 5 per user, and at most 5 the app pins for everyone. */
+export const USER_PINS_LIMIT = 5;
+export const GLOBAL_PINS_LIMIT = 5;
+
+export interface Pin {
+  pinnedBy: string;
+  pinnedAt: number;
+  /** Where it lists: app pins first in their order, then the user's own in the order pinned. */
+  rank: number;
+}
+
+/** The conversation an app pin names for `viewer` (the app's own one-on-one conversation without a viewer). */
+function globalPinId(pin: GlobalPinRecord, viewer: UserRecord | undefined): string {
+  return pin.guid !== undefined ? groupConversationId(pin.guid) : userConversationId(viewer?.uid ?? SYSTEM_UID, pin.uid!);
+}
+
+function globalPin(app: AppState, viewer: UserRecord | undefined, conversationId: string): Pin | undefined {
+  const at = app.pinnedConversations.findIndex((p) => globalPinId(p, viewer) === conversationId);
+  return at === -1 ? undefined : { pinnedBy: SYSTEM_UID, pinnedAt: app.pinnedConversations[at].pinnedAt, rank: at };
+}
+
+/** How a conversation is pinned for `viewer`, if it is: the app's pin wins over the user's own. */
+export function pinOf(app: AppState, viewer: UserRecord, conversationId: string): Pin | undefined {
+  const global = globalPin(app, viewer, conversationId);
+  if (global) return global;
+  const pinnedAt = app.conversations.state(viewer.uid, conversationId)?.pinnedAt;
+  return pinnedAt === undefined ? undefined : { pinnedBy: viewer.uid, pinnedAt, rank: GLOBAL_PINS_LIMIT + pinnedAt };
+}
+
+/** The pin routes' conversation: the onBehalfOf user's with the path's user or group, which they must be able to see. */
+function pinTarget(c: Ctx, kind: "user" | "group") {
+  const viewer = onBehalfOf(c, "required");
+  const app = c.get("app");
+  const conversationId =
+    kind === "group" ? groupConversationId(pathGroup(app, c.req.param("guid")!).guid) : userConversationId(viewer.uid, requireUser(app, c.req.param("uid")!).uid);
+  visibleTo(app, viewer, conversationId);
+  return { app, viewer, conversationId, reply: { conversationId, conversationType: kind } };
+}
+
+function userPinRoutes(kind: "user" | "group", base: string) {
+  return new Hono<Env>()
+    .post(`${base}/conversation/pin`, (c) => {
+      const { app, viewer, conversationId, reply } = pinTarget(c, kind);
+      if (globalPin(app, viewer, conversationId)) throw apiError("ERR_SYSTEM_PINNED_CONVERSATION", { action: "pinned" });
+      const state = app.conversations.ensure(viewer.uid, conversationId);
+      if (state.pinnedAt === undefined) {
+        if (app.conversations.pinnedCount(viewer.uid) >= USER_PINS_LIMIT)
+          throw apiError("ERR_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", { uid: viewer.uid, limit: USER_PINS_LIMIT });
+        state.pinnedAt = c.get("emulator").clock.now();
+      }
+      return ok(c, { ...reply, pinnedBy: viewer.uid, pinnedAt: state.pinnedAt });
+    })
+    .delete(`${base}/conversation/pin`, (c) => {
+      const { app, viewer, conversationId, reply } = pinTarget(c, kind);
+      if (globalPin(app, viewer, conversationId)) throw apiError("ERR_SYSTEM_PINNED_CONVERSATION", { action: "unpinned" });
+      const state = app.conversations.state(viewer.uid, conversationId);
+      if (state) delete state.pinnedAt;
+      return ok(c, reply);
+    });
+}
+
+function globalList(app: AppState) {
+  return app.pinnedConversations.map((p) => ({
+    conversationId: globalPinId(p, undefined),
+    conversationType: p.guid !== undefined ? "group" : "user",
+    pinnedBy: SYSTEM_UID,
+    pinnedAt: p.pinnedAt,
+  }));
+}
+
+export const conversationPins = new Hono<Env>()
+  .get("/conversations/pinned", (c) => ok(c, globalList(c.get("app"))))
+  /** Replaces the whole ordered list: entries kept keep their pinnedAt, new ones are pinned now. */
+  .put("/conversations/pinned", async (c) => {
+    const app = c.get("app");
+    const body = await readBody(c);
+    validate(body, { pinnedConversations: { type: "array", items: { required: true, type: "object" } } });
+    if (!Array.isArray(body.pinnedConversations)) throw badRequest({ pinnedConversations: ["The pinnedConversations field is required."] });
+    const details: Record<string, string[]> = {};
+    const keys: string[] = [];
+    const wanted: GlobalPinRecord[] = [];
+    (body.pinnedConversations as Record<string, unknown>[]).forEach((entry, i) => {
+      const { uid, guid } = entry;
+      const named = [uid, guid].filter((v) => v !== undefined);
+      if (named.length !== 1 || typeof named[0] !== "string" || named[0] === "")
+        return void (details[`pinnedConversations.${i}`] = ["Each entry must name exactly one of uid and guid."]);
+      const pin: GlobalPinRecord =
+        typeof uid === "string" ? { uid: requireUser(app, uid).uid, pinnedAt: 0 } : { guid: pathGroup(app, guid as string).guid, pinnedAt: 0 };
+      const key = pin.uid !== undefined ? `u:${pin.uid}` : `g:${pin.guid}`;
+      if (keys.includes(key)) return; // duplicates count once, at their first position
+      keys.push(key);
+      wanted.push(pin);
+    });
+    if (Object.keys(details).length > 0) throw badRequest(details);
+    if (wanted.length > GLOBAL_PINS_LIMIT) throw apiError("ERR_SYSTEM_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", { limit: GLOBAL_PINS_LIMIT });
+    const now = c.get("emulator").clock.now();
+    const before = app.pinnedConversations;
+    app.pinnedConversations = wanted.map((p) => ({
+      ...p,
+      pinnedAt: before.find((b) => b.uid === p.uid && b.guid === p.guid)?.pinnedAt ?? now,
+    }));
+    return ok(c, globalList(app));
+  })
+  .route("/", userPinRoutes("user", "/users/:uid"))
+  .route("/", userPinRoutes("group", "/groups/:guid"));
