@@ -19,6 +19,7 @@ import { resolveTls, type TlsMaterial } from "./tls.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
+import { Outbox } from "./notifications/outbox.js";
 import { Jwt } from "./client/jwt.js";
 
 export { SeedError } from "./store/seed.js";
@@ -145,9 +146,11 @@ export async function createEmulator(options: EmulatorOptions = {}) {
       secret: options.managementSecret ?? DEFAULT_MANAGEMENT_SECRET,
     },
     webhooks: new Dispatcher(clock),
+    notifications: new Outbox(clock),
     jwt: new Jwt(),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
+  store.events.subscribe((e) => emulator.notifications.handle(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 
@@ -243,6 +246,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close() {
       closed ??= (async () => {
         emulator.webhooks.close();
+        emulator.notifications.close();
         await listening.close();
         await persistence?.flush();
         persistence?.close();
