@@ -55,3 +55,36 @@ export class LiveLog<T> {
     this.items = [];
   }
 }
+
+/**
+ * What the control API reads of a live log (list, long-poll, stream, clear) through a filter type `F`: the
+ * webhook dispatcher and the notification outbox are both one.
+ */
+export class FilteredLog<T, F> {
+  protected readonly log: LiveLog<T>;
+
+  constructor(
+    capacity: number,
+    private readonly matches: (item: T, filter: F) => boolean,
+  ) {
+    this.log = new LiveLog(capacity);
+  }
+
+  list(filter: F): T[] {
+    return this.log.list((item) => this.matches(item, filter));
+  }
+
+  /** Resolves with the matching records as soon as there is one, or with none after `timeoutMs`. */
+  waitFor(filter: F, timeoutMs: number): Promise<T[]> {
+    return this.log.waitFor((item) => this.matches(item, filter), timeoutMs);
+  }
+
+  /** Calls `listener` each time a record is added or changes; returns the unsubscribe. */
+  subscribe(listener: (item: T) => void): () => void {
+    return this.log.subscribe(listener);
+  }
+
+  clear(): void {
+    this.log.clear();
+  }
+}

@@ -3,7 +3,7 @@ import type { Clock } from "../store/clock.js";
 import type { DomainEvent } from "../store/events.js";
 import type { PushProviderRecord, PushTokenRecord } from "../store/notification-state.js";
 import type { JsonObject, MessageRecord } from "../store/types.js";
-import { LiveLog } from "../delivery/live-log.js";
+import { FilteredLog } from "../delivery/live-log.js";
 import { DeliveryQueue, type Attempt, type DeliveryStatus, type Endpoint } from "../delivery/queue.js";
 import { ClockTimers } from "../util/clock-timers.js";
 import { randomHex } from "../util/random.js";
@@ -96,8 +96,7 @@ const enabled = (fields: JsonObject | undefined) => fields !== undefined && fiel
  * suppressed ones too with the reason. Custom providers are called for real through the shared delivery queue;
  * email and SMS go out as digests after the app's interval (on the emulator clock), for messages still unread.
  */
-export class Outbox {
-  private readonly log = new LiveLog<Notification>(5000);
+export class Outbox extends FilteredLog<Notification, NotificationFilter> {
   private readonly queue: DeliveryQueue;
   private readonly timers: ClockTimers;
   private readonly digests = new Map<string, Digest>();
@@ -107,6 +106,7 @@ export class Outbox {
   private closed = false;
 
   constructor(private readonly clock: Clock) {
+    super(5000, matchesNotification);
     this.queue = new DeliveryQueue(clock, (n) => this.delivered(n as unknown as Notification));
     this.timers = new ClockTimers(clock);
   }
@@ -127,22 +127,6 @@ export class Outbox {
     }
     // The platform never notifies the actor's own devices: recorded as suppressed so a test can see why.
     for (const t of app.notifications.tokensOf(plan.actor)) this.add(this.base(app, plan, plan.actor, "push", providerOf(t), now, t), "SENDER");
-  }
-
-  list(filter: NotificationFilter = {}): Notification[] {
-    return this.log.list((n) => matchesNotification(n, filter));
-  }
-
-  waitFor(filter: NotificationFilter, timeoutMs: number): Promise<Notification[]> {
-    return this.log.waitFor((n) => matchesNotification(n, filter), timeoutMs);
-  }
-
-  subscribe(listener: (n: Notification) => void): () => void {
-    return this.log.subscribe(listener);
-  }
-
-  clear(): void {
-    this.log.clear();
   }
 
   close(): void {

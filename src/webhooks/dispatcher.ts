@@ -1,7 +1,7 @@
 import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
 import type { WebhookRecord } from "../store/types.js";
-import { LiveLog } from "../delivery/live-log.js";
+import { FilteredLog } from "../delivery/live-log.js";
 import { DeliveryQueue, type Attempt, type DeliveryStatus } from "../delivery/queue.js";
 import { LEGACY_ALIASES } from "./triggers.js";
 
@@ -39,8 +39,7 @@ export function matches(d: Delivery, f: DeliveryFilter): boolean {
  * webhook so events arrive in order) and keeps the last deliveries, with every attempt, for
  * `/_emulator/webhooks/deliveries`.
  */
-export class Dispatcher {
-  private readonly log: LiveLog<Delivery>;
+export class Dispatcher extends FilteredLog<Delivery, DeliveryFilter> {
   private readonly queue: DeliveryQueue;
   private nextId = 1;
   private closed = false;
@@ -49,7 +48,7 @@ export class Dispatcher {
     private readonly clock: Clock,
     logSize = 1000,
   ) {
-    this.log = new LiveLog(logSize);
+    super(logSize, matches);
     this.queue = new DeliveryQueue(clock, (d) => this.log.changed(d as Delivery));
   }
 
@@ -63,24 +62,6 @@ export class Dispatcher {
       data ??= build();
       for (const event of events) this.add(app, w, event, data);
     }
-  }
-
-  list(filter: DeliveryFilter = {}): Delivery[] {
-    return this.log.list((d) => matches(d, filter));
-  }
-
-  /** Resolves with the matching deliveries as soon as there is one, or with none after `timeoutMs`. */
-  waitFor(filter: DeliveryFilter, timeoutMs: number): Promise<Delivery[]> {
-    return this.log.waitFor((d) => matches(d, filter), timeoutMs);
-  }
-
-  /** Calls `listener` with a delivery each time one is added or changes (attempt, status); returns the unsubscribe. */
-  subscribe(listener: (d: Delivery) => void): () => void {
-    return this.log.subscribe(listener);
-  }
-
-  clear(): void {
-    this.log.clear();
   }
 
   close(): void {
