@@ -6,6 +6,7 @@ import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
 import { notificationsRoutes } from "./notifications.js";
 import { appsRoutes } from "./apps.js";
+import { extensionCallRoutes } from "./extension-calls.js";
 import { inspector } from "./ui.js";
 import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
@@ -30,6 +31,7 @@ export const control = new Hono<Env>()
   .route("/", deliveries)
   .route("/", notificationsRoutes)
   .route("/", appsRoutes)
+  .route("/", extensionCallRoutes)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.get("emulator");
     return c.json({

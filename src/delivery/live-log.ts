@@ -51,8 +51,9 @@ export class LiveLog<T> {
     for (const check of [...this.waiters]) check();
   }
 
-  clear(): void {
-    this.items = [];
+  /** Forgets every record, or those `pred` picks. */
+  clear(pred?: (item: T) => boolean): void {
+    this.items = pred ? this.items.filter((item) => !pred(item)) : [];
   }
 }
 

@@ -33,8 +33,8 @@ const RETRY_DELAYS_MS = [10_000, 30_000];
 interface Job {
   item: Deliverable;
   body: string;
-  endpoint: () => Endpoint | undefined;
-  gone: string;
+  /** The endpoint now, or why there is none (it was deleted, disabled). */
+  endpoint: () => Endpoint | string;
 }
 
 /**
@@ -54,12 +54,12 @@ export class DeliveryQueue {
     this.timers = new ClockTimers(clock);
   }
 
-  /** Queues `item` for `key`; `gone` is the attempt error when the endpoint no longer exists. */
-  push(key: string, item: Deliverable, body: unknown, endpoint: () => Endpoint | undefined, gone: string): void {
+  /** Queues `item` for `key`; `endpoint` is looked up at each attempt (a string: why there is none any more). */
+  push(key: string, item: Deliverable, body: unknown, endpoint: () => Endpoint | string): void {
     if (this.closed) return;
     let q = this.queues.get(key);
     if (!q) this.queues.set(key, (q = { items: [], busy: false }));
-    q.items.push({ item, body: JSON.stringify(body), endpoint, gone });
+    q.items.push({ item, body: JSON.stringify(body), endpoint });
     if (!q.busy) setImmediate(() => this.drain(key));
   }
 
@@ -77,9 +77,9 @@ export class DeliveryQueue {
       const job = q.items[0];
       const d = job.item;
       const endpoint = job.endpoint();
-      const ok = endpoint ? await this.attempt(d, endpoint, job.body) : (this.record(d, { at: this.clock.nowMs(), error: job.gone, durationMs: 0 }), false);
+      const ok = typeof endpoint === "string" ? (this.record(d, { at: this.clock.nowMs(), error: endpoint, durationMs: 0 }), false) : await this.attempt(d, endpoint, job.body);
       const retries = d.attempts.length - 1;
-      if (!ok && endpoint?.retry && retries < RETRY_DELAYS_MS.length) {
+      if (!ok && typeof endpoint !== "string" && endpoint.retry && retries < RETRY_DELAYS_MS.length) {
         d.status = "retrying";
         this.onChange(d);
         await new Promise<void>((resolve) => this.timers.at(this.clock.nowMs() + RETRY_DELAYS_MS[retries], resolve));

@@ -254,12 +254,12 @@ export class Outbox extends FilteredLog<Notification, NotificationFilter> {
     record.status = "pending";
     if (record.id === 0) this.add(record);
     else this.log.changed(record);
-    const endpoint = (): Endpoint | undefined => {
+    const endpoint = (): Endpoint | string => {
       const f = app.notifications.channels[key];
-      if (!f || !enabled(f) || typeof f.webhookURL !== "string") return undefined;
+      if (!f || !enabled(f) || typeof f.webhookURL !== "string") return "the provider was removed or disabled";
       return { url: f.webhookURL, useBasicAuth: f.useBasicAuth === true, username: f.basicAuthUsername as string, password: f.basicAuthPassword as string, retry: true };
     };
-    this.queue.push(`${app.meta.appId}/${key}`, record, record.payload, endpoint, "the provider was removed or disabled");
+    this.queue.push(`${app.meta.appId}/${key}`, record, record.payload, endpoint);
   }
 
   private delivered(n: Notification): void {

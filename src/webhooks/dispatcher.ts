@@ -1,26 +1,31 @@
 import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
-import type { WebhookRecord } from "../store/types.js";
 import { FilteredLog } from "../delivery/live-log.js";
-import { DeliveryQueue, type Attempt, type DeliveryStatus } from "../delivery/queue.js";
+import { DeliveryQueue, type Attempt, type DeliveryStatus, type Endpoint } from "../delivery/queue.js";
 import { LEGACY_ALIASES } from "./triggers.js";
 
 export type { Attempt };
+/** Where and how a delivery is POSTed, looked up at each attempt (the webhook or bot may change in between). */
+export type Target = Endpoint;
 
-export interface Delivery {
+/** Who a delivery is for: a webhook (by id) or a bot's callback (by uid). */
+export type Recipient = { kind: "webhook"; webhook: string } | { kind: "bot"; bot: string };
+
+export type Delivery = Recipient & {
   id: number;
   appId: string;
-  webhook: string;
   event: string;
-  payload: { trigger: string; data: unknown; appId: string; region: string; webhook: string };
+  payload: Record<string, unknown>;
   status: DeliveryStatus;
   attempts: Attempt[];
   createdAt: number;
-}
+};
 
 export interface DeliveryFilter {
   appId?: string;
+  kind?: Delivery["kind"];
   webhook?: string;
+  bot?: string;
   trigger?: string;
   status?: Delivery["status"];
 }
@@ -28,16 +33,30 @@ export interface DeliveryFilter {
 export function matches(d: Delivery, f: DeliveryFilter): boolean {
   return (
     (!f.appId || d.appId === f.appId) &&
-    (!f.webhook || d.webhook === f.webhook) &&
+    (!f.kind || d.kind === f.kind) &&
+    (!f.webhook || (d.kind === "webhook" && d.webhook === f.webhook)) &&
+    (!f.bot || (d.kind === "bot" && d.bot === f.bot)) &&
     (!f.trigger || d.event === f.trigger) &&
     (!f.status || d.status === f.status)
   );
 }
 
+/** A recipient's current target, or why there is none. */
+function targetOf(app: AppState, d: Delivery): Target | string {
+  if (d.kind === "bot") {
+    const b = app.bots.get(d.bot);
+    // Bots' callbacks are always retried: the platform documents no switch for them.
+    return b ? { url: b.webhookURL, useBasicAuth: b.useBasicAuth, username: b.username, password: b.password, retry: true } : "the bot was deleted";
+  }
+  const w = app.webhooks.get(d.webhook);
+  return w ? { url: w.webhookURL, useBasicAuth: w.useBasicAuth, username: w.username, password: w.password, retry: w.retryOnFailure } : "the webhook was deleted";
+}
+
 /**
- * Delivers events to the webhooks that subscribe to them (through the shared delivery queue, one queue per
- * webhook so events arrive in order) and keeps the last deliveries, with every attempt, for
- * `/_emulator/webhooks/deliveries`.
+ * Delivers events to the webhooks that subscribe to them and relayed messages to bots' callbacks, through the
+ * shared delivery queue (one queue per app and recipient, so events reach each recipient in the order they
+ * happened and never delay the API response that caused them). Keeps the last deliveries of both kinds (with
+ * every attempt) in one log for `/_emulator/webhooks/deliveries` and `/_emulator/bots/deliveries`.
  */
 export class Dispatcher extends FilteredLog<Delivery, DeliveryFilter> {
   private readonly queue: DeliveryQueue;
@@ -60,8 +79,19 @@ export class Dispatcher extends FilteredLog<Delivery, DeliveryFilter> {
       const events = w.version === 2 ? (w.triggers.includes(trigger) ? [trigger] : []) : (LEGACY_ALIASES[trigger] ?? []).filter((t) => w.triggers.includes(t));
       if (!w.enabled || events.length === 0) continue;
       data ??= build();
-      for (const event of events) this.add(app, w, event, data);
+      for (const event of events)
+        this.add(app, { kind: "webhook", webhook: w.id }, event, { trigger: event, data, appId: app.meta.appId, region: app.meta.region, webhook: w.id });
     }
+  }
+
+  /** Queues one POST of `payload` to a bot's callback. */
+  relay(app: AppState, bot: string, event: string, payload: Record<string, unknown>): void {
+    if (!this.closed) this.add(app, { kind: "bot", bot }, event, payload);
+  }
+
+  /** Forgets the log, or only the deliveries of one kind. */
+  override clear(kind?: Delivery["kind"]): void {
+    this.log.clear(kind ? (d) => d.kind === kind : undefined);
   }
 
   close(): void {
@@ -69,22 +99,18 @@ export class Dispatcher extends FilteredLog<Delivery, DeliveryFilter> {
     this.queue.close();
   }
 
-  private add(app: AppState, w: WebhookRecord, event: string, data: unknown): void {
+  private add(app: AppState, to: Recipient, event: string, payload: Record<string, unknown>): void {
     const d: Delivery = {
       id: this.nextId++,
       appId: app.meta.appId,
-      webhook: w.id,
+      ...to,
       event,
-      payload: { trigger: event, data, appId: app.meta.appId, region: app.meta.region, webhook: w.id },
+      payload,
       status: "pending",
       attempts: [],
       createdAt: this.clock.nowMs(),
     };
     this.log.add(d);
-    const endpoint = () => {
-      const live = app.webhooks.get(w.id);
-      return live && { url: live.webhookURL, useBasicAuth: live.useBasicAuth, username: live.username, password: live.password, retry: live.retryOnFailure };
-    };
-    this.queue.push(`${d.appId}/${w.id}`, d, d.payload, endpoint, "the webhook was deleted");
+    this.queue.push(`${d.appId}/${to.kind}/${to.kind === "bot" ? to.bot : to.webhook}`, d, payload, () => targetOf(app, d));
   }
 }
