@@ -10,6 +10,7 @@ import { extensionCallRoutes } from "./extension-calls.js";
 import { inspector } from "./ui.js";
 import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
+import { sessionRoutes } from "./sessions.js";
 import { clockRoutes } from "./clock-routes.js";
 import { journalRoutes } from "./journal-routes.js";
 import { rateLimitRoutes } from "./rate-limit-routes.js";
@@ -31,6 +32,7 @@ export const control = new Hono<Env>()
   .route("/", deliveries)
   .route("/", notificationsRoutes)
   .route("/", appsRoutes)
+  .route("/", sessionRoutes)
   .route("/", extensionCallRoutes)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.get("emulator");

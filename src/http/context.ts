@@ -7,6 +7,7 @@ import type { ApiKeyRecord, AuthTokenRecord, UserRecord } from "../store/types.j
 import type { Dispatcher } from "../webhooks/dispatcher.js";
 import type { Outbox } from "../notifications/outbox.js";
 import type { Jwt } from "../client/jwt.js";
+import type { Realtime } from "../realtime/realtime.js";
 
 /** What every handler can reach: the emulator's parts, shared by all requests. */
 export interface Emulator {
@@ -23,6 +24,8 @@ export interface Emulator {
   control: ControlPlane;
   /** Signs the client plane's session tokens (what the WebSocket's `auth` frame presents). */
   jwt: Jwt;
+  /** The WebSocket sessions and what they are sent. */
+  realtime: Realtime;
 }
 
 export type Env = {
