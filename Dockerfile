@@ -14,7 +14,8 @@ COPY bin ./bin
 COPY fixtures ./fixtures
 COPY src ./src
 COPY ui ./ui
-RUN npm run build && npm pack --ignore-scripts --pack-destination /tmp && mv /tmp/chat-emulator-*.tgz /tmp/chat-emulator.tgz
+COPY scripts/pack-manifest.mjs ./scripts/
+RUN npm run build && CHAT_EMULATOR_PREBUILT=1 npm pack --pack-destination /tmp && mv /tmp/chat-emulator-*.tgz /tmp/chat-emulator.tgz
 
 FROM node:20-alpine
 ENV NODE_ENV=production

@@ -1,6 +1,10 @@
 import type { Browser } from "playwright-core";
 
-/** The system Chromium's path (CHROMIUM_PATH, or Debian's /usr/bin/chromium); throws with what to install. */
-export function chromiumPath(): string;
+/** Where Chromium and Chrome install themselves on `platform` (Linux, macOS, Windows), most usual first. */
+export function candidatePaths(platform?: NodeJS.Platform, env?: NodeJS.ProcessEnv): string[];
+/** The message when no browser is found: how to get one on each OS. */
+export const NO_CHROMIUM: string;
+/** The browser's path: CHROMIUM_PATH, else the first standard path that exists; throws NO_CHROMIUM otherwise. */
+export function chromiumPath(opts?: { platform?: NodeJS.Platform; env?: NodeJS.ProcessEnv; exists?: (path: string) => boolean }): string;
 /** Headless Chromium through playwright-core, with a fresh profile and no background traffic. */
 export function launchChromium(): Promise<Browser>;

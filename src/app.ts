@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { internalPath } from "./http/addressing.js";
 import { appAuth, clientAuth, managementAuth } from "./http/auth.js";
@@ -7,6 +7,7 @@ import type { Emulator, Env } from "./http/context.js";
 import { ApiError, apiError } from "./http/errors.js";
 import { control } from "./control/routes.js";
 import { ConnectionReset, injectFaults, journalRequests } from "./control/middleware.js";
+import { INSPECTOR_PATH } from "./control/ui-session.js";
 import { apps } from "./resources/apps/routes.js";
 import { webhooks } from "./resources/webhooks/routes.js";
 import { extensions } from "./resources/extensions/routes.js";
@@ -30,6 +31,8 @@ import { conversationPins } from "./resources/conversations/pins.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
+import { bots } from "./resources/bots/routes.js";
+import { notifications } from "./resources/notifications/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
 function managementPlane(): Hono<Env> {
@@ -59,7 +62,9 @@ function restPlane(): Hono<Env> {
     .route("/", conversations)
     .route("/", friends)
     .route("/", blockedUsers)
-    .route("/", roles);
+    .route("/", roles)
+    .route("/", notifications)
+    .route("/", bots);
 }
 
 /**
@@ -80,6 +85,13 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
 
   // Journal, rules and rate limits for every request but control calls (see control/middleware.ts).
   app.use("*", journalRequests, injectFaults);
+  // A browser opening the emulator's address lands in the inspector; API clients keep their JSON answers.
+  const toInspector: MiddlewareHandler<Env> = async (c, next) => {
+    if (c.req.header("accept")?.includes("text/html")) return c.redirect(INSPECTOR_PATH);
+    await next();
+  };
+  app.get("/", toInspector);
+  app.get("/_emulator", toInspector);
   app.route("/_emulator", control);
   // `POST /tenants` answers to HTTP Basic authentication, before the key/secret headers every other operation needs.
   app.route("/@mgmt", tenants);

@@ -1,24 +1,15 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { PersistenceError, SeedError, startEmulator, TlsError, type RunningEmulator } from "./index.js";
+import { DEFAULT_MANAGEMENT_KEY, DEFAULT_MANAGEMENT_SECRET, PersistenceError, SeedError, startEmulator, TlsError, type RunningEmulator } from "./index.js";
+import { fail, intArg } from "./cli/args.js";
+import { runDemo } from "./cli/demo.js";
 import { runExec, splitExecArgs } from "./cli/exec.js";
+import { runExport } from "./cli/export.js";
 import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
+import { addStateOptions, stateOptions, stateRows, type StateFlags } from "./cli/state-options.js";
 import { parseLatency } from "./control/plane.js";
 import { VERSION } from "./version.js";
 
 /** `chat-emulator`: flags (each also from CHAT_EMULATOR_<NAME>) -> options -> startEmulator. */
-
-function fail(message: string): never {
-  process.stderr.write(`chat-emulator: ${message}\n`);
-  process.exit(2);
-}
-
-function intArg(name: string, min: number, max: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
-      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
-    return Number(value);
-  };
-}
 
 /** `--allowed-host NAME`, repeatable; the environment variable holds a comma-separated list. */
 function allowedHostArg(value: string, previous: string[] = []): string[] {
@@ -38,7 +29,7 @@ function latencyArg(value: string): string {
   return value;
 }
 
-function banner(e: RunningEmulator, data: string | undefined, guarded: boolean): string {
+function banner(e: RunningEmulator, data: string | undefined, guarded: boolean, extra: [string, string][]): string {
   const rows: [string, string][] = [];
   const app = e.defaultApp;
   if (app) {
@@ -55,6 +46,7 @@ function banner(e: RunningEmulator, data: string | undefined, guarded: boolean):
   rows.push(["Control", `${e.url}/_emulator${guarded ? "  (x-emulator-token required)" : ""}`]);
   rows.push(["Inspector", `${e.url}/_emulator/ui${guarded ? "?token=<control token>" : ""}`]);
   rows.push(["Data file", data ?? "none (state lives in memory)"]);
+  rows.push(...extra);
   if (e.tls) rows.push(["Certificate", e.tls.certPath]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return [
@@ -66,7 +58,8 @@ function banner(e: RunningEmulator, data: string | undefined, guarded: boolean):
 }
 
 export async function main(argv = process.argv): Promise<void> {
-  const exec = splitExecArgs(argv);
+  if (argv[2] === "demo") return runDemo(argv.slice(3));
+  if (argv[2] === "export") return runExport(argv.slice(3));
   const program = new Command("chat-emulator")
     .description("Local emulator of the chat platform's REST API v3")
     .version(VERSION, "-v, --version")
@@ -74,8 +67,8 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--host <host>", "interface to bind").env("CHAT_EMULATOR_HOST").default("127.0.0.1"))
     .addOption(new Option("--data <file>", "JSON file to load state from and save it to").env("CHAT_EMULATOR_DATA"))
     .addOption(new Option("--seed <file|none>", 'seed file, or "none" for no apps (default: the bundled demo app)').env("CHAT_EMULATOR_SEED"))
-    .addOption(new Option("--management-key <key>", "management API key header").env("CHAT_EMULATOR_MANAGEMENT_KEY"))
-    .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET"))
+    .addOption(new Option("--management-key <key>", "management API key header").env("CHAT_EMULATOR_MANAGEMENT_KEY").default(DEFAULT_MANAGEMENT_KEY))
+    .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET").default(DEFAULT_MANAGEMENT_SECRET))
     .addOption(new Option("--random-seed <n>", "make generated ids, keys and probabilistic rules repeatable").env("CHAT_EMULATOR_RANDOM_SEED").argParser(intArg("--random-seed", 0, 2 ** 32 - 1)))
     .addOption(new Option("--latency <ms|min-max>", "add this delay (or a random one in MIN-MAX) to every API request").env("CHAT_EMULATOR_LATENCY").argParser(latencyArg))
     .addOption(new Option("--rate-limit", "enforce the platform's per-app rate limits (core 10000/min, standard 20000/min)").env("CHAT_EMULATOR_RATE_LIMIT"))
@@ -85,8 +78,10 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith("error:") ? `chat-emulator: ${s}` : s) });
-  addServeOptions(program);
+  addStateOptions(addServeOptions(program));
 
+  const takesValue = (flag: string) => program.options.some((opt) => (opt.long === flag || opt.short === flag) && (opt.required || opt.optional));
+  const exec = splitExecArgs(argv, takesValue);
   try {
     program.parse(exec.argv);
   } catch (e) {
@@ -107,7 +102,7 @@ export async function main(argv = process.argv): Promise<void> {
     controlToken?: string;
     allowedHost?: string[];
     quiet?: boolean;
-  } & ServeFlags>();
+  } & ServeFlags & StateFlags>();
   if (exec.command?.length === 0) fail("exec needs a command: chat-emulator exec [options] -- <command...>");
   // In exec mode the command owns stdout: the emulator's banner and request log go to stderr.
   const out = exec.command ? process.stderr : process.stdout;
@@ -129,6 +124,7 @@ export async function main(argv = process.argv): Promise<void> {
       allowedHosts: o.allowedHost,
       quiet: o.quiet,
       ...serveOptions(o, out),
+      ...stateOptions(o),
     });
   } catch (e) {
     if (e instanceof SeedError || e instanceof PersistenceError || e instanceof TlsError) fail(e.message);
@@ -137,7 +133,7 @@ export async function main(argv = process.argv): Promise<void> {
     if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") fail(`cannot bind to host ${o.host}.`);
     throw e;
   }
-  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken)));
+  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken), stateRows(o)));
   if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"));
 
   let stopping = false;

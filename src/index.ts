@@ -10,6 +10,7 @@ import type { SnapshotInfo } from "./control/snapshots.js";
 import { isLoopback } from "./control/token.js";
 import { Clock } from "./store/clock.js";
 import { Persistence } from "./store/persistence.js";
+import { writeStateFile } from "./store/state-writer.js";
 import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
 import { Store, type CreateAppOptions } from "./store/store.js";
 import type { AppData, Region } from "./store/types.js";
@@ -19,6 +20,7 @@ import { resolveTls, type TlsMaterial } from "./tls.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
+import { botRelay } from "./bots/relay.js";
 import { Jwt } from "./client/jwt.js";
 
 export { SeedError } from "./store/seed.js";
@@ -56,6 +58,8 @@ export interface EmulatorOptions extends ControlOptions {
   requestLog?: (line: string) => void;
   /** Request log format (default "text"). */
   logFormat?: LogFormat;
+  /** Writes the whole state to this file on `close()` (a clean stop), like `GET /_emulator/state`. */
+  exportOnExit?: string;
 }
 
 export interface AppInfo {
@@ -148,6 +152,8 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     jwt: new Jwt(),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
+  store.events.subscribe(botRelay(emulator.webhooks));
+  store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 
@@ -247,6 +253,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         await persistence?.flush();
         persistence?.close();
         tls?.dispose();
+        if (options.exportOnExit) await writeStateFile(options.exportOnExit, store.toData());
       })();
       return closed;
     },

@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,7 +9,8 @@ import { APP_ID, REST_KEY } from "./helpers.js";
 import { tempDir } from "./tmp.helpers.js";
 
 /**
- * The package as users get it: `npm pack` (dist is already built by `npm test`), installed into an empty project
+ * The package as users get it: `npm pack` (its prepack hook skips the build: dist is already built by `npm test`,
+ * and rebuilding it would pull it from under the other tests), installed into an empty project
  * with the npm cache preferred (offline when the cache has the dependencies, as after `npm ci`), then started the
  * way the README and the Dockerfile start it. No docker engine is needed: the image's start and health-check
  * commands are read from the Dockerfile and run against the same installed tarball the image installs.
@@ -30,8 +31,8 @@ const dir = mkdtempSync(join(tmpdir(), "chat-emulator-pack-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 beforeAll(async () => {
-  const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: ROOT, env: npmEnv() });
-  packed = JSON.parse(stdout)[0];
+  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", dir], { cwd: ROOT, env: { ...npmEnv(), CHAT_EMULATOR_PREBUILT: "1" } });
+  packed = JSON.parse(stdout.slice(stdout.indexOf("["), stdout.lastIndexOf("]") + 1))[0];
   project = join(dir, "project");
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
@@ -84,6 +85,28 @@ describe("npm package", () => {
     for (const p of ["package.json", "README.md", "bin/chat-emulator.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/healthcheck.js", "dist/test-runners/vitest.js", "dist/test-runners/vitest-setup.js", "dist/ui/index.html", "fixtures/seed.json", "fixtures/sample-data.json"])
       expect(paths).toContain(p);
     expect(paths.filter((p) => /^(src|ui|scripts|test|examples|bench|\.ci)\//.test(p) || p.endsWith(".test.js"))).toEqual([]);
+  });
+
+  it("has a package.json without install-time scripts (`prepare` stays in the checkout, which needs it to build)", async () => {
+    const { stdout } = await run("tar", ["-xOzf", join(dir, packed.filename), "package/package.json"]);
+    const manifest = JSON.parse(stdout);
+    for (const script of ["prepare", "preinstall", "install", "postinstall"]) expect(manifest.scripts?.[script]).toBeUndefined();
+    expect(manifest.bin).toEqual({ "chat-emulator": "bin/chat-emulator.js" });
+    expect(manifest.files).toEqual(["bin", "dist", "fixtures"]);
+    const checkout = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    expect(checkout.scripts.prepare).toBe("npm run build");
+    expect(checkout.scripts.prepack).toBe("node scripts/pack-manifest.mjs prepack");
+    expect(existsSync(join(ROOT, "package.json.checkout"))).toBe(false);
+  });
+
+  it("installs from a git checkout (a built clone, as `npm install` there leaves it) and runs with `npx chat-emulator`", async () => {
+    const fromCheckout = join(dir, "from-checkout");
+    mkdirSync(fromCheckout);
+    writeFileSync(join(fromCheckout, "package.json"), JSON.stringify({ name: "user-project-2", private: true, type: "module" }));
+    await run("npm", ["install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "-D", ROOT], { cwd: fromCheckout, env: npmEnv() });
+    const e = await startCommand("npx", ["chat-emulator", "--port", "0"], { cwd: fromCheckout, env: npmEnv(), group: true });
+    expect(await userName(e.url, "superhero3")).toBe("Spiderman");
+    await e.stop("SIGTERM");
   });
 
   it("installs into an empty project and runs with `npx chat-emulator` (web inspector included); Ctrl-C stops it", async () => {

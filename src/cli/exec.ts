@@ -20,9 +20,22 @@ export interface ExecArgs {
   command: string[] | undefined;
 }
 
-export function splitExecArgs(argv: string[]): ExecArgs {
-  if (argv[2] !== "exec") return { argv, command: undefined };
-  const rest = argv.slice(3);
+/**
+ * Finds `exec` among the arguments, before or after the emulator's flags (`chat-emulator --port 0 exec -- cmd`
+ * works like `chat-emulator exec --port 0 -- cmd`). `takesValue` says which flags consume the next argument, so
+ * that a flag's value spelled "exec" is not taken for the word.
+ */
+export function splitExecArgs(argv: string[], takesValue: (flag: string) => boolean = () => false): ExecArgs {
+  let at = -1;
+  for (let i = 2; i < argv.length && argv[i] !== "--"; i++) {
+    if (argv[i] === "exec") {
+      at = i;
+      break;
+    }
+    if (argv[i].startsWith("-") && !argv[i].includes("=") && takesValue(argv[i])) i++;
+  }
+  if (at === -1) return { argv, command: undefined };
+  const rest = [...argv.slice(2, at), ...argv.slice(at + 1)];
   const dashdash = rest.indexOf("--");
   if (dashdash === -1) return { argv: [...argv.slice(0, 2), ...rest], command: [] };
   return { argv: [...argv.slice(0, 2), ...rest.slice(0, dashdash)], command: rest.slice(dashdash + 1) };

@@ -6,6 +6,7 @@ import { DEFAULT_JOURNAL_SIZE, Journal } from "./journal.js";
 import { RateLimits, type Limits } from "./rate-limit.js";
 import { Rules } from "./rules.js";
 import { Snapshots } from "./snapshots.js";
+import { ExtensionCalls } from "../extensions/calls.js";
 
 export interface ControlOptions {
   /** Journal capacity (entries); 0 turns the journal off. Default 1000. */
@@ -49,6 +50,8 @@ export class ControlPlane {
   readonly rateLimits: RateLimits;
   readonly snapshots: Snapshots;
   readonly token: string | undefined;
+  /** What enabled extensions would have asked outside services (a subscriber of the store's events). */
+  readonly extensionCalls = new ExtensionCalls();
   readonly allowedHosts: ReadonlySet<string>;
   /** performance.now() when the last request arrived (control calls included). */
   lastRequestAt = 0;

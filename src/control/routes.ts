@@ -5,6 +5,7 @@ import { MAX_JSON_DEPTH, readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
 import { appsRoutes } from "./apps.js";
+import { extensionCallRoutes } from "./extension-calls.js";
 import { inspector } from "./ui.js";
 import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
@@ -28,6 +29,7 @@ export const control = new Hono<Env>()
   .route("/", streams)
   .route("/", deliveries)
   .route("/", appsRoutes)
+  .route("/", extensionCallRoutes)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.get("emulator");
     return c.json({

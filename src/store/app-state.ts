@@ -10,11 +10,14 @@ import { Relations } from "./relations.js";
 import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import { copyManagement, type ManagementData } from "./management.js";
+import { NotificationState } from "./notification-state.js";
 import type {
+  AgentRecord,
   ApiKeyRecord,
   AppData,
   AppMeta,
   AuthTokenRecord,
+  BotRecord,
   CallRecord,
   GlobalPinRecord,
   MessageRecord,
@@ -40,8 +43,11 @@ export function copyAppData(data: AppData): AppData {
     friends: copy(data.friends),
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
+    bots: copy(data.bots),
+    agents: copy(data.agents),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
     management: copyManagement(data.management),
+    notifications: data.notifications && structuredClone(data.notifications),
     savedMessages: copy(data.savedMessages),
     threadSubscriptions: copy(data.threadSubscriptions),
     interactions: copy(data.interactions),
@@ -95,6 +101,10 @@ export class AppState {
   readonly conversations = new Conversations();
   readonly relations = new Relations();
   readonly webhooks = new Map<string, WebhookRecord>();
+  /** Bots by uid (each is also a user; at most 25 per app). */
+  readonly bots = new Map<string, BotRecord>();
+  /** AI agents (BYO and agent builder) by uid (each is also a user). */
+  readonly agents = new Map<string, AgentRecord>();
   /** Where events go (the store's event bus); set by the store. */
   events?: EventSink;
   readonly calls = new Calls();
@@ -102,6 +112,8 @@ export class AppState {
   readonly activity = new Activity();
   /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
   management!: ManagementData;
+  /** Notification settings, providers, preferences and push tokens. */
+  readonly notifications = new NotificationState();
   readonly savedMessages = new UserMarks();
   readonly threadSubscriptions = new UserMarks();
   readonly interactions = new Interactions();
@@ -147,9 +159,14 @@ export class AppState {
     this.relations.load(data.friends, data.blocks);
     this.webhooks.clear();
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
+    this.bots.clear();
+    for (const b of data.bots) this.bots.set(b.uid, { ...b });
+    this.agents.clear();
+    for (const a of data.agents) this.agents.set(a.uid, { ...a });
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
     this.management = copyManagement(data.management);
+    this.notifications.load(data.notifications);
     this.savedMessages.load(data.savedMessages);
     this.threadSubscriptions.load(data.threadSubscriptions);
     this.interactions.load(data.interactions);
@@ -197,8 +214,11 @@ export class AppState {
       conversations: this.conversations.toData(),
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
+      bots: [...this.bots.values()],
+      agents: [...this.agents.values()],
       calls: this.calls.toData(),
       management: this.management,
+      notifications: this.notifications.toData(),
       savedMessages: this.savedMessages.toData(),
       threadSubscriptions: this.threadSubscriptions.toData(),
       interactions: this.interactions.toData(),
@@ -268,6 +288,10 @@ export class AppState {
     this.relations.forgetUser(uid);
     this.savedMessages.forgetUser(uid);
     this.threadSubscriptions.forgetUser(uid);
+    // A deleted user stops being a bot or an agent.
+    this.bots.delete(uid);
+    this.agents.delete(uid);
+    this.notifications.forgetUser(uid);
   }
 
   private unlist(user: UserRecord): void {

@@ -2,12 +2,14 @@ import { readFileSync } from "node:fs";
 import { callMessages, type CallParties } from "./call-messages.js";
 import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf } from "./conversation-ids.js";
-import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
+import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
 import type {
+  AgentRecord,
   ApiKeyRecord,
   AppData,
   AppMeta,
   AuthTokenRecord,
+  BotRecord,
   CallParticipantRecord,
   CallRecord,
   GlobalPinRecord,
@@ -25,6 +27,14 @@ import type {
 } from "./types.js";
 import { randomHex, randomUuid } from "../util/random.js";
 import { emptyManagement, parseManagement } from "./management.js";
+import {
+  CHANNEL_PROVIDERS,
+  type ChannelProviderName,
+  type MutedConversation,
+  type NotificationsData,
+  type PushTokenRecord,
+  type UserNotificationRecord,
+} from "./notification-state.js";
 
 /**
  * Seed and state files: one format for `--seed`, `--data` and `/_emulator/state`. A file lists apps; an app entry
@@ -451,6 +461,93 @@ function webhook(c: Checker, raw: unknown, path: string, createdAt: number): Web
   return w;
 }
 
+function bot(c: Checker, raw: unknown, path: string, createdAt: number): BotRecord {
+  const o = c.obj(raw, path);
+  const b: BotRecord = {
+    uid: c.id(o.uid, `${path}.uid`),
+    webhookURL: c.str(o.webhookURL, `${path}.webhookURL`, 255),
+    groupChatSetting: c.oneOf(o.groupChatSetting, `${path}.groupChatSetting`, GROUP_CHAT_SETTINGS, "none"),
+    enabled: c.bool(o.enabled, `${path}.enabled`) ?? false,
+    useBasicAuth: c.bool(o.useBasicAuth, `${path}.useBasicAuth`) ?? false,
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt,
+  };
+  setIf(b, "username", c.optStr(o.username, `${path}.username`, 50));
+  setIf(b, "password", c.optStr(o.password, `${path}.password`, 50));
+  setIf(b, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
+  return b;
+}
+
+function agent(c: Checker, raw: unknown, path: string, createdAt: number): AgentRecord {
+  const o = c.obj(raw, path);
+  return {
+    uid: c.id(o.uid, `${path}.uid`),
+    kind: c.oneOf(o.kind, `${path}.kind`, ["byo", "builder"] as const, "byo"),
+    fields: c.json(o.fields, `${path}.fields`) ?? {},
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt * 1000,
+    updatedAt: c.optInt(o.updatedAt, `${path}.updatedAt`) ?? createdAt * 1000,
+  };
+}
+
+/** Notification state as saved (see notification-state.ts): shapes checked, values kept as they are. */
+function notifications(c: Checker, raw: unknown, path: string): NotificationsData | undefined {
+  if (raw === undefined) return undefined;
+  const o = c.obj(raw, path);
+  const data: NotificationsData = { pushProviders: [], channels: {}, users: [], tokens: [] };
+  if (o.settings !== undefined) data.settings = c.json(o.settings, `${path}.settings`);
+  data.pushProviders = c.arr(o.pushProviders, `${path}.pushProviders`).map((p, i) => {
+    const at = `${path}.pushProviders[${i}]`;
+    const po = c.obj(p, at);
+    return {
+      kind: c.oneOf(po.kind, `${at}.kind`, ["fcm", "apns"] as const),
+      providerId: c.str(po.providerId, `${at}.providerId`, 100),
+      isDefault: c.bool(po.isDefault, `${at}.isDefault`) ?? false,
+      fields: c.json(po.fields, `${at}.fields`) ?? {},
+      createdAt: c.optInt(po.createdAt, `${at}.createdAt`) ?? 0,
+      updatedAt: c.optInt(po.updatedAt, `${at}.updatedAt`) ?? 0,
+    };
+  });
+  const channels = c.json(o.channels, `${path}.channels`) ?? {};
+  for (const [k, v] of Object.entries(channels)) {
+    if (!CHANNEL_PROVIDERS.includes(k as ChannelProviderName)) c.fail(`${path}.channels.${k}`, `must be one of ${CHANNEL_PROVIDERS.join(", ")}`);
+    data.channels[k as ChannelProviderName] = c.json(v, `${path}.channels.${k}`);
+  }
+  data.users = c.arr(o.users, `${path}.users`).map((u, i) => {
+    const at = `${path}.users[${i}]`;
+    const uo = c.obj(u, at);
+    const r: UserNotificationRecord = { uid: c.id(uo.uid, `${at}.uid`) };
+    setIf(r, "preferences", c.json(uo.preferences, `${at}.preferences`));
+    if (uo.muted !== undefined)
+      r.muted = c.arr(uo.muted, `${at}.muted`).map((m, j) => {
+        const mo = c.obj(m, `${at}.muted[${j}]`);
+        const muted: MutedConversation = {
+          id: c.str(mo.id, `${at}.muted[${j}].id`, 100),
+          type: c.oneOf(mo.type, `${at}.muted[${j}].type`, ["oneOnOne", "group"] as const),
+        };
+        setIf(muted, "until", c.optInt(mo.until, `${at}.muted[${j}].until`));
+        return muted;
+      });
+    for (const k of ["timezone", "email", "phno"] as const) setIf(r, k, c.optStr(uo[k], `${at}.${k}`, 255));
+    return r;
+  });
+  data.tokens = c.arr(o.tokens, `${path}.tokens`).map((t, i) => {
+    const at = `${path}.tokens[${i}]`;
+    const to = c.obj(t, at);
+    const token: PushTokenRecord = {
+      pushToken: c.str(to.pushToken, `${at}.pushToken`, 4096),
+      uid: c.id(to.uid, `${at}.uid`),
+      authToken: c.str(to.authToken, `${at}.authToken`, 200),
+      platform: c.str(to.platform, `${at}.platform`, 100),
+      pushTokenType: c.optStr(to.pushTokenType, `${at}.pushTokenType`, 20) ?? "chat",
+      createdAt: c.optInt(to.createdAt, `${at}.createdAt`) ?? 0,
+      updatedAt: c.optInt(to.updatedAt, `${at}.updatedAt`) ?? 0,
+    };
+    setIf(token, "providerId", c.optStr(to.providerId, `${at}.providerId`, 100));
+    setIf(token, "timezone", c.optStr(to.timezone, `${at}.timezone`, 100));
+    return token;
+  });
+  return data;
+}
+
 function authToken(c: Checker, raw: unknown, path: string): AuthTokenRecord {
   const o = c.obj(raw, path);
   const t: AuthTokenRecord = {
@@ -538,6 +635,8 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       };
     }),
     calls: [],
+    bots: c.arr(o.bots, `${path}.bots`).map((b, i) => bot(c, b, `${path}.bots[${i}]`, createdAt)),
+    agents: c.arr(o.agents, `${path}.agents`).map((a, i) => agent(c, a, `${path}.agents[${i}]`, createdAt)),
     management: parseManagement(o.management, `${path}.management`, (p, problem) => c.fail(p, problem)),
     savedMessages: marks(c, o.savedMessages, `${path}.savedMessages`),
     threadSubscriptions: marks(c, o.threadSubscriptions, `${path}.threadSubscriptions`),
@@ -561,6 +660,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       return pin;
     }),
   };
+  setIf(data, "notifications", notifications(c, o.notifications, `${path}.notifications`));
   const rawMessages: [unknown, string][] = [];
   let rawSampleCalls: [unknown, string][] = [];
   if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");
@@ -627,6 +727,12 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   });
   unique(c, data.reactions, (r) => String(r.id), `${path}.reactions`, "id");
   data.lastReactionId = data.reactions.reduce((max, r) => Math.max(max, r.id), data.lastReactionId);
+  unique(c, data.bots, (b) => b.uid, `${path}.bots`, "uid");
+  unique(c, data.agents, (a) => a.uid, `${path}.agents`, "uid");
+  for (const list of ["bots", "agents"] as const)
+    data[list].forEach((b, i) => {
+      if (!uids.has(b.uid)) c.fail(`${path}.${list}[${i}].uid`, `names the unknown user ${b.uid}`);
+    });
   data.conversations.forEach((s, i) => {
     if (!uids.has(s.uid)) c.fail(`${path}.conversations[${i}].uid`, `names the unknown user ${s.uid}`);
   });
@@ -692,6 +798,8 @@ export function emptyApp(app: AppMeta): AppData {
     blocks: [],
     webhooks: [],
     calls: [],
+    bots: [],
+    agents: [],
     management: emptyManagement(),
     savedMessages: [],
     threadSubscriptions: [],

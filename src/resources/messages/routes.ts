@@ -8,6 +8,7 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
+import { applyExtensions } from "../../extensions/effects.js";
 import { requireUser } from "../users/lookup.js";
 import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
 import { canSee, pathMessage, visibleTo } from "./access.js";
@@ -123,23 +124,28 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   });
 }
 
+/**
+ * The send operation (`POST /messages`) from `sender` (the app itself when undefined): one receiver or several,
+ * with every check and effect of a send. `POST /bots/{uid}/messages` is the same operation with the bot as sender.
+ */
+export async function sendMessage(c: Ctx, sender: UserRecord | undefined) {
+  const body = await readBody(c);
+  const target = receiverOf(body);
+  const many = multipleReceivers(body);
+  if (!target && !many) throw apiError("ERR_EMPTY_RECEIVER");
+  const content = readContent(body);
+  if (many) {
+    if (target) (target.receiverType === "user" ? many.uids : many.guids).unshift(target.receiver);
+    return sendToMany(c, sender, content, many);
+  }
+  const app = c.get("app");
+  const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver, content);
+  const m = store(app, c.get("emulator").clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
+  return ok(c, messageView(app, m, sender));
+}
+
 export const messages = new Hono<Env>()
-  .post("/messages", async (c) => {
-    const sender = onBehalfOf(c, "optional");
-    const body = await readBody(c);
-    const target = receiverOf(body);
-    const many = multipleReceivers(body);
-    if (!target && !many) throw apiError("ERR_EMPTY_RECEIVER");
-    const content = readContent(body);
-    if (many) {
-      if (target) (target.receiverType === "user" ? many.uids : many.guids).unshift(target.receiver);
-      return sendToMany(c, sender, content, many);
-    }
-    const app = c.get("app");
-    const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver, content);
-    const m = store(app, c.get("emulator").clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
-    return ok(c, messageView(app, m, sender));
-  })
+  .post("/messages", (c) => sendMessage(c, onBehalfOf(c, "optional")))
 
   .get("/messages", (c) => {
     const viewer = onBehalfOf(c, "optional");
@@ -168,7 +174,8 @@ export const messages = new Hono<Env>()
     const now = c.get("emulator").clock.now();
     const changed: JsonObject = { ...m.data };
     for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
-    m.data = changed;
+    // The edit path's seam for extensions (as in send.ts): their results follow the new text.
+    m.data = applyExtensions(app, changed, true);
     if (Array.isArray(body.tags)) m.tags = [...new Set(body.tags as string[])];
     const mentioned = mentionsIn(app, m.data.text);
     if (mentioned) m.mentionedUids = mentioned;

@@ -1,6 +1,7 @@
 import { apiError } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { validate, type Body } from "../../http/validate.js";
+import { applyExtensions } from "../../extensions/effects.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageCategory, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
@@ -179,6 +180,8 @@ export function store(
   content: Content,
   parentId?: number,
 ): MessageRecord {
+  // The seam where extensions act on a message being sent (they transform first; moderation decides after them).
+  const data = applyExtensions(app, content.data);
   const m: Omit<MessageRecord, "id"> = {
     conversationId,
     sender: sender?.uid ?? SYSTEM_UID,
@@ -187,7 +190,7 @@ export function store(
     category: content.category,
     type: content.type,
     // Shared by the messages of one multi-receiver send: nested values are never mutated (see store/types.ts).
-    data: content.data,
+    data,
     sentAt: now,
     updatedAt: now,
   };

@@ -1,0 +1,24 @@
+// The package.json of the packed package (npm pack, npm publish). `prepack` builds (unless CHAT_EMULATOR_PREBUILT=1:
+// the package test packs the dist that `npm test` has just built) and removes `prepare`: a git checkout needs it to
+// build, a packed package is built already, so installing the tarball runs no script. `postpack` puts the
+// checkout's package.json back (also after a pack that failed halfway, on the next pack).
+import { execSync } from "node:child_process";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+
+const MANIFEST = new URL("../package.json", import.meta.url);
+const KEPT = new URL("../package.json.checkout", import.meta.url);
+
+if (process.argv[2] === "prepack") {
+  if (existsSync(KEPT)) renameSync(KEPT, MANIFEST);
+  if (process.env.CHAT_EMULATOR_PREBUILT !== "1") execSync("npm run build", { stdio: "inherit" });
+  const text = readFileSync(MANIFEST, "utf8");
+  const manifest = JSON.parse(text);
+  delete manifest.scripts.prepare;
+  writeFileSync(KEPT, text);
+  writeFileSync(MANIFEST, JSON.stringify(manifest, null, 2) + "\n");
+} else if (process.argv[2] === "postpack") {
+  if (existsSync(KEPT)) renameSync(KEPT, MANIFEST);
+} else {
+  console.error("usage: node scripts/pack-manifest.mjs prepack|postpack");
+  process.exit(2);
+}

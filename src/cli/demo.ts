@@ -1,0 +1,59 @@
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { finished } from "node:stream/promises";
+import { Command, CommanderError, Option } from "commander";
+import { DEMO_DEFAULTS, defaultUntil, type DemoOptions } from "../demo/generate.js";
+import { writeDemo } from "../demo/write.js";
+import { fail, intArg, timeArg } from "./args.js";
+
+/**
+ * `chat-emulator demo [--users N] [--groups N] [--messages N] [--seed S] [--days N] [--until T] [--out FILE]`:
+ * writes a generated demo app as a state file (to stdout without --out), to start from with `--import FILE`.
+ */
+
+export function demoCommand(): Command {
+  return new Command("chat-emulator demo")
+    .description("Write a generated demo app (users, groups, conversations, calls) as a state file for --import")
+    .addOption(new Option("--users <n>", "users").default(DEMO_DEFAULTS.users).argParser(intArg("--users", 2, 1_000_000)))
+    .addOption(new Option("--groups <n>", "groups").default(DEMO_DEFAULTS.groups).argParser(intArg("--groups", 0, 100_000)))
+    .addOption(new Option("--messages <n>", "messages, call messages included").default(DEMO_DEFAULTS.messages).argParser(intArg("--messages", 0, 100_000_000)))
+    .addOption(new Option("--seed <n>", "the same seed (and --until) gives the same file").default(DEMO_DEFAULTS.seed).argParser(intArg("--seed", 0, 2 ** 32 - 1)))
+    .addOption(new Option("--days <n>", "days of history the messages and calls spread over").default(DEMO_DEFAULTS.days).argParser(intArg("--days", 1, 3650)))
+    .addOption(new Option("--until <time>", "when the history ends: Unix seconds or an ISO date (default: now, to the hour)").argParser(timeArg("--until")))
+    .option("-o, --out <file>", "file to write (default: stdout)")
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith("error:") ? `chat-emulator demo: ${s}` : s) });
+}
+
+export async function runDemo(args: string[]): Promise<void> {
+  const program = demoCommand();
+  try {
+    program.parse(args, { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
+    throw e;
+  }
+  const o = program.opts<Omit<DemoOptions, "until"> & { until?: number; out?: string }>();
+  const options: DemoOptions = { users: o.users, groups: o.groups, messages: o.messages, seed: o.seed, days: o.days, until: o.until ?? defaultUntil() };
+  const started = performance.now();
+  // A file is written beside its final name and renamed at the end: an interrupted run leaves no half file.
+  const temp = o.out && `${o.out}.${process.pid}.tmp`;
+  const out = temp ? createWriteStream(temp) : process.stdout;
+  try {
+    const summary = await writeDemo(out, options);
+    if (temp) {
+      out.end();
+      await finished(out);
+      await rename(temp, o.out!);
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const counts = `${summary.users} users, ${summary.groups} groups, ${summary.messages} messages, ${summary.reactions} reactions, ${summary.calls} calls`;
+    process.stderr.write(
+      `chat-emulator: demo app ${summary.appId} (${counts}) written ${o.out ? `to ${o.out} ` : ""}in ${seconds} s.\n` +
+        (o.out ? `Start from it with: chat-emulator --import ${o.out}   (REST API key ${summary.restApiKey})\n` : ""),
+    );
+  } catch (e) {
+    if (temp) await rm(temp, { force: true });
+    fail(`demo: could not write ${o.out ?? "to stdout"}: ${(e as Error).message}`, 1);
+  }
+}

@@ -1,0 +1,8 @@
+import { Hono } from "hono";
+import type { Env } from "../../http/context.js";
+import { preferences } from "./preferences.js";
+import { providers } from "./providers.js";
+import { pushTokens } from "./tokens.js";
+
+/** The notification operations of the REST plane (reference §18). */
+export const notifications = new Hono<Env>().route("/", preferences).route("/", providers).route("/", pushTokens);

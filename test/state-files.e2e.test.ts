@@ -1,0 +1,95 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, startClisPerTest } from "./cli.helpers.js";
+import { APP_ID, REST_KEY } from "./helpers.js";
+import { tempDir } from "./tmp.helpers.js";
+
+/** The CLI's state files end to end: `demo`, `--import`, `--demo`, `--export-on-exit` and `export`. */
+
+const start = startClisPerTest();
+const SMALL = ["--users", "30", "--groups", "5", "--messages", "800", "--until", "2026-01-01"];
+
+async function post(url: string, path: string, body: unknown, key = REST_KEY) {
+  return fetch(`${url}${path}`, { method: "POST", headers: { apikey: key, "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+describe("chat-emulator demo, --import and --export-on-exit", () => {
+  it("writes a demo file the same way twice, starts from it with --import without writing to it, and exports on a clean stop", async () => {
+    const dir = tempDir("demo");
+    const [file, again, exported] = ["demo.json", "again.json", "exported.json"].map((f) => join(dir, f));
+    const made = await runCli(["demo", ...SMALL, "--seed", "3", "--out", file]);
+    expect(made.code).toBe(0);
+    expect(made.stderr).toMatch(/demo app [0-9a-f]{16} \(30 users, 5 groups, 800 messages, \d+ reactions, \d+ calls\) written to .*demo\.json/);
+    expect(made.stderr).toContain(`chat-emulator --import ${file}`);
+    expect((await runCli(["demo", ...SMALL, "--seed", "3", "--out", again])).code).toBe(0);
+    expect(readFileSync(again, "utf8")).toBe(readFileSync(file, "utf8"));
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    const [{ app, apiKeys }] = doc.apps;
+    const before = statSync(file).mtimeMs;
+
+    const cli = await start(["--import", file, "--export-on-exit", exported]);
+    expect(cli.stdout()).toMatch(/Imported from +.*demo\.json +\(read only\)/);
+    expect(cli.stdout()).toMatch(/Export on exit +.*exported\.json/);
+    const base = `${cli.url}/${app.appId}.api-us/v3`;
+    expect((await post(base, "/users", { uid: "newcomer", name: "New Comer" }, apiKeys[0].apiKey)).status).toBe(200);
+    // reset goes back to the imported state
+    await fetch(`${cli.url}/_emulator/reset`, { method: "POST" });
+    expect((await fetch(`${base}/users/newcomer`, { headers: { apikey: apiKeys[0].apiKey } })).status).toBe(404);
+    expect((await post(base, "/users", { uid: "kept", name: "Kept" }, apiKeys[0].apiKey)).status).toBe(200);
+    expect(await cli.stop("SIGTERM")).toBe(0);
+
+    expect(statSync(file).mtimeMs).toBe(before);
+    const out = JSON.parse(readFileSync(exported, "utf8"));
+    expect(out.format).toBe("chat-emulator/state@1");
+    expect(out.apps[0].users.map((u: { uid: string }) => u.uid)).toContain("kept");
+    expect(out.apps[0].messages).toHaveLength(800);
+  });
+
+  it("starts with generated demo data (--demo), and refuses --import or --demo with --seed", async () => {
+    const cli = await start(["--demo"]);
+    expect(cli.stdout()).toContain("Demo data");
+    const health = await (await fetch(`${cli.url}/_emulator/health`)).json();
+    expect(health.apps[0].name).toBe("Demo App");
+    const users = await fetch(`${cli.url}/v3/users?perPage=1`, { headers: { apikey: /REST API Key\s+(\w+)/.exec(cli.stdout())![1] } });
+    expect((await users.json()).meta.pagination.total).toBe(200);
+
+    const both = await runCli(["--port", "0", "--seed", "none", "--import", "x.json"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--import <file>.* cannot be used with option '--seed/);
+    const demo = await runCli(["--port", "0", "--demo", "--seed", "none"]);
+    expect(demo.code).toBe(2);
+    const missing = await runCli(["--port", "0", "--import", "/nonexistent/state.json"]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("cannot be read")]);
+    const bad = await runCli(["demo", "--users", "1"]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--users must be a whole number from 2")]);
+  });
+});
+
+describe("chat-emulator export", () => {
+  it("saves a running emulator's state (with its control token) to a file that --import loads", async () => {
+    const dir = tempDir("export");
+    const file = join(dir, "saved.json");
+    const cli = await start(["--control-token", "tok"]);
+    expect((await post(cli.url, "/v3/users", { uid: "exported-user", name: "Exported" })).status).toBe(200);
+
+    const refused = await runCli(["export", "--url", cli.url, "--out", file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/answered 401/);
+    const r = await runCli(["export", "--out", file], { CHAT_EMULATOR_URL: cli.url, CHAT_EMULATOR_CONTROL_TOKEN: "tok" });
+    expect([r.code, r.stderr]).toEqual([0, `chat-emulator: state of ${cli.url} saved to ${file}\n`]);
+    const toStdout = await runCli(["export", "--url", cli.url, "--control-token", "tok"]);
+    expect(JSON.parse(toStdout.stdout).apps[0].app.appId).toBe(APP_ID);
+
+    const again = await start(["--import", file]);
+    const user = await fetch(`${again.url}/v3/users/exported-user`, { headers: { apikey: REST_KEY } });
+    expect(user.status).toBe(200);
+
+    const closed = again.url;
+    await again.stop();
+    const unreachable = await runCli(["export", "--url", closed, "--out", join(dir, "none.json")]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain(`cannot reach ${closed} (ECONNREFUSED)`);
+    expect(existsSync(join(dir, "none.json"))).toBe(false);
+  });
+});
