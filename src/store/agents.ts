@@ -1,10 +1,10 @@
 import type { AppState } from "./app-state.js";
 
 /**
- * Whether a user is an AI agent, which makes their one-on-one conversations "agentic" for the conversation list's
- * `hideAgentic` / `onlyAgentic` filters. The app has no agents yet (bots and agents arrive with issue #22, which
- * answers this from its records), so no user is one and no conversation is agentic.
+ * Whether `uid` is an AI agent: a BYO or agent-builder agent (their conversations are the "agentic" ones the
+ * conversation filters `hideAgentic` / `onlyAgentic` select). Bots with a callback URL are not agents
+ * (reference/ai-agents.md §1).
  */
-export function isAgentic(_app: AppState, _uid: string): boolean {
-  return false;
+export function isAgentic(app: AppState, uid: string): boolean {
+  return app.agents.has(uid);
 }
