@@ -99,9 +99,16 @@ describe("GET /conversations: blocked users, agentic filters, unique, useCursore
     expect((await e.get("/v3/conversations", as("b"))).body.data[0].conversationWith).not.toHaveProperty("hasBlockedMe");
   });
 
-  it("answers the agentic filters as if no user were an agent", async () => {
+  it("hides or keeps only conversations with AI agents (isAgentic)", async () => {
     expect(ids(await e.get("/v3/conversations?hideAgentic=true", as("a")), "conversationId")).toEqual(["a_user_c", "a_user_b"]);
     expect((await e.get("/v3/conversations?onlyAgentic=true", as("a"))).body.data).toEqual([]);
+    const agent = (await e.post("/v3/ai-agents/agents", { name: "Weather", integrateWith: "mastra", integrationType: "agent", integrationMeta: { baseUrl: "https://agent.example.com", agentId: "w" }, tools: [], actions: [] })).body;
+    const uid = agent.agent.uid;
+    at(3);
+    expect((await e.post("/v3/messages", { receiver: uid, receiverType: "user", data: { text: "weather?" } }, as("a"))).status).toBe(200);
+    const conv = (await e.get("/v3/conversations", as("a"))).body.data[0].conversationId;
+    expect(ids(await e.get("/v3/conversations?onlyAgentic=true", as("a")), "conversationId")).toEqual([conv]);
+    expect(ids(await e.get("/v3/conversations?hideAgentic=true", as("a")), "conversationId")).toEqual(["a_user_c", "a_user_b"]);
     expectError(await e.get("/v3/conversations?onlyAgentic=true&hideAgentic=true", as("a")), 400, "ERR_BAD_REQUEST");
   });
 
