@@ -12,6 +12,7 @@ import { ConversationsView } from "./views/conversations";
 import { KeysView } from "./views/keys";
 import { RolesView } from "./views/roles";
 import { WebhooksView } from "./views/webhooks";
+import { ExtensionsView } from "./views/extensions";
 import { RequestsView } from "./views/requests";
 import { DeliveriesView } from "./views/deliveries";
 import { RulesView } from "./views/rules";
@@ -25,6 +26,7 @@ const APP_NAV: [string, string][] = [
   ["keys", "Keys & tokens"],
   ["roles", "Roles"],
   ["webhooks", "Webhooks"],
+  ["extensions", "Extensions"],
 ];
 
 const EMULATOR_NAV: [string, string][] = [
@@ -104,6 +106,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
         return <RolesView {...props} />;
       case "webhooks":
         return <WebhooksView {...props} />;
+      case "extensions":
+        return <ExtensionsView {...props} />;
       default:
         return <ConversationsView {...props} />;
     }

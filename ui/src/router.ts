@@ -7,7 +7,7 @@ export interface Route {
   param?: string;
 }
 
-export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks"] as const;
+export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions"] as const;
 export const GLOBAL_SECTIONS = ["requests", "deliveries", "rules", "control"] as const;
 
 export function parseRoute(hash: string): Route {
