@@ -15,6 +15,7 @@ import { WebhooksView } from "./views/webhooks";
 import { ExtensionsView } from "./views/extensions";
 import { RequestsView } from "./views/requests";
 import { DeliveriesView } from "./views/deliveries";
+import { NotificationsView } from "./views/notifications";
 import { RulesView } from "./views/rules";
 import { ControlView } from "./views/control";
 import "./styles.css";
@@ -32,6 +33,7 @@ const APP_NAV: [string, string][] = [
 const EMULATOR_NAV: [string, string][] = [
   ["requests", "Requests"],
   ["deliveries", "Webhook deliveries"],
+  ["notifications", "Notifications"],
   ["rules", "Faults & latency"],
   ["control", "Clock & snapshots"],
 ];
@@ -117,6 +119,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
       return <RequestsView dir={dir} app={app} />;
     case "deliveries":
       return <DeliveriesView />;
+    case "notifications":
+      return <NotificationsView />;
     case "rules":
       return <RulesView dir={dir} app={app} />;
     case "control":
