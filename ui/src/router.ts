@@ -7,7 +7,7 @@ export interface Route {
   param?: string;
 }
 
-export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions"] as const;
+export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions", "moderation"] as const;
 export const GLOBAL_SECTIONS = ["requests", "deliveries", "notifications", "rules", "control"] as const;
 
 export function parseRoute(hash: string): Route {
