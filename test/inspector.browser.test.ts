@@ -109,7 +109,7 @@ describe("web inspector in Chromium", () => {
       fetch(`${emulator.baseUrl()}${path}`, { method, headers: { apikey: REST_KEY, "content-type": "application/json", ...extra }, body: JSON.stringify(body) }).then((r) => r.json());
     await page.goto(`${emulator.url}/_emulator/ui#/app/${APP_ID}/moderation`);
     const rule = page.locator('tr[data-rule="text-profanity-filter"]');
-    await rule.locator("input[type=checkbox]").check();
+    await rule.locator("input[type=checkbox]").click(); // a controlled switch: it turns once the PUT is done
     await rule.getByText("enabled", { exact: true }).waitFor();
     const sent = await call("POST", "/messages", { receiver: "superhero2", receiverType: "user", data: { text: "oh shit" } }, { onBehalfOf: "superhero1" });
     expect(sent.data.data.moderation.status).toBe("disapproved");
