@@ -33,6 +33,7 @@ import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
 import { bots } from "./resources/bots/routes.js";
 import { aiAgents } from "./resources/ai-agents/routes.js";
+import { dataImport } from "./resources/data-import/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
@@ -66,7 +67,8 @@ function restPlane(): Hono<Env> {
     .route("/", roles)
     .route("/", notifications)
     .route("/", bots)
-    .route("/", aiAgents);
+    .route("/", aiAgents)
+    .route("/", dataImport);
 }
 
 /**
