@@ -12,6 +12,10 @@ function removeById(list: MessageRecord[], id: number): void {
   if (list[at]?.id === id) list.splice(at, 1);
 }
 
+function insertById(list: MessageRecord[], m: MessageRecord): void {
+  list.splice(lowerBoundId(list, m.id), 0, m);
+}
+
 /** Where a message stands in a conversation: its time, then its id. */
 export interface MessageKey {
   sentAt: number;
@@ -145,6 +149,23 @@ export class Messages {
     const m = this.all[at];
     if (m?.id === id) return m;
     return { sentAt: this.all[at - 1]?.sentAt ?? 0, id };
+  }
+
+  /** Hands out the next id without storing anything (a message held back by moderation keeps its id). */
+  reserveId(): number {
+    return ++this.lastId;
+  }
+
+  /** Stores a message whose id was reserved earlier, at its place in id order. */
+  insert(m: MessageRecord): void {
+    if (this.all.length === 0 || this.all[this.all.length - 1].id < m.id) {
+      this.all.push(m);
+      this.index(m, true);
+      return;
+    }
+    insertById(this.all, m);
+    // Its conversation and thread lists are in time order: it goes where its time puts it.
+    this.index(m, true);
   }
 
   pinnedIn(conversationId: string): number {
