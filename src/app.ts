@@ -31,6 +31,7 @@ import { conversationPins } from "./resources/conversations/pins.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
+import { bots } from "./resources/bots/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
@@ -62,7 +63,8 @@ function restPlane(): Hono<Env> {
     .route("/", friends)
     .route("/", blockedUsers)
     .route("/", roles)
-    .route("/", notifications);
+    .route("/", notifications)
+    .route("/", bots);
 }
 
 /**

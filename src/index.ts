@@ -20,7 +20,9 @@ import { resolveTls, type TlsMaterial } from "./tls.js";
 import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
+import { botRelay } from "./bots/relay.js";
 import { Jwt } from "./client/jwt.js";
+import { Realtime } from "./realtime/realtime.js";
 
 export { SeedError } from "./store/seed.js";
 export { PersistenceError } from "./store/persistence.js";
@@ -137,10 +139,12 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   const persistence = options.data
     ? await Persistence.open(options.data, store, { now: clock.now(), log })
     : undefined;
+  const control = new ControlPlane(store, clock, options);
+  const jwt = new Jwt();
   const emulator: Emulator = {
     store,
     clock,
-    control: new ControlPlane(store, clock, options),
+    control,
     version: VERSION,
     startedAtMs: Date.now(),
     management: {
@@ -148,9 +152,12 @@ export async function createEmulator(options: EmulatorOptions = {}) {
       secret: options.managementSecret ?? DEFAULT_MANAGEMENT_SECRET,
     },
     webhooks: new Dispatcher(clock),
-    jwt: new Jwt(),
+    jwt,
+    realtime: new Realtime(store, clock, jwt, control.journal),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
+  store.events.subscribe((e) => emulator.realtime.publish(e));
+  store.events.subscribe(botRelay(emulator.webhooks));
   store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
@@ -214,7 +221,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let tls: TlsMaterial | undefined;
   try {
     tls = resolveTls(options);
-    listening = await listen(app, options.port ?? 0, host, { tls, wrap: requestLogger(options, () => emulator.store.defaultAppId) });
+    listening = await listen(app, options.port ?? 0, host, {
+      tls,
+      wrap: requestLogger(options, () => emulator.store.defaultAppId),
+      upgrade: (req, socket, head) => emulator.realtime.upgrade(req, socket, head),
+    });
   } catch (e) {
     persistence?.close();
     tls?.dispose();
@@ -247,6 +258,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close() {
       closed ??= (async () => {
         emulator.webhooks.close();
+        emulator.realtime.shutdown();
         await listening.close();
         await persistence?.flush();
         persistence?.close();

@@ -1,4 +1,5 @@
-import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
+import type { Duplex } from "node:stream";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
@@ -17,6 +18,8 @@ export interface ListenOptions {
   tls?: { cert: string; key: string };
   /** Wraps the request listener (the request log). */
   wrap?: (listener: RequestListener) => RequestListener;
+  /** Takes connection upgrades (the WebSocket). */
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
@@ -25,6 +28,7 @@ export async function listen(app: Hono<Env>, port: number, host: string, options
   const listener = options.wrap ? options.wrap(base) : base;
   const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   server.keepAliveTimeout = 5_000;
+  if (options.upgrade) server.on("upgrade", options.upgrade);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -1,68 +1,40 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { APP_ID, emulator, expectError, MGMT, type TestEmulator } from "./helpers.js";
+import { pollDeliveries, useReceiver } from "./receiver.helpers.js";
 
 /** A real local receiver: records every request; `answer` decides each reply (default 200). */
-interface Received {
-  body: any;
-  headers: IncomingMessage["headers"];
-}
-let receiver: Server;
-let url: string;
-let received: Received[];
-let answer: (req: Received, res: ServerResponse) => void;
+const rx = useReceiver("/hook", (_, res) => res.end("ok"));
 
 let e: TestEmulator;
 beforeEach(async () => {
-  received = [];
-  answer = (_, res) => res.end("ok");
-  receiver = createServer((req, res) => {
-    let text = "";
-    req.on("data", (d) => (text += d));
-    req.on("end", () => {
-      const r = { body: JSON.parse(text), headers: req.headers };
-      received.push(r);
-      answer(r, res);
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   e = await emulator();
 });
 afterEach(async () => {
   e.emulator.webhooks.close();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
 });
 
 const V2 = { "x-webhook-version": "2" };
 const mgmt = (method: string, path: string, body?: unknown, headers: Record<string, string> = V2) =>
   e.call(method, `/apimgmt/apps/${APP_ID}${path}`, { body, key: null, headers: { ...MGMT, ...headers } });
 async function register(triggerIds: string[], extra: Record<string, unknown> = {}, id = "hook1") {
-  const r = await mgmt("POST", "/webhooks", { id, name: "My hook", webhookURL: url, ...extra });
+  const r = await mgmt("POST", "/webhooks", { id, name: "My hook", webhookURL: rx.url, ...extra });
   expect(r.status).toBe(200);
   expect((await mgmt("POST", `/webhooks/${id}/triggers`, { triggerIds })).status).toBe(200);
 }
 const deliveries = (q = "") => e.get(`/_emulator/webhooks/deliveries${q}`, { key: null });
-const waitDelivered = async (n: number, q = "") => {
-  for (let i = 0; i < 200; i++) {
-    const r = await deliveries(`?status=delivered${q}`);
-    if (r.body.deliveries.length >= n) return r.body.deliveries;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`fewer than ${n} deliveries`);
-};
+const waitDelivered = (n: number, q = "") => pollDeliveries(() => deliveries(`?status=delivered${q}`), n);
 const say = (text: string, from = "superhero1", to = "superhero2") =>
   e.post("/v3/messages", { receiver: to, receiverType: "user", data: { text } }, { onBehalfOf: from });
 
 describe("webhook management", () => {
   it("creates, lists, gets, updates and deletes webhooks (X-Webhook-Version: 2)", async () => {
-    const r = await mgmt("POST", "/webhooks", { id: "orders", name: "Orders", webhookURL: url, useBasicAuth: true, username: "u", password: "p", retryOnFailure: true });
+    const r = await mgmt("POST", "/webhooks", { id: "orders", name: "Orders", webhookURL: rx.url, useBasicAuth: true, username: "u", password: "p", retryOnFailure: true });
     expect(r.body.data).toEqual({
       id: "orders",
       name: "Orders",
-      webhookURL: url,
+      webhookURL: rx.url,
       useBasicAuth: true,
       username: "u",
       enabled: true,
@@ -70,7 +42,7 @@ describe("webhook management", () => {
       createdAt: expect.any(Number),
       updatedAt: expect.any(Number),
     });
-    await mgmt("POST", "/webhooks", { id: "audit", name: "Audit log", webhookURL: url });
+    await mgmt("POST", "/webhooks", { id: "audit", name: "Audit log", webhookURL: rx.url });
     const list = await mgmt("GET", "/webhooks?searchKey=audit");
     expect(list.body.data.map((w: any) => w.id)).toEqual(["audit"]);
     expect(list.body.meta.pagination.total).toBe(1);
@@ -81,7 +53,7 @@ describe("webhook management", () => {
   });
 
   it("keeps the legacy system (no version header) apart", async () => {
-    await mgmt("POST", "/webhooks", { id: "legacy", name: "Legacy", webhookURL: url }, {});
+    await mgmt("POST", "/webhooks", { id: "legacy", name: "Legacy", webhookURL: rx.url }, {});
     expect((await mgmt("GET", "/webhooks")).body.data).toEqual([]);
     expect((await mgmt("GET", "/webhooks", undefined, {})).body.data.map((w: any) => w.id)).toEqual(["legacy"]);
     expectError(await mgmt("GET", "/webhooks/legacy"), 404, "ERR_WEBHOOK_NOT_FOUND");
@@ -94,7 +66,7 @@ describe("webhook management", () => {
   });
 
   it("validates input and limits: id ≤ 50, URL ≤ 255, basic auth needs credentials, 25 per app", async () => {
-    const bad = await mgmt("POST", "/webhooks", { id: "x".repeat(51), webhookURL: "not a url" });
+    const bad = await mgmt("POST", "/webhooks", { id: "x".repeat(51), webhookURL: "not a rx.url" });
     expect(expectError(bad, 400, "ERR_BAD_REQUEST").details).toEqual({
       id: ["The id may not be greater than 50 characters."],
       name: ["The name field is required."],
@@ -102,16 +74,16 @@ describe("webhook management", () => {
     });
     const long = await mgmt("POST", "/webhooks", { id: "l", name: "L", webhookURL: `https://x.io/${"a".repeat(250)}` });
     expect(expectError(long, 400, "ERR_BAD_REQUEST").details).toEqual({ webhookURL: ["The webhookURL may not be greater than 255 characters."] });
-    const auth = await mgmt("POST", "/webhooks", { id: "a", name: "A", webhookURL: url, useBasicAuth: true, username: "u" });
+    const auth = await mgmt("POST", "/webhooks", { id: "a", name: "A", webhookURL: rx.url, useBasicAuth: true, username: "u" });
     expect(expectError(auth, 400, "ERR_BAD_REQUEST").details).toEqual({ password: ["The password field is required when use basic auth is true."] });
-    for (let i = 0; i < 25; i++) expect((await mgmt("POST", "/webhooks", { id: `w${i}`, name: "W", webhookURL: url })).status).toBe(200);
-    expectError(await mgmt("POST", "/webhooks", { id: "w0", name: "W", webhookURL: url }), 400, "ERR_BAD_REQUEST");
-    expectError(await mgmt("POST", "/webhooks", { id: "w26", name: "W", webhookURL: url }), 403, "ERR_PLAN_QUOTA_RESTRICTION");
+    for (let i = 0; i < 25; i++) expect((await mgmt("POST", "/webhooks", { id: `w${i}`, name: "W", webhookURL: rx.url })).status).toBe(200);
+    expectError(await mgmt("POST", "/webhooks", { id: "w0", name: "W", webhookURL: rx.url }), 400, "ERR_BAD_REQUEST");
+    expectError(await mgmt("POST", "/webhooks", { id: "w26", name: "W", webhookURL: rx.url }), 403, "ERR_PLAN_QUOTA_RESTRICTION");
     expectError(await e.call("GET", "/apimgmt/apps/nope/webhooks", { key: null, headers: { ...MGMT } }), 404, "ERR_APP_NOT_FOUND");
   });
 
   it("adds, lists and removes triggers; unknown trigger ids are refused per item", async () => {
-    await mgmt("POST", "/webhooks", { id: "t", name: "T", webhookURL: url });
+    await mgmt("POST", "/webhooks", { id: "t", name: "T", webhookURL: rx.url });
     const add = await mgmt("POST", "/webhooks/t/triggers", { triggerIds: ["message_sent", "group_created", "nope"] });
     expect(add.body.data.message_sent).toEqual({ success: true, message: "Triggers has been added successfully." });
     expect(add.body.data.nope).toMatchObject({ success: false, error: { code: "ERR_TRIGGER_NOT_FOUND" } });
@@ -131,10 +103,10 @@ describe("delivery", () => {
     await register(["message_sent"], { useBasicAuth: true, username: "user", password: "secret" });
     const sent = (await say("hello")).body.data;
     await waitDelivered(1);
-    expect(received).toHaveLength(1);
-    expect(received[0].headers.authorization).toBe(`Basic ${Buffer.from("user:secret").toString("base64")}`);
-    expect(received[0].headers["content-type"]).toBe("application/json");
-    expect(received[0].body).toEqual({ trigger: "message_sent", data: { message: sent }, appId: APP_ID, region: "us", webhook: "hook1" });
+    expect(rx.received).toHaveLength(1);
+    expect(rx.received[0].headers.authorization).toBe(`Basic ${Buffer.from("user:secret").toString("base64")}`);
+    expect(rx.received[0].headers["content-type"]).toBe("application/json");
+    expect(rx.received[0].body).toEqual({ trigger: "message_sent", data: { message: sent }, appId: APP_ID, region: "us", webhook: "hook1" });
   });
 
   it("delivers only subscribed triggers of enabled webhooks", async () => {
@@ -152,23 +124,23 @@ describe("delivery", () => {
   it("keeps per-webhook order and never holds up the API response", async () => {
     await register(["message_sent"]);
     const held: ServerResponse[] = [];
-    answer = (_, res) => held.push(res);
+    rx.answer = (_, res) => held.push(res);
     expect((await say("m1")).status).toBe(200);
-    while (received.length === 0) await new Promise((r) => setTimeout(r, 5));
+    while (rx.received.length === 0) await new Promise((r) => setTimeout(r, 5));
     // Every API call answers while the receiver still holds the first delivery, and nothing overtakes it.
     for (let i = 2; i <= 5; i++) expect((await say(`m${i}`)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 50));
-    expect(received).toHaveLength(1);
-    answer = (_, res) => res.end();
+    expect(rx.received).toHaveLength(1);
+    rx.answer = (_, res) => res.end();
     held.forEach((res) => res.end());
     await waitDelivered(5);
-    expect(received.map((r) => r.body.data.message.data.text)).toEqual(["m1", "m2", "m3", "m4", "m5"]);
+    expect(rx.received.map((r) => r.body.data.message.data.text)).toEqual(["m1", "m2", "m3", "m4", "m5"]);
   });
 
   it("retries a failed delivery twice, 10 s and 30 s later on the emulator clock", async () => {
     await register(["message_sent"], { retryOnFailure: true });
     e.clock.freeze();
-    answer = (_, res) => {
+    rx.answer = (_, res) => {
       res.statusCode = 500;
       res.end();
     };
@@ -184,7 +156,7 @@ describe("delivery", () => {
     expect((await wait("retrying", 1)).attempts[0]).toMatchObject({ status: 500, durationMs: expect.any(Number) });
     e.clock.advance(9);
     await new Promise((r) => setTimeout(r, 50));
-    expect(received).toHaveLength(1);
+    expect(rx.received).toHaveLength(1);
     e.clock.advance(1);
     await wait("retrying", 2);
     e.clock.advance(30);
@@ -192,14 +164,14 @@ describe("delivery", () => {
     expect(failed.attempts.map((a: any) => a.at - failed.attempts[0].at)).toEqual([0, 10_000, 40_000]);
     // Without retryOnFailure a failure is final at once.
     await mgmt("PUT", "/webhooks/hook1", { retryOnFailure: false });
-    answer = (_, res) => res.end();
+    rx.answer = (_, res) => res.end();
     await say("fine");
     await waitDelivered(1);
   });
 
   it("no answer within 2 s is a failed attempt", async () => {
     await register(["message_sent"]);
-    answer = () => {}; // never answers
+    rx.answer = () => {}; // never answers
     await say("slow");
     const [d] = (await deliveries("?status=failed&wait=4000")).body.deliveries;
     expect(d.attempts).toEqual([{ at: expect.any(Number), error: "no answer within 2000 ms", durationMs: expect.any(Number) }]);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { addressedApp } from "../http/auth.js";
 import { apiPath } from "../http/addressing.js";
-import type { Ctx, Env } from "../http/context.js";
+import { header, type Ctx, type Env } from "../http/context.js";
 import { apiError } from "../http/errors.js";
 import { ok, success } from "../http/reply.js";
 import { readBody, validate } from "../http/validate.js";
@@ -61,7 +61,7 @@ const clientOnly = new Hono<Env>()
   .post("/me/jwt", (c) => ok(c, { token: jwtFor(c) }))
   .delete("/me", (c) => {
     const user = c.get("actor");
-    user.status = "offline";
+    c.get("emulator").realtime.logout(c.get("app"), user, header(c, "resource"));
     return success(c, `The user with UID ${user.uid} has been logged out successfully.`);
   })
   .route("/", blockedUsersAt("/blockedusers"))

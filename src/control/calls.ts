@@ -17,9 +17,11 @@ const CALL_BODY_LIMIT = 1024 * 1024;
  */
 function emitCallEvents(app: AppState, call: CallRecord, messages: MessageRecord[]): void {
   const sessionId = call.sessionId;
-  const emit = (trigger: string, data: () => unknown) => app.emit(trigger, data);
-  const initiated = messages.find((m) => (m.data as { action?: string }).action === "initiated");
-  if (initiated) emit("call_initiated", () => ({ call: messageView(app, initiated) }));
+  // Each trigger that matches a call message carries it (realtime pushes it to the call's parties).
+  const emit = (trigger: string, data: () => unknown, message?: MessageRecord) => app.emit(trigger, data, message);
+  const byAction = (action: string) => messages.find((m) => (m.data as { action?: string }).action === action);
+  const initiated = byAction("initiated");
+  if (initiated) emit("call_initiated", () => ({ call: messageView(app, initiated) }), initiated);
   const occupant = (p: CallRecord["participants"][number]) => ({
     uid: p.uid,
     name: app.users.get(p.uid)?.name ?? p.uid,
@@ -27,20 +29,25 @@ function emitCallEvents(app: AppState, call: CallRecord, messages: MessageRecord
     left_at: p.leftAt,
     audio_call: String(call.type === "audio"),
   });
-  if (call.startedAt !== undefined) emit("call_started", () => ({ created_at: call.startedAt, sessionId }));
+  if (call.startedAt !== undefined) emit("call_started", () => ({ created_at: call.startedAt, sessionId }), byAction("ongoing"));
   for (const p of call.participants.filter((p) => p.joinedAt !== undefined)) {
     emit("call_participant_joined", () => ({ occupant: occupant(p), sessionId }));
     if (p.leftAt !== undefined) emit("call_participant_left", () => ({ occupant: occupant(p), sessionId }));
   }
   const endings: Record<string, string> = { unanswered: "call_unanswered", rejected: "call_rejected", canceled: "call_cancelled" };
-  if (endings[call.status]) emit(endings[call.status], () => ({ call: messageView(app, messages.at(-1)!), sessionId }));
+  const final = messages.at(-1)!;
+  if (endings[call.status]) emit(endings[call.status], () => ({ call: messageView(app, final), sessionId }), final);
   if (call.status === "ended")
-    emit("call_ended", () => ({
-      all_occupants: call.participants.filter((p) => p.joinedAt !== undefined).map(occupant),
-      destroyed_at: call.endedAt,
-      created_at: call.startedAt ?? call.initiatedAt,
-      sessionId,
-    }));
+    emit(
+      "call_ended",
+      () => ({
+        all_occupants: call.participants.filter((p) => p.joinedAt !== undefined).map(occupant),
+        destroyed_at: call.endedAt,
+        created_at: call.startedAt ?? call.initiatedAt,
+        sessionId,
+      }),
+      final,
+    );
   for (const r of call.recordings)
     emit("recording_generated", () => ({ recordingDate: r.startTime, duration: r.endTime - r.startTime, startTime: r.startTime, sessionId, recording_url: r.recording_url }));
   for (const t of call.transcriptions)

@@ -4,7 +4,8 @@ import { apiError, badRequest } from "../http/errors.js";
 import { Query } from "../http/validate.js";
 import type { Journal, JournalFilter } from "./journal.js";
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+/** `WS`: the realtime layer's socket connects, auths and closes (see realtime/realtime.ts). */
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "WS"];
 const MAX_WAIT_MS = 600_000;
 /** As for a rule's match.path. */
 const MAX_GLOB = 1000;

@@ -9,6 +9,7 @@ import { extensionCallRoutes } from "./extension-calls.js";
 import { inspector } from "./ui.js";
 import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
+import { sessionRoutes } from "./sessions.js";
 import { clockRoutes } from "./clock-routes.js";
 import { journalRoutes } from "./journal-routes.js";
 import { rateLimitRoutes } from "./rate-limit-routes.js";
@@ -29,6 +30,7 @@ export const control = new Hono<Env>()
   .route("/", streams)
   .route("/", deliveries)
   .route("/", appsRoutes)
+  .route("/", sessionRoutes)
   .route("/", extensionCallRoutes)
   .get("/health", (c) => {
     const { store, version, startedAtMs } = c.get("emulator");

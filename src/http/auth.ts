@@ -3,6 +3,7 @@ import { apiError, badRequest, maskKey } from "./errors.js";
 import { apiPath, DEFAULT_LABEL } from "./addressing.js";
 import { header, type Ctx, type Env } from "./context.js";
 import type { AppState } from "../store/app-state.js";
+import { withOriginDevice } from "../realtime/origin.js";
 import type { UserRecord } from "../store/types.js";
 
 /** What an authOnly key ("Auth Key") may do: create users and create auth tokens. */
@@ -57,7 +58,7 @@ export const clientAuth: MiddlewareHandler<Env> = (c, next) => {
   if (!token || !user) throw apiError("AUTH_ERR_AUTH_TOKEN_NOT_FOUND", { authToken: maskKey(raw) });
   c.set("actor", user);
   c.set("authToken", token);
-  return next();
+  return withOriginDevice(header(c, "resource"), next);
 };
 
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */

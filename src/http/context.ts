@@ -6,6 +6,7 @@ import type { Store } from "../store/store.js";
 import type { ApiKeyRecord, AuthTokenRecord, UserRecord } from "../store/types.js";
 import type { Dispatcher } from "../webhooks/dispatcher.js";
 import type { Jwt } from "../client/jwt.js";
+import type { Realtime } from "../realtime/realtime.js";
 
 /** What every handler can reach: the emulator's parts, shared by all requests. */
 export interface Emulator {
@@ -20,6 +21,8 @@ export interface Emulator {
   control: ControlPlane;
   /** Signs the client plane's session tokens (what the WebSocket's `auth` frame presents). */
   jwt: Jwt;
+  /** The WebSocket sessions and what they are sent. */
+  realtime: Realtime;
 }
 
 export type Env = {

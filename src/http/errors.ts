@@ -228,6 +228,27 @@ export const ERRORS = {
     message: "The user with UID {uid} has been blocked by the user with UID {receiver} and cannot send them messages.",
   },
 
+  // Bots
+  ERR_BOT_NOT_FOUND: { status: 404, message: "The bot with UID {uid} does not exist. Please use the UID of a bot." },
+  ERR_BOT_ALREADY_EXISTS: { status: 400, message: "The user with UID {uid} is already a bot. Please update the bot instead." },
+
+  // Data import (per item, but for the collection checks)
+  ERR_IMPORT_MUID_ALREADY_EXISTS: {
+    status: 400,
+    message: "The message with muid {muid} was already imported. Please use a unique muid.",
+  },
+  ERR_IMPORT_INVALID_USER_FORMAT: { status: 400, message: "The users must be an object of user objects keyed by uid. {problem}" },
+  ERR_IMPORT_INVALID_GROUP_FORMAT: { status: 400, message: "The groups must be an object of group objects keyed by guid. {problem}" },
+  ERR_IMPORT_INVALID_MEMBER_FORMAT: {
+    status: 400,
+    message: "The members must be an object of member objects keyed by <guid>_member_<uid>. {problem}",
+  },
+  ERR_IMPORT_INVALID_MESSAGE_FORMAT: { status: 400, message: "The messages must be an object of message objects keyed by muid. {problem}" },
+  ERR_IMPORT_INVALID_JOINEDAT: {
+    status: 400,
+    message: "The joinedAt {joinedAt} of {uid} in the group {guid} must be after the group's createdAt {createdAt} and before now.",
+  },
+
   // Webhooks
   ERR_WEBHOOK_NOT_FOUND: { status: 404, message: "The webhook {id} does not exist. Please use a correct webhook id." },
   ERR_TRIGGER_NOT_FOUND: { status: 404, message: "The trigger {id} does not exist. Please use a correct trigger id." },
@@ -287,6 +308,10 @@ export const ERRORS = {
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/** The data-import variant of ERR_TOO_MANY_REQUESTS (reference/errors.md §7). */
+export const IMPORT_RATE_LIMIT_MESSAGE =
+  "Too many requests for data import API. {limit} per minute is the maximum request allowed. Please retry after {retryAfter} seconds.";
 
 export type Details = Record<string, string[]>;
 

@@ -202,6 +202,15 @@ export function validate(body: Body, schema: Schema): void {
   if (Object.keys(details).length > 0) throw badRequest(details);
 }
 
+/** Callbacks with basic auth on (webhooks, bots) need both credentials. */
+export function requireCredentials(target: { useBasicAuth: boolean; username?: string; password?: string }): void {
+  if (!target.useBasicAuth) return;
+  const details: Details = {};
+  for (const k of ["username", "password"] as const)
+    if (!target[k]) details[k] = [`The ${k} field is required when use basic auth is true.`];
+  if (Object.keys(details).length > 0) throw badRequest(details);
+}
+
 export function asBool(v: unknown): boolean {
   return v === true || v === 1 || v === "true" || v === "1";
 }

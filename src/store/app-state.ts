@@ -12,10 +12,12 @@ import { SortedIndex } from "./sorted-index.js";
 import { copyManagement, type ManagementData } from "./management.js";
 import { NotificationState } from "./notification-state.js";
 import type {
+  AgentRecord,
   ApiKeyRecord,
   AppData,
   AppMeta,
   AuthTokenRecord,
+  BotRecord,
   CallRecord,
   GlobalPinRecord,
   MessageRecord,
@@ -41,6 +43,8 @@ export function copyAppData(data: AppData): AppData {
     friends: copy(data.friends),
     blocks: copy(data.blocks),
     webhooks: copy(data.webhooks),
+    bots: copy(data.bots),
+    agents: copy(data.agents),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
     management: copyManagement(data.management),
     notifications: data.notifications && structuredClone(data.notifications),
@@ -97,6 +101,10 @@ export class AppState {
   readonly conversations = new Conversations();
   readonly relations = new Relations();
   readonly webhooks = new Map<string, WebhookRecord>();
+  /** Bots by uid (each is also a user; at most 25 per app). */
+  readonly bots = new Map<string, BotRecord>();
+  /** AI agents (BYO and agent builder) by uid (each is also a user). */
+  readonly agents = new Map<string, AgentRecord>();
   /** Where events go (the store's event bus); set by the store. */
   events?: EventSink;
   readonly calls = new Calls();
@@ -151,6 +159,10 @@ export class AppState {
     this.relations.load(data.friends, data.blocks);
     this.webhooks.clear();
     for (const w of data.webhooks) this.webhooks.set(w.id, structuredClone(w));
+    this.bots.clear();
+    for (const b of data.bots) this.bots.set(b.uid, { ...b });
+    this.agents.clear();
+    for (const a of data.agents) this.agents.set(a.uid, { ...a });
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
     this.management = copyManagement(data.management);
@@ -202,6 +214,8 @@ export class AppState {
       conversations: this.conversations.toData(),
       ...this.relations.toData(),
       webhooks: [...this.webhooks.values()],
+      bots: [...this.bots.values()],
+      agents: [...this.agents.values()],
       calls: this.calls.toData(),
       management: this.management,
       notifications: this.notifications.toData(),
@@ -274,6 +288,9 @@ export class AppState {
     this.relations.forgetUser(uid);
     this.savedMessages.forgetUser(uid);
     this.threadSubscriptions.forgetUser(uid);
+    // A deleted user stops being a bot or an agent.
+    this.bots.delete(uid);
+    this.agents.delete(uid);
     this.notifications.forgetUser(uid);
   }
 

@@ -2,12 +2,14 @@ import { readFileSync } from "node:fs";
 import { callMessages, type CallParties } from "./call-messages.js";
 import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf } from "./conversation-ids.js";
-import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
+import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
 import type {
+  AgentRecord,
   ApiKeyRecord,
   AppData,
   AppMeta,
   AuthTokenRecord,
+  BotRecord,
   CallParticipantRecord,
   CallRecord,
   GlobalPinRecord,
@@ -459,6 +461,33 @@ function webhook(c: Checker, raw: unknown, path: string, createdAt: number): Web
   return w;
 }
 
+function bot(c: Checker, raw: unknown, path: string, createdAt: number): BotRecord {
+  const o = c.obj(raw, path);
+  const b: BotRecord = {
+    uid: c.id(o.uid, `${path}.uid`),
+    webhookURL: c.str(o.webhookURL, `${path}.webhookURL`, 255),
+    groupChatSetting: c.oneOf(o.groupChatSetting, `${path}.groupChatSetting`, GROUP_CHAT_SETTINGS, "none"),
+    enabled: c.bool(o.enabled, `${path}.enabled`) ?? false,
+    useBasicAuth: c.bool(o.useBasicAuth, `${path}.useBasicAuth`) ?? false,
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt,
+  };
+  setIf(b, "username", c.optStr(o.username, `${path}.username`, 50));
+  setIf(b, "password", c.optStr(o.password, `${path}.password`, 50));
+  setIf(b, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
+  return b;
+}
+
+function agent(c: Checker, raw: unknown, path: string, createdAt: number): AgentRecord {
+  const o = c.obj(raw, path);
+  return {
+    uid: c.id(o.uid, `${path}.uid`),
+    kind: c.oneOf(o.kind, `${path}.kind`, ["byo", "builder"] as const, "byo"),
+    fields: c.json(o.fields, `${path}.fields`) ?? {},
+    createdAt: c.optInt(o.createdAt, `${path}.createdAt`) ?? createdAt * 1000,
+    updatedAt: c.optInt(o.updatedAt, `${path}.updatedAt`) ?? createdAt * 1000,
+  };
+}
+
 /** Notification state as saved (see notification-state.ts): shapes checked, values kept as they are. */
 function notifications(c: Checker, raw: unknown, path: string): NotificationsData | undefined {
   if (raw === undefined) return undefined;
@@ -606,6 +635,8 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       };
     }),
     calls: [],
+    bots: c.arr(o.bots, `${path}.bots`).map((b, i) => bot(c, b, `${path}.bots[${i}]`, createdAt)),
+    agents: c.arr(o.agents, `${path}.agents`).map((a, i) => agent(c, a, `${path}.agents[${i}]`, createdAt)),
     management: parseManagement(o.management, `${path}.management`, (p, problem) => c.fail(p, problem)),
     savedMessages: marks(c, o.savedMessages, `${path}.savedMessages`),
     threadSubscriptions: marks(c, o.threadSubscriptions, `${path}.threadSubscriptions`),
@@ -696,6 +727,12 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   });
   unique(c, data.reactions, (r) => String(r.id), `${path}.reactions`, "id");
   data.lastReactionId = data.reactions.reduce((max, r) => Math.max(max, r.id), data.lastReactionId);
+  unique(c, data.bots, (b) => b.uid, `${path}.bots`, "uid");
+  unique(c, data.agents, (a) => a.uid, `${path}.agents`, "uid");
+  for (const list of ["bots", "agents"] as const)
+    data[list].forEach((b, i) => {
+      if (!uids.has(b.uid)) c.fail(`${path}.${list}[${i}].uid`, `names the unknown user ${b.uid}`);
+    });
   data.conversations.forEach((s, i) => {
     if (!uids.has(s.uid)) c.fail(`${path}.conversations[${i}].uid`, `names the unknown user ${s.uid}`);
   });
@@ -761,6 +798,8 @@ export function emptyApp(app: AppMeta): AppData {
     blocks: [],
     webhooks: [],
     calls: [],
+    bots: [],
+    agents: [],
     management: emptyManagement(),
     savedMessages: [],
     threadSubscriptions: [],

@@ -222,6 +222,34 @@ export interface WebhookRecord {
   updatedAt: number;
 }
 
+export type GroupChatSetting = "allMessages" | "slashedMessages" | "mentionedMessages" | "none";
+export const GROUP_CHAT_SETTINGS: readonly GroupChatSetting[] = ["allMessages", "slashedMessages", "mentionedMessages", "none"];
+
+/** A bot: an existing user plus the callback its messages are relayed to (reference/ai-agents.md §2). */
+export interface BotRecord {
+  uid: string;
+  webhookURL: string;
+  groupChatSetting: GroupChatSetting;
+  enabled: boolean;
+  useBasicAuth: boolean;
+  username?: string;
+  password?: string;
+  createdAt: number;
+  updatedAt?: number;
+}
+
+/**
+ * An AI agent (BYO or agent builder): a user whose uid is the agent's UUID, plus the agent's own settings as the
+ * AI-agent APIs show them (`fields`, without uid, appId and times). Timestamps are Unix milliseconds.
+ */
+export interface AgentRecord {
+  uid: string;
+  kind: "byo" | "builder";
+  fields: JsonObject;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export type CallType = "audio" | "video";
 export const CALL_TYPES: readonly CallType[] = ["audio", "video"];
 export type CallMode = "call" | "meet" | "presenter";
@@ -308,6 +336,8 @@ export interface AppData {
   blocks: BlockRecord[];
   webhooks: WebhookRecord[];
   calls: CallRecord[];
+  bots: BotRecord[];
+  agents: AgentRecord[];
   /** Extensions, widgets, certificates, collaborators, app settings, tenant (see management.ts). */
   management: ManagementData;
   /** Messages each user saved (at most 100 per user). */

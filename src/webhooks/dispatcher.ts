@@ -1,6 +1,6 @@
 import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
-import type { WebhookRecord } from "../store/types.js";
+
 import { ClockTimers } from "../util/clock-timers.js";
 import { LEGACY_ALIASES } from "./triggers.js";
 
@@ -12,20 +12,33 @@ export interface Attempt {
   durationMs: number;
 }
 
-export interface Delivery {
+/** Who a delivery is for: a webhook (by id) or a bot's callback (by uid). */
+export type Recipient = { kind: "webhook"; webhook: string } | { kind: "bot"; bot: string };
+
+export type Delivery = Recipient & {
   id: number;
   appId: string;
-  webhook: string;
   event: string;
-  payload: { trigger: string; data: unknown; appId: string; region: string; webhook: string };
+  payload: Record<string, unknown>;
   status: "pending" | "retrying" | "delivered" | "failed";
   attempts: Attempt[];
   createdAt: number;
+};
+
+/** Where and how a delivery is POSTed, looked up at each attempt (the webhook or bot may change in between). */
+export interface Target {
+  url: string;
+  useBasicAuth: boolean;
+  username?: string;
+  password?: string;
+  retry: boolean;
 }
 
 export interface DeliveryFilter {
   appId?: string;
+  kind?: Delivery["kind"];
   webhook?: string;
+  bot?: string;
   trigger?: string;
   status?: Delivery["status"];
 }
@@ -37,16 +50,30 @@ const RETRY_DELAYS_MS = [10_000, 30_000];
 export function matches(d: Delivery, f: DeliveryFilter): boolean {
   return (
     (!f.appId || d.appId === f.appId) &&
-    (!f.webhook || d.webhook === f.webhook) &&
+    (!f.kind || d.kind === f.kind) &&
+    (!f.webhook || (d.kind === "webhook" && d.webhook === f.webhook)) &&
+    (!f.bot || (d.kind === "bot" && d.bot === f.bot)) &&
     (!f.trigger || d.event === f.trigger) &&
     (!f.status || d.status === f.status)
   );
 }
 
+/** A recipient's current target, or why there is none. */
+function targetOf(app: AppState, d: Delivery): Target | string {
+  if (d.kind === "bot") {
+    const b = app.bots.get(d.bot);
+    // Bots' callbacks are always retried: the platform documents no switch for them.
+    return b ? { url: b.webhookURL, useBasicAuth: b.useBasicAuth, username: b.username, password: b.password, retry: true } : "the bot was deleted";
+  }
+  const w = app.webhooks.get(d.webhook);
+  return w ? { url: w.webhookURL, useBasicAuth: w.useBasicAuth, username: w.username, password: w.password, retry: w.retryOnFailure } : "the webhook was deleted";
+}
+
 /**
- * Delivers events to the webhooks that subscribe to them, from a background queue per (app, webhook) so events
- * reach each webhook in the order they happened and never delay the API response that caused them. Keeps the
- * last deliveries (with every attempt) for `/_emulator/webhooks/deliveries`.
+ * Delivers events to the webhooks that subscribe to them and relayed messages to bots' callbacks, from a
+ * background queue per (app, recipient) so events reach each recipient in the order they happened and never
+ * delay the API response that caused them. Keeps the last deliveries of both kinds (with every attempt) in one
+ * log for `/_emulator/webhooks/deliveries` and `/_emulator/bots/deliveries`.
  */
 export class Dispatcher {
   private log: Delivery[] = [];
@@ -72,8 +99,14 @@ export class Dispatcher {
       const events = w.version === 2 ? (w.triggers.includes(trigger) ? [trigger] : []) : (LEGACY_ALIASES[trigger] ?? []).filter((t) => w.triggers.includes(t));
       if (!w.enabled || events.length === 0) continue;
       data ??= build();
-      for (const event of events) this.add(app, w, event, data);
+      for (const event of events)
+        this.add(app, { kind: "webhook", webhook: w.id }, event, { trigger: event, data, appId: app.meta.appId, region: app.meta.region, webhook: w.id });
     }
+  }
+
+  /** Queues one POST of `payload` to a bot's callback. */
+  relay(app: AppState, bot: string, event: string, payload: Record<string, unknown>): void {
+    if (!this.closed) this.add(app, { kind: "bot", bot }, event, payload);
   }
 
   list(filter: DeliveryFilter = {}): Delivery[] {
@@ -106,8 +139,9 @@ export class Dispatcher {
     return () => this.listeners.delete(listener);
   }
 
-  clear(): void {
-    this.log = [];
+  /** Forgets the log, or only the deliveries of one kind. */
+  clear(kind?: Delivery["kind"]): void {
+    this.log = kind ? this.log.filter((d) => d.kind !== kind) : [];
   }
 
   close(): void {
@@ -116,20 +150,20 @@ export class Dispatcher {
     for (const q of this.queues.values()) q.items = [];
   }
 
-  private add(app: AppState, w: WebhookRecord, event: string, data: unknown): void {
+  private add(app: AppState, to: Recipient, event: string, payload: Record<string, unknown>): void {
     const d: Delivery = {
       id: this.nextId++,
       appId: app.meta.appId,
-      webhook: w.id,
+      ...to,
       event,
-      payload: { trigger: event, data, appId: app.meta.appId, region: app.meta.region, webhook: w.id },
+      payload,
       status: "pending",
       attempts: [],
       createdAt: this.clock.nowMs(),
     };
     this.log.push(d);
     if (this.log.length > this.logSize) this.log.splice(0, this.log.length - this.logSize);
-    const key = `${d.appId}/${w.id}`;
+    const key = `${d.appId}/${to.kind}/${to.kind === "bot" ? to.bot : to.webhook}`;
     let q = this.queues.get(key);
     if (!q) this.queues.set(key, (q = { items: [], busy: false }));
     q.items.push(d);
@@ -144,10 +178,10 @@ export class Dispatcher {
     q.busy = true;
     while (q.items.length > 0 && !this.closed) {
       const d = q.items[0];
-      const w = app.webhooks.get(d.webhook);
-      const ok = w ? await this.attempt(d, w) : (this.record(d, { at: this.clock.nowMs(), error: "the webhook was deleted", durationMs: 0 }), false);
+      const target = targetOf(app, d);
+      const ok = typeof target === "string" ? (this.record(d, { at: this.clock.nowMs(), error: target, durationMs: 0 }), false) : await this.attempt(d, target);
       const retries = d.attempts.length - 1;
-      if (!ok && w?.retryOnFailure && retries < RETRY_DELAYS_MS.length) {
+      if (!ok && typeof target !== "string" && target.retry && retries < RETRY_DELAYS_MS.length) {
         d.status = "retrying";
         this.changed(d);
         await new Promise<void>((resolve) => this.timers.at(this.clock.nowMs() + RETRY_DELAYS_MS[retries], resolve));
@@ -160,13 +194,13 @@ export class Dispatcher {
     q.busy = false;
   }
 
-  private async attempt(d: Delivery, w: WebhookRecord): Promise<boolean> {
+  private async attempt(d: Delivery, w: Target): Promise<boolean> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (w.useBasicAuth) headers.authorization = `Basic ${Buffer.from(`${w.username ?? ""}:${w.password ?? ""}`).toString("base64")}`;
     const at = this.clock.nowMs();
     const started = performance.now();
     try {
-      const res = await fetch(w.webhookURL, {
+      const res = await fetch(w.url, {
         method: "POST",
         headers,
         body: JSON.stringify(d.payload),

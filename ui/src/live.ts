@@ -22,7 +22,10 @@ export interface JournalEntry {
 export interface Delivery {
   id: number;
   appId: string;
-  webhook: string;
+  /** A webhook delivery (`webhook` set) or a bot relay (`bot` set). */
+  kind: "webhook" | "bot";
+  webhook?: string;
+  bot?: string;
   event: string;
   payload: unknown;
   status: "pending" | "retrying" | "delivered" | "failed";

@@ -124,23 +124,28 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   });
 }
 
+/**
+ * The send operation (`POST /messages`) from `sender` (the app itself when undefined): one receiver or several,
+ * with every check and effect of a send. `POST /bots/{uid}/messages` is the same operation with the bot as sender.
+ */
+export async function sendMessage(c: Ctx, sender: UserRecord | undefined) {
+  const body = await readBody(c);
+  const target = receiverOf(body);
+  const many = multipleReceivers(body);
+  if (!target && !many) throw apiError("ERR_EMPTY_RECEIVER");
+  const content = readContent(body);
+  if (many) {
+    if (target) (target.receiverType === "user" ? many.uids : many.guids).unshift(target.receiver);
+    return sendToMany(c, sender, content, many);
+  }
+  const app = c.get("app");
+  const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver, content);
+  const m = store(app, c.get("emulator").clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
+  return ok(c, messageView(app, m, sender));
+}
+
 export const messages = new Hono<Env>()
-  .post("/messages", async (c) => {
-    const sender = onBehalfOf(c, "optional");
-    const body = await readBody(c);
-    const target = receiverOf(body);
-    const many = multipleReceivers(body);
-    if (!target && !many) throw apiError("ERR_EMPTY_RECEIVER");
-    const content = readContent(body);
-    if (many) {
-      if (target) (target.receiverType === "user" ? many.uids : many.guids).unshift(target.receiver);
-      return sendToMany(c, sender, content, many);
-    }
-    const app = c.get("app");
-    const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver, content);
-    const m = store(app, c.get("emulator").clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
-    return ok(c, messageView(app, m, sender));
-  })
+  .post("/messages", (c) => sendMessage(c, onBehalfOf(c, "optional")))
 
   .get("/messages", (c) => {
     const viewer = onBehalfOf(c, "optional");

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError, badRequest, type Details } from "../../http/errors.js";
+import { apiError, badRequest } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok, page, success } from "../../http/reply.js";
-import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import { asBool, Query, readBody, requireCredentials, validate, type Body, type Schema } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { WebhookRecord } from "../../store/types.js";
 import { LEGACY_TRIGGERS, TRIGGERS } from "../../webhooks/triggers.js";
@@ -53,13 +53,6 @@ function applyFields(w: WebhookRecord, body: Body): void {
   for (const k of ["useBasicAuth", "enabled", "retryOnFailure"] as const) if (body[k] !== undefined) w[k] = asBool(body[k]);
 }
 
-function requireCredentials(w: WebhookRecord): void {
-  if (!w.useBasicAuth) return;
-  const details: Details = {};
-  for (const k of ["username", "password"] as const)
-    if (!w[k]) details[k] = [`The ${k} field is required when use basic auth is true.`];
-  if (Object.keys(details).length > 0) throw badRequest(details);
-}
 
 const TRIGGER_IDS = { triggerIds: { required: true, type: "array", items: { required: true, type: "string" } } } as const;
 

@@ -6,9 +6,12 @@ import { act, useStore } from "../state";
 
 const TONE: Record<Delivery["status"], string> = { pending: "grey", retrying: "amber", delivered: "green", failed: "red" };
 
+/** Where a delivery went: a webhook id, or the bot whose callback got the relayed message. */
+const recipient = (d: Delivery) => (d.kind === "bot" ? `bot ${d.bot}` : d.webhook);
+
 function DeliveryDrawer({ d, onClose }: { d: Delivery; onClose: () => void }) {
   return (
-    <Drawer title={`${d.event} → ${d.webhook}`} onClose={onClose}>
+    <Drawer title={`${d.event} → ${recipient(d)}`} onClose={onClose}>
       <Facts
         rows={[
           ["status", <Badge tone={TONE[d.status]}>{d.status}</Badge>],
@@ -31,7 +34,7 @@ function DeliveryDrawer({ d, onClose }: { d: Delivery; onClose: () => void }) {
   );
 }
 
-/** Webhook deliveries as they happen: each event, its status and attempts; a row opens the payload. */
+/** Webhook deliveries and bot relays as they happen: each event, its status and attempts; a row opens the payload. */
 export function DeliveriesView() {
   const list = useStore(deliveries);
   const [selectedId, setSelectedId] = useState<number | undefined>(undefined);
@@ -39,7 +42,7 @@ export function DeliveriesView() {
   return (
     <section>
       <div class="toolbar">
-        <h1>Webhook deliveries</h1>
+        <h1>Webhook deliveries and bot relays</h1>
         <span class="spacer" />
         <button
           class="danger"
@@ -53,10 +56,10 @@ export function DeliveriesView() {
           Clear
         </button>
       </div>
-      {list.length === 0 && <Empty>No deliveries yet. Register a webhook with triggers; events your code causes are delivered here live.</Empty>}
+      {list.length === 0 && <Empty>No deliveries yet. Register a webhook with triggers, or enable a bot; events your code causes are delivered here live.</Empty>}
       {list.length > 0 && (
         <table class="table clickable">
-          <Head columns={["#", "Created", "App", "Webhook", "Event", "Status", "Attempts"]} />
+          <Head columns={["#", "Created", "App", "To", "Event", "Status", "Attempts"]} />
           <tbody>
             {list.map((d) => {
               const last = d.attempts.at(-1);
@@ -65,7 +68,7 @@ export function DeliveriesView() {
                   <td class="muted">{d.id}</td>
                   <td class="nowrap">{clockTime(d.createdAt)}</td>
                   <td>{d.appId}</td>
-                  <td>{d.webhook}</td>
+                  <td>{recipient(d)}</td>
                   <td>
                     <code>{d.event}</code>
                   </td>

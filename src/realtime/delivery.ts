@@ -1,0 +1,92 @@
+import type { AppState } from "../store/app-state.js";
+import { parseConversationId } from "../store/conversation-ids.js";
+import type { DomainEvent } from "../store/events.js";
+import type { MessageRecord } from "../store/types.js";
+import { messageView } from "../resources/messages/view.js";
+import type { Session } from "./sessions.js";
+
+/**
+ * Which domain events become WebSocket frames, what the frame says and who gets it. Who may see a message is
+ * decided as for listing messages: the two parties of a one-on-one conversation; the members of a group (banned,
+ * kicked and departed users are members no more); for a member action, also the member it is about (a kicked
+ * user hears of the kick).
+ */
+
+/** A frame for some users of an app. `uids` undefined: the frame's conversation decides (see `recipients`). */
+export interface Delivery {
+  frame: Record<string, unknown>;
+  /** The message whose conversation decides who gets the frame. */
+  about: MessageRecord;
+  /** Only these users (receipts go to the message's sender). */
+  only?: string[];
+}
+
+/** Webhook triggers whose event carries a message record that clients see as a `message` frame. */
+const MESSAGE_TRIGGERS = new Set([
+  "message_sent",
+  "message_edited",
+  "message_deleted",
+  "group_member_joined",
+  "group_member_left",
+  "group_member_added",
+  "group_member_kicked",
+  "group_member_banned",
+  "group_member_unbanned",
+  "group_member_scope_changed",
+  "call_initiated",
+  "call_started",
+  "call_ended",
+  "call_unanswered",
+  "call_rejected",
+  "call_cancelled",
+]);
+
+function envelope(app: AppState, m: MessageRecord, type: string, sender: string, deviceId: string | undefined, body: unknown) {
+  const frame: Record<string, unknown> = { appId: app.meta.appId, receiver: m.receiver, receiverType: m.receiverType };
+  if (deviceId) frame.deviceId = deviceId;
+  frame.sender = sender;
+  frame.type = type;
+  frame.body = body;
+  return frame;
+}
+
+/** The frame a domain event becomes, or undefined for events clients do not hear about. */
+export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delivery | undefined {
+  const m = e.message;
+  if (!m) return undefined;
+  const app = e.app;
+  if (MESSAGE_TRIGGERS.has(e.trigger)) return { frame: envelope(app, m, "message", m.sender, deviceId, messageView(app, m)), about: m };
+  if (e.trigger === "message_reaction_added" || e.trigger === "message_reaction_removed") {
+    const { reaction } = e.data() as { reaction: Record<string, unknown> & { uid: string } };
+    const body: Record<string, unknown> = { action: e.trigger, ...reaction, conversationId: m.conversationId };
+    if (m.parentId !== undefined) body.parentId = String(m.parentId);
+    return { frame: envelope(app, m, "message_reaction", reaction.uid, deviceId, body), about: m };
+  }
+  if (e.trigger === "message_read_receipt" || e.trigger === "message_delivery_receipt") {
+    const receipt = e.data() as Record<string, unknown> & { messageSender: string };
+    const frame: Record<string, unknown> = { appId: app.meta.appId, ...receipt };
+    if (deviceId) frame.deviceId = deviceId;
+    return { frame, about: m, only: [receipt.messageSender] };
+  }
+  return undefined;
+}
+
+/** The online users who see `m`: `online` is the app's users with a live session. */
+export function recipients(app: AppState, m: MessageRecord, online: ReadonlyMap<string, ReadonlySet<Session>>): string[] {
+  const parsed = parseConversationId(m.conversationId);
+  if (!parsed) return [];
+  if ("uids" in parsed) return parsed.uids[0] === parsed.uids[1] ? [parsed.uids[0]] : parsed.uids;
+  const members = app.groups.get(parsed.guid) ? app.groups.membership(parsed.guid).members : undefined;
+  const out: string[] = [];
+  if (members) {
+    // Walk the smaller side: a large group with few users online, or many users online and a small group.
+    if (online.size < members.size) {
+      for (const uid of online.keys()) if (members.has(uid)) out.push(uid);
+    } else for (const uid of members.keys()) if (online.has(uid)) out.push(uid);
+  }
+  if (m.category === "action" && m.type === "groupMember") {
+    const subject = (m.data.entities as { on?: { entity?: { uid?: string } } } | undefined)?.on?.entity?.uid;
+    if (subject && !out.includes(subject) && online.has(subject)) out.push(subject);
+  }
+  return out;
+}

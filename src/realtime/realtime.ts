@@ -1,0 +1,334 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocket, WebSocketServer, type RawData } from "ws";
+import type { Jwt } from "../client/jwt.js";
+import type { Journal } from "../control/journal.js";
+import { maskKey } from "../http/errors.js";
+import type { AppState } from "../store/app-state.js";
+import type { Clock } from "../store/clock.js";
+import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
+import type { DomainEvent } from "../store/events.js";
+import type { Store } from "../store/store.js";
+import type { UserRecord } from "../store/types.js";
+import { canSee } from "../resources/messages/access.js";
+import { markReceipt } from "../resources/conversations/routes.js";
+import { userView } from "../resources/users/view.js";
+import { deliveryOf, recipients } from "./delivery.js";
+import { originDevice, withOriginDevice } from "./origin.js";
+import { sessionView, Sessions, type PresenceSubscription, type Session, type SessionView } from "./sessions.js";
+
+/** Frames larger than this close the socket (the SDK's largest, a transient message, is far smaller). */
+const MAX_FRAME_BYTES = 64 * 1024;
+/** A socket that has not sent a valid `auth` frame by then is closed. */
+const AUTH_TIMEOUT_MS = 30_000;
+/** A client that stops reading is cut off once this much is queued for it. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** How many frames the inspector's live view can look back on. */
+const FRAME_LOG_SIZE = 200;
+
+const PRESENCE: readonly PresenceSubscription[] = ["ALL_USERS", "FRIENDS", "ROLES"];
+
+export interface FrameRecord {
+  id: number;
+  time: string;
+  appId: string;
+  direction: "in" | "out";
+  /** Out: how many sockets it went to. In: the sender. */
+  to?: number;
+  from?: string;
+  type: string;
+  frame: unknown;
+}
+
+export interface SessionFilter {
+  appId?: string;
+  uid?: string;
+}
+
+type Frame = Record<string, unknown> & { type?: unknown; action?: unknown; body?: unknown };
+
+const str = (v: unknown, max = 255): string | undefined => (typeof v === "string" && v !== "" && v.length <= max ? v : undefined);
+
+/**
+ * The realtime layer the SDK connects to after login (`wss://{CHAT_HOST}:{CHAT_WSS_PORT}`, root path): the `auth`
+ * frame with the jwt from `PUT /me` opens a session; `ping` gets `pong`; committed changes (a subscriber of the
+ * store's event stream, whatever plane made them) reach every session of every user who may see them; typing
+ * indicators and transient messages are relayed between users; receipts sent over the socket are recorded as
+ * the REST plane records them; presence follows the users' sessions. With no session connected the subscriber
+ * returns at its first check.
+ */
+export class Realtime {
+  readonly sessions = new Sessions();
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  private nextSessionId = 1;
+  private readonly frames: FrameRecord[] = [];
+  private nextFrameId = 1;
+  private readonly frameWatchers = new Set<(f: FrameRecord) => void>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly jwt: Jwt,
+    private readonly journal: Journal,
+  ) {}
+
+  // ---- sockets ----
+
+  /** The HTTP server's `upgrade` handler: WebSockets on the root path, nothing else. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/" && path !== "") {
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, req));
+  }
+
+  private connected(ws: WebSocket, req: IncomingMessage): void {
+    const url = `ws://${req.headers.host ?? "localhost"}/`;
+    this.record(req, url, null, { event: "connect" }, 101, null);
+    let session: Session | undefined;
+    const authTimer = setTimeout(() => ws.close(1008, "No auth frame"), AUTH_TIMEOUT_MS);
+    authTimer.unref();
+    ws.on("error", () => ws.terminate());
+    ws.on("message", (data: RawData, isBinary: boolean) => {
+      if (isBinary) return;
+      let frame: Frame;
+      try {
+        frame = JSON.parse(data.toString()) as Frame;
+      } catch {
+        return;
+      }
+      if (typeof frame !== "object" || frame === null || Array.isArray(frame)) return;
+      if (frame.action === "ping") return this.send(ws, { action: "pong" });
+      if (frame.type === "auth") {
+        if (session) return this.send(ws, this.authReply(frame, "OK", "200"));
+        session = this.authenticate(ws, req, url, frame);
+        if (session) clearTimeout(authTimer);
+        return;
+      }
+      if (session && this.sessions.has(session)) this.fromClient(session, frame);
+    });
+    ws.on("close", (code: number, reason: Buffer) => {
+      clearTimeout(authTimer);
+      if (session && this.sessions.has(session)) this.end(session);
+      this.record(req, url, session?.appId ?? null, { event: "close", uid: session?.uid, deviceId: session?.deviceId, code, reason: reason.toString() }, code, null);
+    });
+  }
+
+  private authReply(frame: Frame, status: string, code: string, message?: string) {
+    const body: Record<string, unknown> = { status, code };
+    if (message) body.message = message;
+    return { appId: frame.appId, type: "auth", sender: frame.sender, deviceId: frame.deviceId, body };
+  }
+
+  /** The `auth` frame: a jwt this emulator signed, whose token and user still exist, opens a session. */
+  private authenticate(ws: WebSocket, req: IncomingMessage, url: string, frame: Frame): Session | undefined {
+    const body = (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+    const claims = this.jwt.verify(body.auth);
+    const app = claims && this.store.apps.get(claims.appId);
+    const token = claims && app?.tokens.get(claims.authToken);
+    const user = token && token.uid === claims.uid ? app!.activeUser(claims.uid) : undefined;
+    const shown = { event: "auth", ...frame, body: { ...body, auth: typeof body.auth === "string" ? maskKey(body.auth) : body.auth } };
+    if (!app || !token || !user) {
+      const reply = this.authReply(frame, "ERROR", "401", "The jwt is invalid, or its auth token or user no longer exists. Please log in again.");
+      this.send(ws, reply);
+      this.record(req, url, app?.meta.appId ?? null, shown, 401, reply);
+      ws.close(1008, "Invalid jwt");
+      return undefined;
+    }
+    const session: Session = {
+      id: this.nextSessionId++,
+      ws,
+      appId: app.meta.appId,
+      uid: user.uid,
+      deviceId: str(body.deviceId) ?? str(frame.deviceId) ?? token.deviceId ?? `session-${this.nextSessionId}`,
+      platform: token.platform ?? str((body.params as Record<string, unknown> | undefined)?.platform) ?? "javascript",
+      since: this.clock.nowMs(),
+      presence: PRESENCE.includes(body.presenceSubscription as PresenceSubscription) ? (body.presenceSubscription as PresenceSubscription) : "NONE",
+      roles: Array.isArray(body.roles) ? body.roles.filter((r): r is string => typeof r === "string").slice(0, 100) : [],
+    };
+    const first = this.sessions.add(session);
+    const reply = this.authReply(frame, "OK", "200");
+    this.send(ws, reply);
+    this.record(req, url, app.meta.appId, shown, 200, reply);
+    if (first) this.setPresence(app, user, "online", session.deviceId);
+    return session;
+  }
+
+  /** Ends a session (its socket closed, or closed by us): the user goes offline with their last one. */
+  private end(session: Session): void {
+    if (!this.sessions.remove(session)) return;
+    const app = this.store.apps.get(session.appId);
+    const user = app?.users.get(session.uid);
+    if (app && user && user.deletedAt === undefined) this.setPresence(app, user, "offline", session.deviceId);
+  }
+
+  /** Closes the matching sessions (a test of reconnect logic, or a logout); returns how many. */
+  closeSessions(filter: SessionFilter & { deviceId?: string }, code = 1001, reason = "Closed by the emulator"): number {
+    let n = 0;
+    for (const s of [...this.sessions.all()]) {
+      if ((filter.appId && s.appId !== filter.appId) || (filter.uid && s.uid !== filter.uid) || (filter.deviceId && s.deviceId !== filter.deviceId))
+        continue;
+      this.end(s);
+      s.ws.close(code, reason);
+      n++;
+    }
+    return n;
+  }
+
+  /** `DELETE /me`: the device's sockets close; without another session the user is offline. */
+  logout(app: AppState, user: UserRecord, deviceId: string | undefined): void {
+    if (deviceId) this.closeSessions({ appId: app.meta.appId, uid: user.uid, deviceId }, 1000, "User logged out");
+    if (!this.sessions.of(app.meta.appId, user.uid)) user.status = "offline";
+  }
+
+  list(filter: SessionFilter = {}): SessionView[] {
+    const out: SessionView[] = [];
+    for (const s of this.sessions.all())
+      if ((!filter.appId || s.appId === filter.appId) && (!filter.uid || s.uid === filter.uid)) out.push(sessionView(s));
+    return out;
+  }
+
+  /** Stops every socket (the emulator is closing). */
+  shutdown(): void {
+    for (const s of [...this.sessions.all()]) this.sessions.remove(s);
+    for (const ws of this.wss.clients) ws.terminate();
+    this.wss.close();
+  }
+
+  // ---- frames ----
+
+  private send(ws: WebSocket, frame: unknown): void {
+    this.sendText(ws, JSON.stringify(frame));
+  }
+
+  private sendText(ws: WebSocket, text: string): void {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.terminate();
+    ws.send(text);
+  }
+
+  /** One frame to every session of `uids` but the `except` session; logs it once. */
+  private deliver(appId: string, uids: Iterable<string>, frame: Record<string, unknown>, except?: Session): void {
+    const text = JSON.stringify(frame);
+    let n = 0;
+    for (const uid of uids)
+      for (const s of this.sessions.of(appId, uid) ?? []) {
+        if (s === except) continue;
+        this.sendText(s.ws, text);
+        n++;
+      }
+    if (n > 0) this.log({ appId, direction: "out", to: n, type: String(frame.type), frame });
+  }
+
+  /** The store's event subscriber. Costs one comparison while no socket is connected. */
+  publish(e: DomainEvent): void {
+    if (this.sessions.size === 0) return;
+    const online = this.sessions.online(e.app.meta.appId);
+    if (!online) return;
+    const delivery = deliveryOf(e, originDevice());
+    if (!delivery) return;
+    this.deliver(e.app.meta.appId, delivery.only ?? recipients(e.app, delivery.about, online), delivery.frame);
+  }
+
+  /** A frame from an authenticated client: typing and transient messages are relayed, receipts recorded. */
+  private fromClient(session: Session, frame: Frame): void {
+    const app = this.store.apps.get(session.appId);
+    const user = app?.activeUser(session.uid);
+    if (!app || !user) return;
+    const type = frame.type;
+    if (type !== "typing_indicator" && type !== "transient_message" && type !== "receipts") return;
+    this.log({ appId: app.meta.appId, direction: "in", from: user.uid, type, frame });
+    const receiverType = frame.receiverType;
+    const receiver = str(frame.receiver, 100)?.toLowerCase();
+    if ((receiverType !== "user" && receiverType !== "group") || !receiver) return;
+    const body = (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+    if (type === "receipts") return this.receipt(app, user, session, receiverType, receiver, body);
+    // Relays reach the other party, or the other members; never the sender, and not across a block.
+    let targets: string[];
+    if (receiverType === "user") {
+      if (receiver === user.uid || app.relations.blockOf(user.uid, receiver) || app.relations.blockOf(receiver, user.uid)) return;
+      targets = [receiver];
+    } else {
+      if (!app.groups.member(receiver, user.uid)) return;
+      const online = this.sessions.online(app.meta.appId)!;
+      targets = [...online.keys()].filter((uid) => uid !== user.uid && app.groups.member(receiver, uid));
+    }
+    const out: Record<string, unknown> = { ...body, user: userView(user) };
+    this.deliver(app.meta.appId, targets, { appId: app.meta.appId, receiver, receiverType, deviceId: session.deviceId, sender: user.uid, type, body: out });
+  }
+
+  /** `markAsRead` / `markAsDelivered` over the socket: recorded as `POST .../conversation/read|delivered` does. */
+  private receipt(app: AppState, reader: UserRecord, session: Session, receiverType: string, receiver: string, body: Record<string, unknown>): void {
+    const action = body.action;
+    if (action !== "read" && action !== "delivered") return;
+    const id = typeof body.messageId === "string" || typeof body.messageId === "number" ? Number(body.messageId) : NaN;
+    const m = Number.isInteger(id) ? app.messages.get(id) : undefined;
+    if (!m || !canSee(app, reader, m)) return;
+    const conversationId = receiverType === "group" ? groupConversationId(receiver) : userConversationId(reader.uid, receiver);
+    if (m.conversationId !== conversationId) return;
+    withOriginDevice(session.deviceId, () => markReceipt(app, action, reader, m, receiver, this.clock.now()));
+    this.store.changed();
+  }
+
+  // ---- presence ----
+
+  /** A user's presence changed: their status, and a `presence` frame to every session subscribed to them. */
+  private setPresence(app: AppState, user: UserRecord, action: "online" | "offline", deviceId: string): void {
+    user.status = action === "online" ? "available" : "offline";
+    this.store.changed();
+    const online = this.sessions.online(app.meta.appId);
+    if (!online) return;
+    const targets: string[] = [];
+    for (const [uid, mine] of online) {
+      if (uid === user.uid || app.relations.blockOf(uid, user.uid) || app.relations.blockOf(user.uid, uid)) continue;
+      for (const s of mine) {
+        if (s.presence === "ALL_USERS" || (s.presence === "FRIENDS" && app.relations.friendship(uid, user.uid)) || (s.presence === "ROLES" && s.roles.includes(user.role))) {
+          targets.push(uid);
+          break;
+        }
+      }
+    }
+    const frame = { appId: app.meta.appId, deviceId, sender: user.uid, type: "presence", body: { action, timestamp: this.clock.now(), user: userView(user) } };
+    this.deliver(app.meta.appId, targets, frame);
+  }
+
+  // ---- what the control plane shows ----
+
+  private log(f: Omit<FrameRecord, "id" | "time">): void {
+    const record: FrameRecord = { id: this.nextFrameId++, time: new Date(this.clock.nowMs()).toISOString(), ...f };
+    this.frames.push(record);
+    if (this.frames.length > FRAME_LOG_SIZE) this.frames.shift();
+    for (const watch of this.frameWatchers) watch(record);
+  }
+
+  /** The last frames, oldest first (after `afterId` when given). */
+  recentFrames(afterId = 0): FrameRecord[] {
+    return this.frames.filter((f) => f.id > afterId);
+  }
+
+  watchFrames(fn: (f: FrameRecord) => void): () => void {
+    this.frameWatchers.add(fn);
+    return () => this.frameWatchers.delete(fn);
+  }
+
+  /** Socket connects, auths and closes go to the request journal as `WS` entries of the client plane. */
+  private record(req: IncomingMessage, url: string, appId: string | null, what: unknown, status: number, reply: unknown): void {
+    if (!this.journal.enabled) return;
+    this.journal.record({
+      id: this.journal.nextId(),
+      timeMs: this.clock.nowMs(),
+      method: "WS",
+      plane: "client",
+      appId,
+      url,
+      headers: req.rawHeaders,
+      requestText: JSON.stringify(what),
+      status,
+      responseText: reply === null ? null : JSON.stringify(reply),
+      durationMs: 0,
+      rules: [],
+    });
+  }
+}
