@@ -15,6 +15,7 @@ let browser: Browser;
 let page: Page;
 const problems: string[] = [];
 const LONG_NAME = "Customer Support Escalations Sandbox for the Northern Europe Region";
+let longNamed: string;
 
 const api = (path: string, body?: unknown, onBehalfOf?: string) =>
   fetch(`${emulator.baseUrl()}${path}`, {
@@ -25,6 +26,7 @@ const api = (path: string, body?: unknown, onBehalfOf?: string) =>
 
 beforeAll(async () => {
   emulator = await startEmulator({ quiet: true });
+  longNamed = emulator.createApp({ name: LONG_NAME }).appId; // before the page loads the list of apps
   browser = await launchChromium();
   page = await watchedPage(browser, problems);
 });
@@ -45,8 +47,7 @@ describe("inspector rough edges in Chromium", () => {
   });
 
   it("shows a long app name whole in the sidebar", async () => {
-    const app = emulator.createApp({ name: LONG_NAME });
-    await page.goto(`${emulator.url}/_emulator/ui#/app/${app.appId}/users`);
+    await page.goto(`${emulator.url}/_emulator/ui#/app/${longNamed}/users`);
     const heading = page.locator(".sidebar h3.app-name");
     await heading.waitFor();
     expect(await heading.textContent()).toBe(LONG_NAME);
@@ -66,8 +67,9 @@ describe("inspector rough edges in Chromium", () => {
     emulator.journal.clear();
     const body = { receiver: "superhero2", receiverType: "user", data: { text: "say it twice" } };
     expect((await api("/messages", body, "superhero1")).status).toBe(200);
+    const [sentFirst] = emulator.journal.list();
     await page.goto(`${emulator.url}/_emulator/ui#/requests`);
-    await page.locator("tr[data-request]", { hasText: "/v3/messages" }).first().click();
+    await page.locator(`tr[data-request="${sentFirst.id}"]`).click();
     const curl = page.locator(".drawer pre.curl");
     const masked = await curl.textContent();
     expect(masked).toContain(`curl -sS -X POST '${emulator.url}/${APP_ID}.api-us/v3/messages'`);
