@@ -32,6 +32,7 @@ import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
 import { bots } from "./resources/bots/routes.js";
+import { aiAgents } from "./resources/ai-agents/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
@@ -64,7 +65,8 @@ function restPlane(): Hono<Env> {
     .route("/", blockedUsers)
     .route("/", roles)
     .route("/", notifications)
-    .route("/", bots);
+    .route("/", bots)
+    .route("/", aiAgents);
 }
 
 /**

@@ -21,6 +21,7 @@ import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
 import { botRelay } from "./bots/relay.js";
+import { Outbox } from "./notifications/outbox.js";
 import { Jwt } from "./client/jwt.js";
 import { Realtime } from "./realtime/realtime.js";
 
@@ -152,6 +153,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
       secret: options.managementSecret ?? DEFAULT_MANAGEMENT_SECRET,
     },
     webhooks: new Dispatcher(clock),
+    notifications: new Outbox(clock),
     jwt,
     realtime: new Realtime(store, clock, jwt, control.journal),
   };
@@ -159,6 +161,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   store.events.subscribe((e) => emulator.realtime.publish(e));
   store.events.subscribe(botRelay(emulator.webhooks));
   store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
+  store.events.subscribe((e) => emulator.notifications.handle(e));
   return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
 }
 
@@ -258,6 +261,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close() {
       closed ??= (async () => {
         emulator.webhooks.close();
+        emulator.notifications.close();
         emulator.realtime.shutdown();
         await listening.close();
         await persistence?.flush();

@@ -84,4 +84,19 @@ describe("web inspector in Chromium", () => {
     await page.locator("tr[data-request]", { hasText: "503" }).getByText("r1").waitFor();
     expect(problems).toEqual([]);
   });
+
+  it("shows the notification outbox live: a push computed for a message, with its payload", async () => {
+    const rest = (path: string, body: unknown, extra: Record<string, string> = {}) =>
+      fetch(`${emulator.baseUrl()}${path}`, { method: "POST", headers: { apikey: REST_KEY, "content-type": "application/json", ...extra }, body: JSON.stringify(body) }).then((r) => r.json());
+    await rest("/notifications/push/v1/providers/fcm", { providerId: "fcm", serviceAccountCreds: { project_id: "p", client_email: "c@p.test", private_key: "k" } });
+    const { data } = await rest("/users/superhero3/auth_tokens", {});
+    await rest("/notifications/push/v1/tokens", { platform: "fcm_web", fcmToken: "spidey-web", authToken: data.authToken });
+    await page.click('.sidebar a[href="#/notifications"]');
+    await rest("/messages", { receiver: "supergroup", receiverType: "group", data: { text: "Notify Spidey" } }, { onBehalfOf: "superhero1" });
+    const row = page.locator("tr", { hasText: "Notify Spidey" }).filter({ hasText: "superhero3" });
+    await row.getByText("sent").waitFor();
+    await row.click();
+    await page.locator(".drawer", { hasText: "spidey-web" }).waitFor();
+    expect(problems).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import { apiError, badRequest } from "../http/errors.js";
 import { MAX_JSON_DEPTH, readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
+import { notificationsRoutes } from "./notifications.js";
 import { appsRoutes } from "./apps.js";
 import { extensionCallRoutes } from "./extension-calls.js";
 import { inspector } from "./ui.js";
@@ -29,6 +30,7 @@ export const control = new Hono<Env>()
   .route("/", inspector)
   .route("/", streams)
   .route("/", deliveries)
+  .route("/", notificationsRoutes)
   .route("/", appsRoutes)
   .route("/", sessionRoutes)
   .route("/", extensionCallRoutes)

@@ -232,6 +232,10 @@ export const ERRORS = {
   ERR_BOT_NOT_FOUND: { status: 404, message: "The bot with UID {uid} does not exist. Please use the UID of a bot." },
   ERR_BOT_ALREADY_EXISTS: { status: 400, message: "The user with UID {uid} is already a bot. Please update the bot instead." },
 
+  // AI agents (their own service's codes)
+  ERR_AGENT_NOT_FOUND: { status: 404, message: "No agent exists with the id {uid}." },
+  ERR_TOOL_NOT_FOUND: { status: 404, message: "No tool exists with the id {id}." },
+
   // Data import (per item, but for the collection checks)
   ERR_IMPORT_MUID_ALREADY_EXISTS: {
     status: 400,

@@ -98,11 +98,14 @@ export function rest(app: AppInfo) {
   };
 }
 
-/** The management plane (`/apimgmt`), for webhooks. */
+/** The management plane (`/apimgmt`): webhooks, extensions. */
 export function management(dir: Directory, version?: 2) {
   const headers: Record<string, string> = { key: dir.management.key, secret: dir.management.secret };
   if (version) headers["x-webhook-version"] = String(version);
-  return { list: <T = Json>(path: string) => call<Page<T>>(dir.management.path + path, { headers }) };
+  return {
+    list: <T = Json>(path: string) => call<Page<T>>(dir.management.path + path, { headers }),
+    send: <T = Json>(method: string, path: string, body?: unknown) => call<T>(dir.management.path + path, { method, headers, body }),
+  };
 }
 
 export const qs = (params: Record<string, string | number | boolean | undefined>): string => {

@@ -12,8 +12,10 @@ import { ConversationsView } from "./views/conversations";
 import { KeysView } from "./views/keys";
 import { RolesView } from "./views/roles";
 import { WebhooksView } from "./views/webhooks";
+import { ExtensionsView } from "./views/extensions";
 import { RequestsView } from "./views/requests";
 import { DeliveriesView } from "./views/deliveries";
+import { NotificationsView } from "./views/notifications";
 import { RulesView } from "./views/rules";
 import { ControlView } from "./views/control";
 import "./styles.css";
@@ -25,11 +27,13 @@ const APP_NAV: [string, string][] = [
   ["keys", "Keys & tokens"],
   ["roles", "Roles"],
   ["webhooks", "Webhooks"],
+  ["extensions", "Extensions"],
 ];
 
 const EMULATOR_NAV: [string, string][] = [
   ["requests", "Requests"],
   ["deliveries", "Webhook deliveries"],
+  ["notifications", "Notifications"],
   ["rules", "Faults & latency"],
   ["control", "Clock & snapshots"],
 ];
@@ -104,6 +108,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
         return <RolesView {...props} />;
       case "webhooks":
         return <WebhooksView {...props} />;
+      case "extensions":
+        return <ExtensionsView {...props} />;
       default:
         return <ConversationsView {...props} />;
     }
@@ -113,6 +119,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
       return <RequestsView dir={dir} app={app} />;
     case "deliveries":
       return <DeliveriesView />;
+    case "notifications":
+      return <NotificationsView />;
     case "rules":
       return <RulesView dir={dir} app={app} />;
     case "control":
