@@ -31,6 +31,7 @@ import { conversationPins } from "./resources/conversations/pins.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
+import { moderation } from "./resources/moderation/routes.js";
 import { bots } from "./resources/bots/routes.js";
 import { aiAgents } from "./resources/ai-agents/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
@@ -64,6 +65,7 @@ function restPlane(): Hono<Env> {
     .route("/", friends)
     .route("/", blockedUsers)
     .route("/", roles)
+    .route("/", moderation)
     .route("/", notifications)
     .route("/", bots)
     .route("/", aiAgents);

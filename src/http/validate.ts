@@ -202,6 +202,14 @@ export function validate(body: Body, schema: Schema): void {
   if (Object.keys(details).length > 0) throw badRequest(details);
 }
 
+/** An inclusive `[from]`/`[to]` range of Unix seconds. */
+export const RANGE = ["from", "to"] as const;
+export type Range = Partial<Record<(typeof RANGE)[number], number>>;
+
+export function inRange(value: number | undefined, r: Range): boolean {
+  return value !== undefined && (r.from === undefined || value >= r.from) && (r.to === undefined || value <= r.to);
+}
+
 /** Callbacks with basic auth on (webhooks, bots) need both credentials. */
 export function requireCredentials(target: { useBasicAuth: boolean; username?: string; password?: string }): void {
   if (!target.useBasicAuth) return;
@@ -296,6 +304,17 @@ export class Query {
       if (!allowed.includes(v as T)) this.fail(`${name}.${i}`, `The selected ${name}.${i} is invalid.`);
     });
     return items as T[];
+  }
+
+  /** Integer bounds written `name[op]` (`createdAt[from]`, `membersCount[gte]`, ...): the ones given, or undefined. */
+  bounds<K extends string>(name: string, ops: readonly K[]): Partial<Record<K, number>> | undefined {
+    const out: Partial<Record<K, number>> = {};
+    let given = false;
+    for (const op of ops) {
+      const v = this.optInt(`${name}[${op}]`);
+      if (v !== undefined) [out[op], given] = [v, true];
+    }
+    return given ? out : undefined;
   }
 
   fail(name: string, message: string): void {

@@ -60,7 +60,7 @@ export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delive
     const { reaction } = e.data() as { reaction: Record<string, unknown> & { uid: string } };
     const body: Record<string, unknown> = { action: e.trigger, ...reaction, conversationId: m.conversationId };
     if (m.parentId !== undefined) body.parentId = String(m.parentId);
-    return { frame: envelope(app, m, "message_reaction", reaction.uid, deviceId, body), about: m };
+    return { frame: envelope(app, m, "reaction", reaction.uid, deviceId, body), about: m };
   }
   if (e.trigger === "message_read_receipt" || e.trigger === "message_delivery_receipt") {
     const receipt = e.data() as Record<string, unknown> & { messageSender: string };

@@ -12,6 +12,10 @@ function removeById(list: MessageRecord[], id: number): void {
   if (list[at]?.id === id) list.splice(at, 1);
 }
 
+function insertById(list: MessageRecord[], m: MessageRecord): void {
+  list.splice(lowerBoundId(list, m.id), 0, m);
+}
+
 /**
  * The messages of one app. Ids come from a per-app sequence, so every list is kept in id order by appending:
  * the app-wide list, one list per conversation and one per thread. A lookup by id is a binary search; a page of
@@ -63,6 +67,29 @@ export class Messages {
     this.all.push(m);
     this.index(m);
     return m;
+  }
+
+  /** Hands out the next id without storing anything (a message held back by moderation keeps its id). */
+  reserveId(): number {
+    return ++this.lastId;
+  }
+
+  /** Stores a message whose id was reserved earlier, at its place in id order. */
+  insert(m: MessageRecord): void {
+    if (this.all.length === 0 || this.all[this.all.length - 1].id < m.id) {
+      this.all.push(m);
+      this.index(m);
+      return;
+    }
+    insertById(this.all, m);
+    let conversation = this.conversations.get(m.conversationId);
+    if (!conversation) this.conversations.set(m.conversationId, (conversation = []));
+    insertById(conversation, m);
+    if (m.parentId !== undefined) {
+      let thread = this.threads.get(m.parentId);
+      if (!thread) this.threads.set(m.parentId, (thread = []));
+      insertById(thread, m);
+    }
   }
 
   pinnedIn(conversationId: string): number {

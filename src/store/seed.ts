@@ -3,6 +3,7 @@ import { callMessages, type CallParties } from "./call-messages.js";
 import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf } from "./conversation-ids.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
+import type { ModerationData } from "./moderation.js";
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -635,6 +636,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       };
     }),
     calls: [],
+    moderation: o.moderation === undefined ? undefined : moderationData(c, o.moderation, `${path}.moderation`),
     bots: c.arr(o.bots, `${path}.bots`).map((b, i) => bot(c, b, `${path}.bots[${i}]`, createdAt)),
     agents: c.arr(o.agents, `${path}.agents`).map((a, i) => agent(c, a, `${path}.agents[${i}]`, createdAt)),
     management: parseManagement(o.management, `${path}.management`, (p, problem) => c.fail(p, problem)),
@@ -747,6 +749,39 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       if (r[a] === r[b]) c.fail(`${path}.${list}[${i}]`, "relates a user to themselves");
     });
   return data;
+}
+
+/**
+ * Moderation state as saved (the emulator wrote it): the shape is checked where a wrong one would break a read,
+ * the rest is taken as it is.
+ */
+function moderationData(c: Checker, raw: unknown, path: string): ModerationData {
+  const o = c.obj(raw, path);
+  const list = <T>(key: string, check: (item: Obj, at: string) => void): T[] =>
+    c.arr(o[key], `${path}.${key}`).map((item, i) => {
+      const at = `${path}.${key}[${i}]`;
+      check(c.obj(item, at), at);
+      return item as T;
+    });
+  return {
+    reasons: list("reasons", (r, at) => c.str(r.id, `${at}.id`, 100)),
+    rules: list("rules", (r, at) => {
+      c.str(r.id, `${at}.id`, 100);
+      const revisions = c.arr(r.revisions, `${at}.revisions`);
+      if (revisions.length === 0) c.fail(`${at}.revisions`, "must hold at least one revision");
+      revisions.forEach((v, j) => c.arr(c.obj(v, `${at}.revisions[${j}]`).conditions, `${at}.revisions[${j}].conditions`));
+    }),
+    keywordLists: list("keywordLists", (k, at) => {
+      c.str(k.id, `${at}.id`, 100);
+      c.tags(k.searchTerms, `${at}.searchTerms`);
+    }),
+    blocked: list("blocked", (b, at) => c.int(c.obj(b.message, `${at}.message`).id, `${at}.message.id`)),
+    flags: list("flags", (f, at) => {
+      c.int(f.messageId, `${at}.messageId`);
+      c.arr(f.flaggedBy, `${at}.flaggedBy`);
+    }),
+    moderated: c.arr(o.moderated, `${path}.moderated`).map((id, i) => c.int(id, `${path}.moderated[${i}]`)),
+  };
 }
 
 /** Saves or thread subscriptions (absent in files older than them). */

@@ -1,3 +1,5 @@
+import type { ModerationData } from "./moderation.js";
+
 /**
  * Records as the store keeps them. Wire shapes are built from these by each resource's `view` functions.
  * Rule that keeps loads, resets and snapshot restores cheap: a record's own fields may change in place, but a
@@ -336,6 +338,8 @@ export interface AppData {
   blocks: BlockRecord[];
   webhooks: WebhookRecord[];
   calls: CallRecord[];
+  /** Absent in files written before moderation existed: the defaults apply. */
+  moderation?: ModerationData;
   bots: BotRecord[];
   agents: AgentRecord[];
   /** Extensions, widgets, certificates, collaborators, app settings, tenant (see management.ts). */

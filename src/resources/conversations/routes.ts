@@ -18,6 +18,8 @@ import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
 import { requireAllowed } from "../roles/enforce.js";
 import { pinOf, type Pin } from "./pins.js";
+import { isAgentic } from "../../store/agents.js";
+import { relationFlags } from "../blocked-users/flags.js";
 
 /** One conversation as one user has it. */
 interface Entry {
@@ -63,7 +65,7 @@ function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Ent
 }
 
 /** The conversation object of §2.7, for the entry's user. */
-function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean } = {}): Record<string, unknown> {
+function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean; withBlockedInfo?: boolean } = {}): Record<string, unknown> {
   const source = sourceOf(app, e.visible);
   const [first] = walk([source], { affix: "append", limit: 1 }, notReply);
   const state = app.conversations.state(e.viewer.uid, e.visible.conversationId);
@@ -77,7 +79,7 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
   if (e.last) out.lastMessage = messageView(app, e.last, e.viewer);
   out.conversationWith = e.withGroup
     ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
-    : userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags });
+    : { ...userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags }), ...(opts.withBlockedInfo ? relationFlags(app, e.viewer, e.withUser!) : {}) };
   if (state?.tags) out.tags = state.tags;
   if (e.pin) {
     out.pinnedBy = e.pin.pinnedBy;
@@ -242,12 +244,27 @@ export const conversations = new Hono<Env>()
       unread: q.bool("unread"),
       withTags: q.bool("withTags"),
       withUserAndGroupTags: q.bool("withUserAndGroupTags"),
+      includeBlockedUsers: q.bool("includeBlockedUsers"),
+      withBlockedInfo: q.bool("withBlockedInfo"),
+      hideAgentic: q.bool("hideAgentic"),
+      onlyAgentic: q.bool("onlyAgentic"),
+      unique: q.oneOf("unique", ["0", "1"] as const) === "1",
       perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
       page: q.int("page", { def: 1, min: 1 }),
     };
+    // Pages are numbered in both index modes; the parameter is checked, not needed.
+    q.oneOf("useCursoredIndex", ["0", "1"] as const);
+    if (f.unique && viewer) q.fail("unique", "The unique parameter cannot be combined with the onBehalfOf header.");
+    if (f.hideAgentic && f.onlyAgentic) q.fail("onlyAgentic", "The onlyAgentic and hideAgentic parameters cannot both be true.");
     q.done();
     const keep = (e: Entry): boolean => {
       if (f.conversationType && (e.withGroup ? "group" : "user") !== f.conversationType) return false;
+      // Conversations with users the owner blocked are left out unless asked for.
+      if (e.withUser && !f.includeBlockedUsers && app.relations.blockOf(e.viewer.uid, e.withUser.uid)) return false;
+      if (f.hideAgentic || f.onlyAgentic) {
+        const agentic = e.withUser !== undefined && isAgentic(app, e.withUser.uid);
+        if (agentic !== f.onlyAgentic) return false;
+      }
       const name = (e.withGroup?.name ?? e.withUser!.name).toLowerCase();
       if (f.searchKey && !name.includes(f.searchKey)) return false;
       const mine = app.conversations.state(e.viewer.uid, e.visible.conversationId)?.tags;
@@ -259,7 +276,12 @@ export const conversations = new Hono<Env>()
     };
     // With onBehalfOf: that user's conversations; without: every user's, by uid, each by latest activity.
     const owners = viewer ? [viewer] : app.usersByUid.values().filter((u) => u.deactivatedAt === undefined);
-    const entries = owners.flatMap((u) => entriesOf(app, u)).filter(keep);
+    let entries = owners.flatMap((u) => entriesOf(app, u)).filter(keep);
+    // unique=1 (the app only): each conversation once, from its first owner in uid order.
+    if (f.unique) {
+      const seen = new Set<string>();
+      entries = entries.filter((e) => !seen.has(e.visible.conversationId) && !!seen.add(e.visible.conversationId));
+    }
     const { data, pagination } = pageOf(entries, f.perPage, f.page);
     return page(c, data.map((e) => conversationView(app, e, f)), pagination);
   })

@@ -2,7 +2,7 @@ import { lowerBoundId } from "../../store/messages.js";
 import { firstWhere } from "../../util/search.js";
 import type { AppState } from "../../store/app-state.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
-import { Query } from "../../http/validate.js";
+import { inRange, Query, RANGE } from "../../http/validate.js";
 import { MESSAGE_TYPES } from "./send.js";
 import type { Visible } from "./access.js";
 import { allowList } from "../roles/enforce.js";
@@ -132,6 +132,8 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
   const receiverType = q.oneOf("receiverType", ["user", "group"] as const);
   const searchKey = q.str("searchKey")?.toLowerCase();
   const sender = q.str("sender")?.toLowerCase();
+  const senders = q.list("senders")?.map((u) => u.toLowerCase());
+  const ranges = { sentAt: q.bounds("sentAt", RANGE), updatedAt: q.bounds("updatedAt", RANGE), editedAt: q.bounds("editedAt", RANGE) };
   const tags = q.list("tags");
   const mentionedUids = q.list("mentionedUids")?.map((u) => u.toLowerCase());
   const from = q.optInt("fromTimestamp");
@@ -186,6 +188,11 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     if (typeSet && !typeSet.has(m.type)) return false;
     if (receiverType && m.receiverType !== receiverType) return false;
     if (sender && m.sender !== sender) return false;
+    if (senders && !senders.includes(m.sender)) return false;
+    if (ranges.sentAt && !inRange(m.sentAt, ranges.sentAt)) return false;
+    // updatedAt ranges match messages changed after they were sent only.
+    if (ranges.updatedAt && !(m.updatedAt !== m.sentAt && inRange(m.updatedAt, ranges.updatedAt))) return false;
+    if (ranges.editedAt && !inRange(m.editedAt, ranges.editedAt)) return false;
     if (flags.hideDeleted && m.deletedAt !== undefined) return false;
     if (flags.onlyDeleted && m.deletedAt === undefined) return false;
     if (flags.hideReplies && m.parentId !== undefined) return false;
