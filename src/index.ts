@@ -133,12 +133,14 @@ function loadSeed(seed: EmulatorOptions["seed"], now: number): AppData[] {
 /** Builds the store, app and persistence without listening: the in-process core of `startEmulator`. */
 export async function createEmulator(options: EmulatorOptions = {}) {
   seedRandom(options.randomSeed);
-  const log = options.quiet ? () => {} : (options.log ?? ((line: string) => process.stderr.write(line + "\n")));
+  const errorLog = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  // Quiet silences the chatter, never a failed save: acknowledged writes that are not on disk must be seen.
+  const log = options.quiet ? () => {} : errorLog;
   const clock = new Clock();
   const store = new Store(clock);
   store.seed(loadSeed(options.seed, clock.now()));
   const persistence = options.data
-    ? await Persistence.open(options.data, store, { now: clock.now(), log })
+    ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog })
     : undefined;
   const control = new ControlPlane(store, clock, options);
   const jwt = new Jwt();
@@ -156,6 +158,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     notifications: new Outbox(clock),
     jwt,
     realtime: new Realtime(store, clock, jwt, control.journal),
+    persistence,
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
   store.events.subscribe((e) => emulator.realtime.publish(e));
@@ -264,10 +267,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         emulator.notifications.close();
         emulator.realtime.shutdown();
         await listening.close();
-        await persistence?.flush();
-        persistence?.close();
-        tls?.dispose();
-        if (options.exportOnExit) await writeStateFile(options.exportOnExit, store.toData());
+        try {
+          await persistence?.flush(); // rejects when the final save fails: the CLI exits non-zero
+        } finally {
+          persistence?.close();
+          tls?.dispose();
+          if (options.exportOnExit) await writeStateFile(options.exportOnExit, store.toData());
+        }
       })();
       return closed;
     },
