@@ -307,6 +307,10 @@ export const ERRORS = {
     status: 415,
     message: "The request body must be JSON. Please send it with Content-Type: application/json.",
   },
+  ERR_EMULATOR_DEGRADED: {
+    status: 503,
+    message: "The emulator answers, but {reason}. Acknowledged writes may be lost when it stops.",
+  },
   ERR_WAIT_TIMEOUT: { status: 408, message: "No request matching the filters arrived within {timeoutMs} ms." },
 
   // Management
@@ -333,6 +337,14 @@ export const IMPORT_RATE_LIMIT_MESSAGE =
   "Too many requests for data import API. {limit} per minute is the maximum request allowed. Please retry after {retryAfter} seconds.";
 
 export type Details = Record<string, string[]>;
+
+/**
+ * An empty map keyed by what callers send (field names, ids): without a prototype, so that keys such as
+ * `constructor`, `toString` or `__proto__` are plain keys like any other.
+ */
+export function keyedMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
 
 /** A platform error: thrown anywhere, rendered once by the root error handler. */
 export class ApiError extends Error {
