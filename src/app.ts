@@ -34,6 +34,7 @@ import { roles } from "./resources/roles/routes.js";
 import { moderation } from "./resources/moderation/routes.js";
 import { bots } from "./resources/bots/routes.js";
 import { aiAgents } from "./resources/ai-agents/routes.js";
+import { dataImport } from "./resources/data-import/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
@@ -68,7 +69,8 @@ function restPlane(): Hono<Env> {
     .route("/", moderation)
     .route("/", notifications)
     .route("/", bots)
-    .route("/", aiAgents);
+    .route("/", aiAgents)
+    .route("/", dataImport);
 }
 
 /**

@@ -21,7 +21,7 @@ import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
 import { botRelay } from "./bots/relay.js";
-import { Outbox } from "./notifications/outbox.js";
+import { Outbox, type Notification, type NotificationFilter } from "./notifications/outbox.js";
 import { Jwt } from "./client/jwt.js";
 import { Realtime } from "./realtime/realtime.js";
 
@@ -32,6 +32,7 @@ export { emulatorEnv } from "./env.js";
 export type { LogFormat } from "./log.js";
 export type { StateData, AppData, Region } from "./store/types.js";
 export type { JournalEntry, JournalFilter } from "./control/journal.js";
+export type { Notification, NotificationFilter } from "./notifications/outbox.js";
 export type { RuleInput, RuleView, RuleMatch, RuleEffect } from "./control/rules.js";
 export type { SnapshotInfo } from "./control/snapshots.js";
 export type { Limits } from "./control/rate-limit.js";
@@ -95,6 +96,8 @@ export interface RunningEmulator {
   rules: RulesApi;
   /** The request journal, as `/_emulator/requests`. */
   journal: JournalApi;
+  /** The notification outbox, as `/_emulator/notifications`. */
+  notifications: NotificationsApi;
   /** Per-app rate limits: `enabled`, `limits`, `override(appId, limits)`, `forget(appId?)`. */
   rateLimits: RateLimits;
   /** Takes (or retakes) a named in-memory snapshot of the whole store. */
@@ -109,6 +112,14 @@ export interface RulesApi {
   list(): RuleView[];
   get(id: string): RuleView | undefined;
   remove(id: string): boolean;
+  clear(): void;
+}
+
+export interface NotificationsApi {
+  /** Matching notifications, oldest first. */
+  list(filter?: NotificationFilter): Notification[];
+  /** The matching notifications as soon as there is one; none after `timeoutMs` (default 5000). */
+  waitFor(filter?: NotificationFilter, timeoutMs?: number): Promise<Notification[]>;
   clear(): void;
 }
 
@@ -165,7 +176,12 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   store.events.subscribe(botRelay(emulator.webhooks));
   store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
   store.events.subscribe((e) => emulator.notifications.handle(e));
-  return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
+  const notifications: NotificationsApi = {
+    list: (filter = {}) => emulator.notifications.list(filter),
+    waitFor: (filter = {}, timeoutMs = 5000) => emulator.notifications.waitFor(filter, timeoutMs),
+    clear: () => emulator.notifications.clear(),
+  };
+  return { emulator, app: createApp(emulator, log), persistence, log, notifications, ...controlApi(emulator.control) };
 }
 
 /** The control plane for programmatic callers: the same operations as the control API. */

@@ -142,6 +142,7 @@ function user(c: Checker, raw: unknown, path: string, createdAt: number): UserRe
   setIf(u, "metadata", c.json(o.metadata, `${path}.metadata`));
   setIf(u, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
   setIf(u, "deactivatedAt", c.optInt(o.deactivatedAt, `${path}.deactivatedAt`));
+  setIf(u, "lastActiveAt", c.optInt(o.lastActiveAt, `${path}.lastActiveAt`));
   setIf(u, "deletedAt", c.optInt(o.deletedAt, `${path}.deletedAt`));
   return u;
 }
@@ -259,7 +260,8 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<M
   setIf(m, "parentId", parentId === undefined ? undefined : c.int(typeof parentId === "string" && /^\d+$/.test(parentId) ? Number(parentId) : parentId, `${path}.parentId`));
   setIf(m, "replyCount", c.optInt(o.replyCount, `${path}.replyCount`));
   if (o.tags !== undefined) m.tags = c.tags(o.tags, `${path}.tags`);
-  for (const k of ["editedAt", "deletedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
+  for (const k of ["editedAt", "deletedAt", "deliveredAt", "readAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
+  if (o.imported === true) m.imported = true;
   for (const k of ["editedBy", "deletedBy", "pinnedBy"] as const) setIf(m, k, c.optStr(o[k], `${path}.${k}`));
   for (const k of ["quotedMessageId", "pinnedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
   if ((m.pinnedBy === undefined) !== (m.pinnedAt === undefined)) c.fail(`${path}.pinnedAt`, "goes with pinnedBy: give both or neither");

@@ -39,6 +39,8 @@ export interface UserRecord {
   status: "available" | "offline";
   createdAt: number;
   updatedAt?: number;
+  /** Unix seconds of the user's last activity, when known (imported users). */
+  lastActiveAt?: number;
   /** Set while deactivated (reversible). */
   deactivatedAt?: number;
   /** Set by a non-permanent delete: the uid stays taken, the user is gone from every read. */
@@ -156,6 +158,11 @@ export interface MessageRecord {
   /** Pinned in its conversation: by a uid, or `app_system` for the app; seen by everyone who sees the message. */
   pinnedBy?: string;
   pinnedAt?: number;
+  /** Imported through the data-import API (its muid is unique among imported messages). */
+  imported?: true;
+  /** Imported history: when the receiver got and read it (Unix seconds). */
+  deliveredAt?: number;
+  readAt?: number;
 }
 
 /** One user's private mark on one message: a save (`savedMessages`) or a thread subscription (`threadSubscriptions`). */

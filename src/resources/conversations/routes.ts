@@ -12,7 +12,7 @@ import { pathGroup } from "../groups/membership.js";
 import { groupView } from "../groups/view.js";
 import { parseConversationId, visibleTo, type Visible } from "../messages/access.js";
 import { sourceOf, unreadCount, walk } from "../messages/list.js";
-import { lowerBoundId } from "../../store/messages.js";
+import { idOrdered, lowerBoundId } from "../../store/messages.js";
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
@@ -39,8 +39,10 @@ const notReply = (m: MessageRecord) => m.parentId === undefined;
 
 /** The newest message of a conversation that the viewer sees and that is not a thread reply: O(1) usually. */
 function lastVisible(list: readonly MessageRecord[], v: Visible): MessageRecord | undefined {
-  let i = v.until === Infinity ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
-  while (i >= 0 && list[i].parentId !== undefined) i--;
+  // Time order; with imported history slotted in, ids do not grow along the list and the bounds are checked each.
+  const ordered = idOrdered(list);
+  let i = v.until === Infinity || !ordered ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
+  while (i >= 0 && (list[i].parentId !== undefined || (!ordered && (list[i].id > v.until || list[i].id <= v.after)))) i--;
   return i >= 0 && list[i].id > v.after ? list[i] : undefined;
 }
 
@@ -64,6 +66,21 @@ function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Ent
   return other ? { viewer, visible, withUser: other, ...activity, pin } : undefined;
 }
 
+/**
+ * The receipts of a conversation's last message: in a one-on-one conversation, its receiver's delivery and read
+ * (once marked); group receipts are not tracked per member, so a group's list is empty.
+ */
+function receiptsOf(app: AppState, m: MessageRecord): Record<string, unknown>[] {
+  if (m.receiverType !== "user") return [];
+  const state = app.conversations.state(m.receiver, m.conversationId);
+  const out: Record<string, unknown>[] = [];
+  if (state?.deliveredId !== undefined && state.deliveredId >= m.id)
+    out.push({ messageId: String(m.id), receiptType: "delivery", sender: m.receiver, deliveredAt: state.deliveredAt });
+  if (state?.readId !== undefined && state.readId >= m.id)
+    out.push({ messageId: String(m.id), receiptType: "read", sender: m.receiver, readAt: state.readAt });
+  return out;
+}
+
 /** The conversation object of §2.7, for the entry's user. */
 function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean; withBlockedInfo?: boolean } = {}): Record<string, unknown> {
   const source = sourceOf(app, e.visible);
@@ -76,7 +93,7 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
     createdAt: first?.sentAt ?? e.updatedAt,
     updatedAt: e.updatedAt,
   };
-  if (e.last) out.lastMessage = messageView(app, e.last, e.viewer);
+  if (e.last) out.lastMessage = { ...messageView(app, e.last, e.viewer), receipts: { data: receiptsOf(app, e.last) } };
   out.conversationWith = e.withGroup
     ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
     : { ...userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags }), ...(opts.withBlockedInfo ? relationFlags(app, e.viewer, e.withUser!) : {}) };
@@ -144,13 +161,13 @@ async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRec
 export function markReceipt(app: AppState, action: "delivered" | "read", reader: UserRecord, m: MessageRecord, receiver: string, now: number): void {
   const state = app.conversations.ensure(reader.uid, m.conversationId);
   if (action === "read") {
-    state.readId = Math.max(state.readId ?? 0, m.id);
+    state.readId = app.messages.later(state.readId, m.id);
     state.readAt = now;
   }
   emitReceipt(app, action, reader, m, receiver, now);
   const delivered = action === "read" ? state.readId! : m.id;
-  if ((state.deliveredId ?? 0) < delivered || action === "delivered") {
-    state.deliveredId = Math.max(state.deliveredId ?? 0, delivered);
+  if (state.deliveredId === undefined || app.messages.later(state.deliveredId, delivered) !== state.deliveredId || action === "delivered") {
+    state.deliveredId = app.messages.later(state.deliveredId, delivered);
     state.deliveredAt = now;
   }
 }
