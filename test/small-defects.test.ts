@@ -32,6 +32,10 @@ describe("keys named like Object's own properties", () => {
     expect(r.body.data.__proto__).toMatchObject({ success: false });
     const friends = await e.post("/v3/users/superhero1/friends", { accepted: ["constructor", "__proto__"] });
     expect(Object.keys(friends.body.data.accepted)).toEqual(["constructor", "__proto__"]);
+    const extensions = await e.mgmt("POST", `/apps/${APP_ID}/extensions`, { enabled: ["__proto__"] });
+    expect(Object.keys(extensions.body.data.enabled)).toEqual(["__proto__"]);
+    const imported = await e.call("POST", "/v3/data_import/users", { raw: '{"users":{"__proto__":{"uid":"__proto__","name":"x"}}}', headers: { "content-type": "application/json" } });
+    expect(Object.keys(imported.body.data)).toEqual(["__proto__"]);
   });
 });
 

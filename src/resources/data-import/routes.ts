@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { ApiError, apiError, badRequest, ERRORS, IMPORT_RATE_LIMIT_MESSAGE, type ErrorCode } from "../../http/errors.js";
+import { ApiError, apiError, badRequest, ERRORS, IMPORT_RATE_LIMIT_MESSAGE, keyedMap, type ErrorCode } from "../../http/errors.js";
 import { bulkFailure } from "../../http/reply.js";
 import { readBody, type Body } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
@@ -66,7 +66,7 @@ function importRoute(kind: Kind) {
     const entries = itemsOf(body, kind);
     const app = c.get("app");
     const now = c.get("emulator").clock.now();
-    const data: Record<string, unknown> = {};
+    const data: Record<string, unknown> = keyedMap();
     for (const [key, item] of entries) {
       try {
         sameKey(kind, key, item);
