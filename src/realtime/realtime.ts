@@ -203,20 +203,19 @@ export class Realtime {
     this.sendText(ws, JSON.stringify(frame));
   }
 
-  private sendText(ws: WebSocket, text: string): void {
+  private sendText(ws: WebSocket, data: string | Buffer): void {
     if (ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.terminate();
-    ws.send(text);
+    ws.send(data, { binary: false });
   }
 
-  /** One frame to every session of `uids` but the `except` session; logs it once. */
-  private deliver(appId: string, uids: Iterable<string>, frame: Record<string, unknown>, except?: Session): void {
-    const text = JSON.stringify(frame);
+  /** One frame to every session of `uids`; encoded once (a group's fan-out), logged once. */
+  private deliver(appId: string, uids: Iterable<string>, frame: Record<string, unknown>): void {
+    const data = Buffer.from(JSON.stringify(frame));
     let n = 0;
     for (const uid of uids)
       for (const s of this.sessions.of(appId, uid) ?? []) {
-        if (s === except) continue;
-        this.sendText(s.ws, text);
+        this.sendText(s.ws, data);
         n++;
       }
     if (n > 0) this.log({ appId, direction: "out", to: n, type: String(frame.type), frame });
@@ -229,7 +228,9 @@ export class Realtime {
     if (!online) return;
     const delivery = deliveryOf(e, originDevice());
     if (!delivery) return;
-    this.deliver(e.app.meta.appId, delivery.only ?? recipients(e.app, delivery.about, online), delivery.frame);
+    const uids = delivery.only === undefined ? recipients(e.app, delivery.about, online) : online.has(delivery.only) ? [delivery.only] : [];
+    // Nobody who may see it is online: the frame is never built.
+    if (uids.length > 0) this.deliver(e.app.meta.appId, uids, delivery.frame());
   }
 
   /** A frame from an authenticated client: typing and transient messages are relayed, receipts recorded. */

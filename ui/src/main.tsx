@@ -15,6 +15,7 @@ import { WebhooksView } from "./views/webhooks";
 import { ExtensionsView } from "./views/extensions";
 import { RequestsView } from "./views/requests";
 import { DeliveriesView } from "./views/deliveries";
+import { RealtimeView } from "./views/realtime";
 import { NotificationsView } from "./views/notifications";
 import { RulesView } from "./views/rules";
 import { ControlView } from "./views/control";
@@ -32,6 +33,7 @@ const APP_NAV: [string, string][] = [
 
 const EMULATOR_NAV: [string, string][] = [
   ["requests", "Requests"],
+  ["realtime", "Realtime"],
   ["deliveries", "Webhook deliveries"],
   ["notifications", "Notifications"],
   ["rules", "Faults & latency"],
@@ -117,6 +119,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
   switch (route.section) {
     case "requests":
       return <RequestsView dir={dir} app={app} />;
+    case "realtime":
+      return <RealtimeView />;
     case "deliveries":
       return <DeliveriesView />;
     case "notifications":

@@ -8,7 +8,7 @@ export interface Route {
 }
 
 export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions"] as const;
-export const GLOBAL_SECTIONS = ["requests", "deliveries", "notifications", "rules", "control"] as const;
+export const GLOBAL_SECTIONS = ["requests", "realtime", "deliveries", "notifications", "rules", "control"] as const;
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
