@@ -54,6 +54,10 @@ describe("the notification outbox", () => {
     expect(n.payload).toMatchObject({ token: "superhero2-phone", type: "fcm", notification: { title: "Iron Man", body: "Hello @Spiderman!" }, android: { priority: "high" } });
     expect(n.payload.data).toMatchObject({ title: "Iron Man", sender: "superhero1", receiverType: "user", tag: sent.body.data.id, type: "chat" });
     expect(JSON.parse(n.payload.data.message).id).toBe(sent.body.data.id);
+    // The same through the programmatic API.
+    expect((await e.notifications.waitFor({ uid: "superhero2", channel: "push" }, 100)).map((x) => x.id)).toEqual([n.id]);
+    e.notifications.clear();
+    expect(e.notifications.list()).toEqual([]);
   });
 
   it("honours a muted conversation until its `until` passes on the emulator clock", async () => {
@@ -179,7 +183,7 @@ describe("the notification outbox", () => {
     e.clock.advance(7200);
     const [done] = await outbox("?uid=superhero2&channel=email");
     expect(done).toMatchObject({ status: "sent", title: "New messages from Iron Man", notificationTriggered: true });
-    expect(done.payload.data.messages.map((m: any) => m.message)).toEqual(["first", "second"]);
+    expect(done.payload.data.messages.map((m: any) => [m.message, m.messageObject.data.text, m.sender.name])).toEqual([["first", "first", "Iron Man"], ["second", "second", "Iron Man"]]);
     expect(done.payload.data.to).toEqual({ uid: "superhero2", name: "Captain America", email: "cap@example.com" });
     // Read before the interval ends: nothing goes out.
     const third = await say("superhero1", "superhero2", "third");

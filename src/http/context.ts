@@ -22,6 +22,8 @@ export interface Emulator {
   notifications: Outbox;
   /** Rules, journal, rate limits, snapshots and the control token. */
   control: ControlPlane;
+  /** The `--data` file's saver, when there is one: health reports its `problem`. */
+  persistence?: { readonly problem: string | undefined };
   /** Signs the client plane's session tokens (what the WebSocket's `auth` frame presents). */
   jwt: Jwt;
   /** The WebSocket sessions and what they are sent. */

@@ -7,7 +7,7 @@ import { FilteredLog } from "../delivery/live-log.js";
 import { DeliveryQueue, type Attempt, type DeliveryStatus, type Endpoint } from "../delivery/queue.js";
 import { ClockTimers } from "../util/clock-timers.js";
 import { randomHex } from "../util/random.js";
-import { actorEntity } from "../resources/messages/view.js";
+import { actorEntity, messageView } from "../resources/messages/view.js";
 import { suppression } from "./decide.js";
 import { planOf, type Plan } from "./plan.js";
 import { render, renderMessage, withMentionNames } from "./render.js";
@@ -417,13 +417,18 @@ function digestPayload(app: AppState, plan: Plan, record: Notification, messages
   if (record.channel === "email" && contact?.email) to.email = contact.email;
   if (record.channel === "sms" && contact?.phno) to.phno = contact.phno;
   const group = plan.message.receiverType === "group" ? app.groups.get(plan.message.receiver) : undefined;
+  const withObject = at(appSettings(app), "preferences.push.includeMessageObjectSetting") !== false;
   const brief = (uid: string) => {
     const e = actorEntity(app, uid);
     return { uid, name: String(e.name ?? uid), ...(typeof e.avatar === "string" ? { avatar: e.avatar } : {}) };
   };
   const data: JsonObject = {
     to,
-    messages: messages.map((m) => ({ sender: brief(m.sender), message: messageText(app, m) })),
+    messages: messages.map((m) => {
+      const line: JsonObject = { sender: brief(m.sender), message: messageText(app, m) };
+      if (withObject) line.messageObject = messageView(app, m) as JsonObject;
+      return line;
+    }),
   };
   if (group) data.groupDetails = { guid: group.guid, name: group.name, ...(group.icon ? { icon: group.icon } : {}) };
   else data.senderDetails = brief(plan.actor);

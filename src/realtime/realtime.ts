@@ -4,6 +4,7 @@ import { WebSocket, WebSocketServer, type RawData } from "ws";
 import type { Jwt } from "../client/jwt.js";
 import type { Journal } from "../control/journal.js";
 import { maskKey } from "../http/errors.js";
+import { MAX_JSON_DEPTH, nestedDeeper } from "../http/validate.js";
 import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
@@ -94,8 +95,10 @@ export class Realtime {
     ws.on("message", (data: RawData, isBinary: boolean) => {
       if (isBinary) return;
       let frame: Frame;
+      const text = data.toString();
+      if (nestedDeeper(text, MAX_JSON_DEPTH)) return; // as for HTTP bodies: it could not be sent on or journaled
       try {
-        frame = JSON.parse(data.toString()) as Frame;
+        frame = JSON.parse(text) as Frame;
       } catch {
         return;
       }

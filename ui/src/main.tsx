@@ -73,7 +73,7 @@ function Sidebar({ route, app }: { route: Route; app: AppInfo | undefined }) {
     <nav class="sidebar">
       {app && (
         <>
-          <h3 title={app.appId}>{app.name}</h3>
+          <h3 class="app-name" title={`${app.name} (${app.appId})`}>{app.name}</h3>
           {APP_NAV.map(([section, label]) => (
             <a key={section} href={appHref(app.appId, section)} class={route.appId && route.section === section ? "active" : ""}>
               {label}

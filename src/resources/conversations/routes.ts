@@ -12,7 +12,7 @@ import { pathGroup } from "../groups/membership.js";
 import { groupView } from "../groups/view.js";
 import { parseConversationId, visibleTo, type Visible } from "../messages/access.js";
 import { sourceOf, unreadCount, walk } from "../messages/list.js";
-import { lowerBoundId } from "../../store/messages.js";
+import { idOrdered, lowerBoundId } from "../../store/messages.js";
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
@@ -39,8 +39,10 @@ const notReply = (m: MessageRecord) => m.parentId === undefined;
 
 /** The newest message of a conversation that the viewer sees and that is not a thread reply: O(1) usually. */
 function lastVisible(list: readonly MessageRecord[], v: Visible): MessageRecord | undefined {
-  let i = v.until === Infinity ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
-  while (i >= 0 && list[i].parentId !== undefined) i--;
+  // Time order; with imported history slotted in, ids do not grow along the list and the bounds are checked each.
+  const ordered = idOrdered(list);
+  let i = v.until === Infinity || !ordered ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
+  while (i >= 0 && (list[i].parentId !== undefined || (!ordered && (list[i].id > v.until || list[i].id <= v.after)))) i--;
   return i >= 0 && list[i].id > v.after ? list[i] : undefined;
 }
 
@@ -144,13 +146,13 @@ async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRec
 export function markReceipt(app: AppState, action: "delivered" | "read", reader: UserRecord, m: MessageRecord, receiver: string, now: number): void {
   const state = app.conversations.ensure(reader.uid, m.conversationId);
   if (action === "read") {
-    state.readId = Math.max(state.readId ?? 0, m.id);
+    state.readId = app.messages.later(state.readId, m.id);
     state.readAt = now;
   }
   emitReceipt(app, action, reader, m, receiver, now);
   const delivered = action === "read" ? state.readId! : m.id;
-  if ((state.deliveredId ?? 0) < delivered || action === "delivered") {
-    state.deliveredId = Math.max(state.deliveredId ?? 0, delivered);
+  if (state.deliveredId === undefined || app.messages.later(state.deliveredId, delivered) !== state.deliveredId || action === "delivered") {
+    state.deliveredId = app.messages.later(state.deliveredId, delivered);
     state.deliveredAt = now;
   }
 }

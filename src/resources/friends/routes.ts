@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../../http/context.js";
-import { apiError } from "../../http/errors.js";
+import { apiError, keyedMap } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { bulkFailure, success, ok } from "../../http/reply.js";
 import { asBool, Query, readBody, validate } from "../../http/validate.js";
@@ -32,7 +32,7 @@ export const friends = new Hono<Env>()
     validate(body, { ...UIDS("accepted"), addToConversations: { type: "boolean" } });
     const app = c.get("app");
     const now = c.get("emulator").clock.now();
-    const accepted: Record<string, unknown> = {};
+    const accepted: Record<string, unknown> = keyedMap();
     for (const uid of body.accepted as string[]) {
       try {
         befriend(app, user, uid, now, asBool(body.addToConversations));

@@ -34,7 +34,7 @@ const ATTRIBUTES: Schema = {
   tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
 };
 
-const CREATE: Schema = {
+export const CREATE: Schema = {
   guid: {
     required: true,
     type: "string",
@@ -61,7 +61,7 @@ export const MEMBERS: Schema = {
   usersToBan: UID_LIST,
 };
 
-function applyAttributes(g: GroupRecord, body: Body): void {
+export function applyAttributes(g: GroupRecord, body: Body): void {
   if (typeof body.name === "string") g.name = body.name;
   if (typeof body.type === "string") g.type = body.type as GroupType;
   if (g.type === "password") {
@@ -73,7 +73,7 @@ function applyAttributes(g: GroupRecord, body: Body): void {
 }
 
 /** A password group needs a password: given now, or kept from before when the type was already `password`. */
-function requirePassword(body: Body, current?: GroupRecord): void {
+export function requirePassword(body: Body, current?: GroupRecord): void {
   const type = (body.type as GroupType | undefined) ?? current?.type;
   const password = body.password || (current?.type === "password" ? current.password : undefined);
   if (type === "password" && !password) throw apiError("ERR_EMPTY_GROUP_PASS");

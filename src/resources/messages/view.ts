@@ -72,8 +72,11 @@ export function messageView(
   if (m.receiverType === "user") {
     // Receipts of a one-on-one message: how far its receiver has marked the conversation.
     const state = app.conversations.state(m.receiver, m.conversationId);
-    if (state?.deliveredId !== undefined && state.deliveredId >= m.id) out.deliveredAt = state.deliveredAt;
-    if (state?.readId !== undefined && state.readId >= m.id) out.readAt = state.readAt;
+    // Imported history carries its own times.
+    if (m.deliveredAt !== undefined) out.deliveredAt = m.deliveredAt;
+    else if (app.messages.upTo(m, state?.deliveredId)) out.deliveredAt = state!.deliveredAt;
+    if (m.readAt !== undefined) out.readAt = m.readAt;
+    else if (app.messages.upTo(m, state?.readId)) out.readAt = state!.readAt;
   }
   if (m.quotedMessageId !== undefined) {
     out.quotedMessageId = String(m.quotedMessageId);

@@ -26,7 +26,7 @@ const ATTRIBUTES: Schema = {
   tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
 };
 
-const CREATE: Schema = {
+export const CREATE: Schema = {
   uid: { required: true, type: "string", max: 100, pattern: ID, patternMessage: ID_MESSAGE("uid") },
   name: { required: true, type: "string", max: 100 },
   ...ATTRIBUTES,
@@ -44,7 +44,7 @@ function checkRole(c: Ctx, role: unknown): void {
   if (typeof role === "string" && !c.get("app").roles.has(role)) throw apiError("ERR_ROLE_NOT_FOUND", { role });
 }
 
-function applyAttributes(user: UserRecord, body: Body): void {
+export function applyAttributes(user: UserRecord, body: Body): void {
   for (const k of ["avatar", "link", "role", "statusMessage"] as const)
     if (typeof body[k] === "string") user[k] = body[k] as string;
   if (body.metadata !== undefined && body.metadata !== null) user.metadata = body.metadata as JsonObject;
