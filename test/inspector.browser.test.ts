@@ -99,4 +99,22 @@ describe("web inspector in Chromium", () => {
     await page.locator(".drawer", { hasText: "spidey-web" }).waitFor();
     expect(problems).toEqual([]);
   });
+
+  it("moderation: a rule switched on in the view holds a message; Approve delivers it", async () => {
+    const call = (method: string, path: string, body: unknown, extra: Record<string, string> = {}) =>
+      fetch(`${emulator.baseUrl()}${path}`, { method, headers: { apikey: REST_KEY, "content-type": "application/json", ...extra }, body: JSON.stringify(body) }).then((r) => r.json());
+    await page.goto(`${emulator.url}/_emulator/ui#/app/${APP_ID}/moderation`);
+    const rule = page.locator('tr[data-rule="text-profanity-filter"]');
+    await rule.locator("input[type=checkbox]").click(); // a controlled switch: it turns once the PUT is done
+    await rule.getByText("enabled", { exact: true }).waitFor();
+    const sent = await call("POST", "/messages", { receiver: "superhero2", receiverType: "user", data: { text: "oh shit" } }, { onBehalfOf: "superhero1" });
+    expect(sent.data.data.moderation.status).toBe("disapproved");
+    const held = page.locator(`tr[data-blocked="${sent.data.id}"]`);
+    await held.getByText("oh shit").waitFor();
+    await held.getByRole("button", { name: "Approve" }).click();
+    await held.waitFor({ state: "detached" });
+    const got = await fetch(`${emulator.baseUrl()}/messages/${sent.data.id}`, { headers: { apikey: REST_KEY } }).then((r) => r.json());
+    expect(got.data.data.moderation.status).toBe("approved");
+    expect(problems).toEqual([]);
+  });
 });

@@ -16,7 +16,7 @@ import { markReceipt } from "../resources/conversations/routes.js";
 import { userView } from "../resources/users/view.js";
 import { deliveryOf, recipients } from "./delivery.js";
 import { originDevice, withOriginDevice } from "./origin.js";
-import { sessionView, Sessions, type PresenceSubscription, type Session, type SessionView } from "./sessions.js";
+import { sessionView, Sessions, type FrameRecord, type PresenceSubscription, type Session, type SessionView } from "./sessions.js";
 
 /** Frames larger than this close the socket (the SDK's largest, a transient message, is far smaller). */
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -28,18 +28,6 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const FRAME_LOG_SIZE = 200;
 
 const PRESENCE: readonly PresenceSubscription[] = ["ALL_USERS", "FRIENDS", "ROLES"];
-
-export interface FrameRecord {
-  id: number;
-  time: string;
-  appId: string;
-  direction: "in" | "out";
-  /** Out: how many sockets it went to. In: the sender. */
-  to?: number;
-  from?: string;
-  type: string;
-  frame: unknown;
-}
 
 export interface SessionFilter {
   appId?: string;

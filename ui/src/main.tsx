@@ -13,6 +13,7 @@ import { KeysView } from "./views/keys";
 import { RolesView } from "./views/roles";
 import { WebhooksView } from "./views/webhooks";
 import { ExtensionsView } from "./views/extensions";
+import { ModerationView } from "./views/moderation";
 import { RequestsView } from "./views/requests";
 import { DeliveriesView } from "./views/deliveries";
 import { RealtimeView } from "./views/realtime";
@@ -29,6 +30,7 @@ const APP_NAV: [string, string][] = [
   ["roles", "Roles"],
   ["webhooks", "Webhooks"],
   ["extensions", "Extensions"],
+  ["moderation", "Moderation"],
 ];
 
 const EMULATOR_NAV: [string, string][] = [
@@ -112,6 +114,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
         return <WebhooksView {...props} />;
       case "extensions":
         return <ExtensionsView {...props} />;
+      case "moderation":
+        return <ModerationView {...props} />;
       default:
         return <ConversationsView {...props} />;
     }

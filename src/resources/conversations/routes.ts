@@ -66,6 +66,21 @@ function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Ent
   return other ? { viewer, visible, withUser: other, ...activity, pin } : undefined;
 }
 
+/**
+ * The receipts of a conversation's last message: in a one-on-one conversation, its receiver's delivery and read
+ * (once marked); group receipts are not tracked per member, so a group's list is empty.
+ */
+function receiptsOf(app: AppState, m: MessageRecord): Record<string, unknown>[] {
+  if (m.receiverType !== "user") return [];
+  const state = app.conversations.state(m.receiver, m.conversationId);
+  const out: Record<string, unknown>[] = [];
+  if (state?.deliveredId !== undefined && state.deliveredId >= m.id)
+    out.push({ messageId: String(m.id), receiptType: "delivery", sender: m.receiver, deliveredAt: state.deliveredAt });
+  if (state?.readId !== undefined && state.readId >= m.id)
+    out.push({ messageId: String(m.id), receiptType: "read", sender: m.receiver, readAt: state.readAt });
+  return out;
+}
+
 /** The conversation object of §2.7, for the entry's user. */
 function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean; withBlockedInfo?: boolean } = {}): Record<string, unknown> {
   const source = sourceOf(app, e.visible);
@@ -78,7 +93,7 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
     createdAt: first?.sentAt ?? e.updatedAt,
     updatedAt: e.updatedAt,
   };
-  if (e.last) out.lastMessage = messageView(app, e.last, e.viewer);
+  if (e.last) out.lastMessage = { ...messageView(app, e.last, e.viewer), receipts: { data: receiptsOf(app, e.last) } };
   out.conversationWith = e.withGroup
     ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
     : { ...userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags }), ...(opts.withBlockedInfo ? relationFlags(app, e.viewer, e.withUser!) : {}) };

@@ -1,4 +1,5 @@
 import type { AppState } from "../../store/app-state.js";
+import { userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
 import { groupEntity } from "../groups/view.js";
 import { userEntity } from "../users/view.js";
@@ -51,6 +52,7 @@ export function messageView(
   out.type = m.type;
   const data: Record<string, unknown> =
     m.category === "action" || m.category === "call" ? { ...m.data } : { ...m.data, entities: chatEntities(app, m, memo) };
+  if (viewer && m.category === "action" && m.receiverType === "group") data.entities = withViewerConversation(data.entities, viewer);
   const reactions = app.reactions.summary(m.id, viewer?.uid);
   if (reactions.length > 0) data.reactions = reactions;
   const interactions = viewer && m.category === "interactive" ? app.interactions.of(viewer.uid, m.id) : undefined;
@@ -94,6 +96,14 @@ export function messageView(
   return out;
 }
 
+/** A group action's affected user (`on`) as the viewer sees it: with the id of their conversation with that user. */
+function withViewerConversation(entities: unknown, viewer: UserRecord): unknown {
+  const on = (entities as { on?: { entity?: { uid?: unknown }; entityType?: string } } | undefined)?.on;
+  if (on?.entityType !== "user" || typeof on.entity?.uid !== "string" || on.entity.uid === viewer.uid) return entities;
+  const conversationId = userConversationId(viewer.uid, on.entity.uid);
+  return { ...(entities as object), on: { ...on, entity: { ...on.entity, conversationId } } };
+}
+
 function chatEntities(app: AppState, m: MessageRecord, memo?: EntityMemo): JsonObject {
   const key = `${m.sender}\u0000${m.receiverType}\u0000${m.receiver}`;
   const known = memo?.get(key);
@@ -113,7 +123,6 @@ function chatEntities(app: AppState, m: MessageRecord, memo?: EntityMemo): JsonO
 /** The affected user of an action (`on`): a user entity with its optional attributes. */
 export function subjectEntity(u: UserRecord): Record<string, unknown> {
   const out = userEntity(u);
-  if (u.updatedAt !== undefined) out.updatedAt = u.updatedAt;
   if (u.link !== undefined) out.link = u.link;
   return out;
 }

@@ -36,5 +36,6 @@ export function userEntity(u: UserRecord): Record<string, unknown> {
   out.status = u.status;
   out.role = u.role;
   out.createdAt = u.createdAt;
+  if (u.updatedAt !== undefined) out.updatedAt = u.updatedAt;
   return out;
 }

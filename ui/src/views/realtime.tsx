@@ -2,27 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { control } from "../api";
 import { Badge, Drawer, Empty, Head, Json } from "../components";
 import { act } from "../state";
-
-interface Session {
-  id: number;
-  appId: string;
-  uid: string;
-  deviceId: string;
-  platform: string;
-  since: string;
-  presenceSubscription: string;
-}
-
-interface Frame {
-  id: number;
-  time: string;
-  appId: string;
-  direction: "in" | "out";
-  to?: number;
-  from?: string;
-  type: string;
-  frame: unknown;
-}
+import type { FrameRecord as Frame, SessionView as Session } from "../../../src/realtime/sessions";
 
 const POLL_MS = 1000;
 const KEEP = 200;
