@@ -69,6 +69,7 @@ beforeAll(async () => {
     { receiver: "superhero2", receiverType: "user", category: "interactive", type: "form", data: { interactiveData: { submitElement: { elementId: "submit" } } } },
     "superhero1",
   );
+  await e.post("/v3/users", { uid: "shapebot", name: "Shape Bot", avatar: "https://example.com/bot.png" });
   for (const uid of ["superhero3", "superhero4"]) await send({ receiver: uid, receiverType: "user", data: { text: "hi" } }, "superhero1");
   const call = await e.post(`/_emulator/apps/${APP_ID}/calls`, { initiator: "superhero1", receiver: "superhero2", receiverType: "user" });
   vars.s = call.body.call.sessionId;
