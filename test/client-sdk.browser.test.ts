@@ -185,4 +185,16 @@ describe("the official JavaScript SDK against the emulator", () => {
     expect((await rest("GET", "/users/bob")).data.status).toBe("offline");
     expect(problems).toEqual([]);
   });
+
+  it("shows who is online and the frames in the inspector's Realtime view", async () => {
+    const inspector = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+    contexts.push(inspector.context());
+    inspector.setDefaultTimeout(5000);
+    await inspector.goto(`${emu.url}/_emulator/ui#/realtime`);
+    await inspector.locator('tr[data-session="alice"]').waitFor();
+    await inspector.locator('tr[data-session="carol"]').waitFor();
+    expect(await inspector.locator('tr[data-session="bob"]').count()).toBe(0);
+    await inspector.locator('tr[data-frame="typing_indicator"]').first().click();
+    await inspector.locator(".drawer", { hasText: "started" }).waitFor();
+  });
 });

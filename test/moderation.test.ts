@@ -170,6 +170,9 @@ describe("a blocking rule on the send path", () => {
     expect(texts(await dm("superhero1", "superhero2"))).toEqual(["hello", "darning socks"]);
     expect(Number((await unread("superhero2"))[conv])).toBe(before + 2);
     expectError(await e.get(`/v3/messages/${id}`), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+    const conversation = await e.get("/v3/users/superhero1/conversation", { onBehalfOf: "superhero2" });
+    expect(conversation.body.data.lastMessage.data.text).toBe("darning socks");
+    expect(texts(await e.get("/v3/messages?limit=100")).includes("well DARN it")).toBe(false);
 
     const queue = await e.get("/v3/moderation/blocked-messages");
     expect(queue.body.meta).toEqual({ current: { limit: 50, count: 1 } });

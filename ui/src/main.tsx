@@ -16,6 +16,7 @@ import { ExtensionsView } from "./views/extensions";
 import { ModerationView } from "./views/moderation";
 import { RequestsView } from "./views/requests";
 import { DeliveriesView } from "./views/deliveries";
+import { RealtimeView } from "./views/realtime";
 import { NotificationsView } from "./views/notifications";
 import { RulesView } from "./views/rules";
 import { ControlView } from "./views/control";
@@ -34,6 +35,7 @@ const APP_NAV: [string, string][] = [
 
 const EMULATOR_NAV: [string, string][] = [
   ["requests", "Requests"],
+  ["realtime", "Realtime"],
   ["deliveries", "Webhook deliveries"],
   ["notifications", "Notifications"],
   ["rules", "Faults & latency"],
@@ -121,6 +123,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
   switch (route.section) {
     case "requests":
       return <RequestsView dir={dir} app={app} />;
+    case "realtime":
+      return <RealtimeView />;
     case "deliveries":
       return <DeliveriesView />;
     case "notifications":
