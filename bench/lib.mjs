@@ -34,7 +34,7 @@ export function startServer(name, args = []) {
       if (!m) return;
       clearInterval(poll);
       child.off("exit", early);
-      resolve({ url: m[1], info: JSON.parse(m[2]), stop: () => stop(child, () => out) });
+      resolve({ url: m[1], pid: child.pid, info: JSON.parse(m[2]), stop: () => stop(child, () => out) });
     }, 10);
   });
 }

@@ -31,8 +31,10 @@ import { conversationPins } from "./resources/conversations/pins.js";
 import { friends } from "./resources/friends/routes.js";
 import { blockedUsers } from "./resources/blocked-users/routes.js";
 import { roles } from "./resources/roles/routes.js";
+import { moderation } from "./resources/moderation/routes.js";
 import { bots } from "./resources/bots/routes.js";
 import { aiAgents } from "./resources/ai-agents/routes.js";
+import { dataImport } from "./resources/data-import/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
@@ -64,9 +66,11 @@ function restPlane(): Hono<Env> {
     .route("/", friends)
     .route("/", blockedUsers)
     .route("/", roles)
+    .route("/", moderation)
     .route("/", notifications)
     .route("/", bots)
-    .route("/", aiAgents);
+    .route("/", aiAgents)
+    .route("/", dataImport);
 }
 
 /**

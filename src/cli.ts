@@ -6,6 +6,7 @@ import { runExec, splitExecArgs } from "./cli/exec.js";
 import { runExport } from "./cli/export.js";
 import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
 import { addStateOptions, stateOptions, stateRows, type StateFlags } from "./cli/state-options.js";
+import { MAX_JOURNAL_SIZE } from "./control/journal.js";
 import { parseLatency } from "./control/plane.js";
 import { VERSION } from "./version.js";
 
@@ -72,7 +73,7 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--random-seed <n>", "make generated ids, keys and probabilistic rules repeatable").env("CHAT_EMULATOR_RANDOM_SEED").argParser(intArg("--random-seed", 0, 2 ** 32 - 1)))
     .addOption(new Option("--latency <ms|min-max>", "add this delay (or a random one in MIN-MAX) to every API request").env("CHAT_EMULATOR_LATENCY").argParser(latencyArg))
     .addOption(new Option("--rate-limit", "enforce the platform's per-app rate limits (core 10000/min, standard 20000/min)").env("CHAT_EMULATOR_RATE_LIMIT"))
-    .addOption(new Option("--journal-size <n>", "requests kept in the request journal (0 = no journal)").env("CHAT_EMULATOR_JOURNAL_SIZE").default(1000).argParser(intArg("--journal-size", 0, 1_000_000)))
+    .addOption(new Option("--journal-size <n>", "requests kept in the request journal (0 = no journal)").env("CHAT_EMULATOR_JOURNAL_SIZE").default(1000).argParser(intArg("--journal-size", 0, MAX_JOURNAL_SIZE)))
     .addOption(new Option("--control-token <token>", "require header x-emulator-token on control calls (all but GET /_emulator/health)").env("CHAT_EMULATOR_CONTROL_TOKEN"))
     .addOption(new Option("--allowed-host <name>", "also answer the control API and inspector under this host name (repeatable)").env("CHAT_EMULATOR_ALLOWED_HOSTS").argParser(allowedHostArg))
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))

@@ -21,6 +21,7 @@ import { VERSION } from "./version.js";
 import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
 import { botRelay } from "./bots/relay.js";
+import { Outbox, type Notification, type NotificationFilter } from "./notifications/outbox.js";
 import { Jwt } from "./client/jwt.js";
 import { Realtime } from "./realtime/realtime.js";
 
@@ -31,6 +32,7 @@ export { emulatorEnv } from "./env.js";
 export type { LogFormat } from "./log.js";
 export type { StateData, AppData, Region } from "./store/types.js";
 export type { JournalEntry, JournalFilter } from "./control/journal.js";
+export type { Notification, NotificationFilter } from "./notifications/outbox.js";
 export type { RuleInput, RuleView, RuleMatch, RuleEffect } from "./control/rules.js";
 export type { SnapshotInfo } from "./control/snapshots.js";
 export type { Limits } from "./control/rate-limit.js";
@@ -94,6 +96,8 @@ export interface RunningEmulator {
   rules: RulesApi;
   /** The request journal, as `/_emulator/requests`. */
   journal: JournalApi;
+  /** The notification outbox, as `/_emulator/notifications`. */
+  notifications: NotificationsApi;
   /** Per-app rate limits: `enabled`, `limits`, `override(appId, limits)`, `forget(appId?)`. */
   rateLimits: RateLimits;
   /** Takes (or retakes) a named in-memory snapshot of the whole store. */
@@ -108,6 +112,14 @@ export interface RulesApi {
   list(): RuleView[];
   get(id: string): RuleView | undefined;
   remove(id: string): boolean;
+  clear(): void;
+}
+
+export interface NotificationsApi {
+  /** Matching notifications, oldest first. */
+  list(filter?: NotificationFilter): Notification[];
+  /** The matching notifications as soon as there is one; none after `timeoutMs` (default 5000). */
+  waitFor(filter?: NotificationFilter, timeoutMs?: number): Promise<Notification[]>;
   clear(): void;
 }
 
@@ -132,12 +144,14 @@ function loadSeed(seed: EmulatorOptions["seed"], now: number): AppData[] {
 /** Builds the store, app and persistence without listening: the in-process core of `startEmulator`. */
 export async function createEmulator(options: EmulatorOptions = {}) {
   seedRandom(options.randomSeed);
-  const log = options.quiet ? () => {} : (options.log ?? ((line: string) => process.stderr.write(line + "\n")));
+  const errorLog = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  // Quiet silences the chatter, never a failed save: acknowledged writes that are not on disk must be seen.
+  const log = options.quiet ? () => {} : errorLog;
   const clock = new Clock();
   const store = new Store(clock);
   store.seed(loadSeed(options.seed, clock.now()));
   const persistence = options.data
-    ? await Persistence.open(options.data, store, { now: clock.now(), log })
+    ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog })
     : undefined;
   const control = new ControlPlane(store, clock, options);
   const jwt = new Jwt();
@@ -152,14 +166,22 @@ export async function createEmulator(options: EmulatorOptions = {}) {
       secret: options.managementSecret ?? DEFAULT_MANAGEMENT_SECRET,
     },
     webhooks: new Dispatcher(clock),
+    notifications: new Outbox(clock),
     jwt,
     realtime: new Realtime(store, clock, jwt, control.journal),
+    persistence,
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
   store.events.subscribe((e) => emulator.realtime.publish(e));
   store.events.subscribe(botRelay(emulator.webhooks));
   store.events.subscribe((e) => emulator.control.extensionCalls.observe(e));
-  return { emulator, app: createApp(emulator, log), persistence, log, ...controlApi(emulator.control) };
+  store.events.subscribe((e) => emulator.notifications.handle(e));
+  const notifications: NotificationsApi = {
+    list: (filter = {}) => emulator.notifications.list(filter),
+    waitFor: (filter = {}, timeoutMs = 5000) => emulator.notifications.waitFor(filter, timeoutMs),
+    clear: () => emulator.notifications.clear(),
+  };
+  return { emulator, app: createApp(emulator, log), persistence, log, notifications, ...controlApi(emulator.control) };
 }
 
 /** The control plane for programmatic callers: the same operations as the control API. */
@@ -258,12 +280,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close() {
       closed ??= (async () => {
         emulator.webhooks.close();
+        emulator.notifications.close();
         emulator.realtime.shutdown();
         await listening.close();
-        await persistence?.flush();
-        persistence?.close();
-        tls?.dispose();
-        if (options.exportOnExit) await writeStateFile(options.exportOnExit, store.toData());
+        try {
+          await persistence?.flush(); // rejects when the final save fails: the CLI exits non-zero
+        } finally {
+          persistence?.close();
+          tls?.dispose();
+          if (options.exportOnExit) await writeStateFile(options.exportOnExit, store.toData());
+        }
       })();
       return closed;
     },

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { apiPath, DEFAULT_LABEL, internalPath } from "./http/addressing.js";
+import { callerPath, DEFAULT_LABEL, internalPath } from "./http/addressing.js";
+import { maskKey } from "./http/errors.js";
 import { INSPECTOR_HEADER } from "./control/ui-session.js";
 
 /**
@@ -32,12 +33,22 @@ export interface RequestLogEntry {
   aborted?: true;
 }
 
+/** Query parameters holding secrets: their values are masked like keys in the journal's headers. */
+const SECRET_PARAMS = /([?&](apikey|authtoken|auth_token|key|secret|token|x-emulator-token)=)([^&#]*)/gi;
+/** Path segments that are keys: `/apikeys/{apiKey}`, `/auth_tokens/{authToken}`. */
+const SECRET_SEGMENTS = /(\/(?:apikeys|auth_tokens)\/)([^/]+)/gi;
+
+const maskPath = (path: string) => path.replace(SECRET_SEGMENTS, (_, before: string, key: string) => before + maskKey(key));
+/** The control token (the inspector's `?token=`) is hidden whole. */
+const maskQuery = (query: string) =>
+  query.replace(SECRET_PARAMS, (_, before: string, name: string, value: string) => before + (/token$/i.test(name) && !/auth/i.test(name) ? "***" : maskKey(value)));
+
 function describe(req: IncomingMessage, defaultAppId: () => string | undefined): { app: string | null; path: string } {
   const url = req.url ?? "/";
   const host = req.headers.host ?? "";
   const internal = internalPath(`http://${host}${url}`);
   const q = url.indexOf("?");
-  const path = apiPath(internal) + (q === -1 ? "" : url.slice(q).replace(/([?&]token=)[^&]*/g, "$1***"));
+  const path = maskPath(callerPath(`http://${host}${url}`)) + (q === -1 ? "" : maskQuery(url.slice(q)));
   if (internal.startsWith("/@mgmt")) return { app: "apimgmt", path };
   const m = /^\/@(?:rest|calls)\/([^/]+)\//.exec(internal);
   if (!m) return { app: null, path };

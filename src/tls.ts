@@ -26,7 +26,8 @@ export const CERT_NAMES: readonly string[] = [
   "apimgmt.cometchat.io",
   "apimgmt.localhost",
   ...["cometchat.io", "localhost"].flatMap((domain) =>
-    ["api", "call"].flatMap((plane) => REGIONS.map((region) => `*.${plane}-${region}.${domain}`)),
+    // REST, calls, the SDK's client plane and its WebSocket host.
+    ["api", "call", "apiclient", "websocket"].flatMap((plane) => REGIONS.map((region) => `*.${plane}-${region}.${domain}`)),
   ),
 ];
 

@@ -49,6 +49,8 @@ describe("client plane: addressing and auth", () => {
     expect((await e.get("/v3/users/superhero1")).body.data.status).toBe("available");
     expect((await as(token).get("/me")).body.data).toMatchObject({ uid: "superhero1", status: "available" });
     expect((await as(token).post("/me/jwt", {})).body.data.token).toMatch(/\./);
+    expect((await as(token).post("/user_sessions", { sessionId: "abc", data: { integrationSource: "manual" } })).body.data).toEqual({ sessionId: "abc" });
+    expectError(await as(token).post("/user_sessions", {}), 400, "ERR_BAD_REQUEST");
     const out = await as(token).del("/me");
     expect(out.status).toBe(200);
     expect(out.body.data.success).toBe(true);

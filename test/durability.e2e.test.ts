@@ -10,9 +10,11 @@ const start = startClisPerTest();
 // 4 KB texts: the data file grows by a few MB per round, so writing it takes long enough for kills to land mid-write.
 const TEXT = "x".repeat(4096);
 
-/** Four clients sending messages back to back until told to stop or the server goes; returns acknowledged ids. */
-function writeUntil(cli: RunningCli, stop: { now: boolean }): Promise<string[]> {
-  const acknowledged: string[] = [];
+/**
+ * Four clients sending messages back to back until told to stop or the server goes; returns acknowledged ids
+ * (`acknowledged` fills as they come).
+ */
+function writeUntil(cli: RunningCli, stop: { now: boolean }, acknowledged: string[] = []): Promise<string[]> {
   const client = async () => {
     while (!stop.now) {
       const r = await fetch(`${cli.url}/v3/messages`, {
@@ -33,6 +35,12 @@ const storedMessageIds = (file: string) =>
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** At least `ms`, and until `n` writes are acknowledged (a busy machine answers the first ones late). */
+async function writeFor(ms: number, acknowledged: string[], n: number): Promise<void> {
+  await pause(ms);
+  while (acknowledged.length < n) await pause(10);
+}
+
 /** Resolves as soon as anything happens to a file in the data file's folder: a save is under way or just done. */
 function nextSave(file: string): Promise<void> {
   return new Promise((resolve) => {
@@ -51,8 +59,9 @@ describe("--data durability", () => {
     for (const [afterMs, inSave] of [[150, false], [200, true], [400, false], [300, true], [250, true]] as const) {
       const cli = await start(["--data", data]); // starts only if the file the previous kill left loads
       const stop = { now: false };
-      const writing = writeUntil(cli, stop);
-      await pause(afterMs);
+      const acked: string[] = [];
+      const writing = writeUntil(cli, stop, acked);
+      await writeFor(afterMs, acked, 1);
       if (inSave) await nextSave(data);
       await cli.stop("SIGKILL");
       stop.now = true;
@@ -68,8 +77,9 @@ describe("--data durability", () => {
     const data = join(mkdtempSync(join(tmpdir(), "chat-emulator-")), "state.json");
     const cli = await start(["--data", data]);
     const stop = { now: false };
-    const writing = writeUntil(cli, stop);
-    await pause(300);
+    const acked: string[] = [];
+    const writing = writeUntil(cli, stop, acked);
+    await writeFor(300, acked, 11);
     expect(await cli.stop("SIGTERM")).toBe(0);
     stop.now = true;
     const acknowledged = await writing;

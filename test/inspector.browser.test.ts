@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../src/index.js";
 import { launchChromium } from "../scripts/chromium.mjs";
+import { watchedPage } from "./browser.helpers.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 
 /**
@@ -19,11 +20,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   emulator = await startEmulator({ controlToken: TOKEN, quiet: true });
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on("pageerror", (e) => problems.push(String(e)));
-  // A refused API call is logged by the browser as a failed resource; anything else is a problem of the page.
-  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(m.text()));
-  page.setDefaultTimeout(5000);
+  page = await watchedPage(browser, problems);
 });
 
 afterAll(async () => {
@@ -69,8 +66,7 @@ describe("web inspector in Chromium", () => {
 
   it("adds a fault rule, and the next send fails with its error", async () => {
     await page.click('.sidebar a[href="#/rules"]');
-    await page.getByRole("button", { name: "Next message send fails (503)" }).click();
-    await page.getByRole("button", { name: "Add rule" }).click();
+    await page.getByRole("button", { name: "Next message send fails (503)" }).click(); // a preset adds its rule
     await page.locator('tr[data-rule="r1"]').waitFor();
 
     await page.goBack(); // the journal
@@ -86,6 +82,39 @@ describe("web inspector in Chromium", () => {
     ]);
     await page.click('.sidebar a[href="#/requests"]');
     await page.locator("tr[data-request]", { hasText: "503" }).getByText("r1").waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it("shows the notification outbox live: a push computed for a message, with its payload", async () => {
+    const rest = (path: string, body: unknown, extra: Record<string, string> = {}) =>
+      fetch(`${emulator.baseUrl()}${path}`, { method: "POST", headers: { apikey: REST_KEY, "content-type": "application/json", ...extra }, body: JSON.stringify(body) }).then((r) => r.json());
+    await rest("/notifications/push/v1/providers/fcm", { providerId: "fcm", serviceAccountCreds: { project_id: "p", client_email: "c@p.test", private_key: "k" } });
+    const { data } = await rest("/users/superhero3/auth_tokens", {});
+    await rest("/notifications/push/v1/tokens", { platform: "fcm_web", fcmToken: "spidey-web", authToken: data.authToken });
+    await page.click('.sidebar a[href="#/notifications"]');
+    await rest("/messages", { receiver: "supergroup", receiverType: "group", data: { text: "Notify Spidey" } }, { onBehalfOf: "superhero1" });
+    const row = page.locator("tr", { hasText: "Notify Spidey" }).filter({ hasText: "superhero3" });
+    await row.getByText("sent").waitFor();
+    await row.click();
+    await page.locator(".drawer", { hasText: "spidey-web" }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it("moderation: a rule switched on in the view holds a message; Approve delivers it", async () => {
+    const call = (method: string, path: string, body: unknown, extra: Record<string, string> = {}) =>
+      fetch(`${emulator.baseUrl()}${path}`, { method, headers: { apikey: REST_KEY, "content-type": "application/json", ...extra }, body: JSON.stringify(body) }).then((r) => r.json());
+    await page.goto(`${emulator.url}/_emulator/ui#/app/${APP_ID}/moderation`);
+    const rule = page.locator('tr[data-rule="text-profanity-filter"]');
+    await rule.locator("input[type=checkbox]").click(); // a controlled switch: it turns once the PUT is done
+    await rule.getByText("enabled", { exact: true }).waitFor();
+    const sent = await call("POST", "/messages", { receiver: "superhero2", receiverType: "user", data: { text: "oh shit" } }, { onBehalfOf: "superhero1" });
+    expect(sent.data.data.moderation.status).toBe("disapproved");
+    const held = page.locator(`tr[data-blocked="${sent.data.id}"]`);
+    await held.getByText("oh shit").waitFor();
+    await held.getByRole("button", { name: "Approve" }).click();
+    await held.waitFor({ state: "detached" });
+    const got = await fetch(`${emulator.baseUrl()}/messages/${sent.data.id}`, { headers: { apikey: REST_KEY } }).then((r) => r.json());
+    expect(got.data.data.moderation.status).toBe("approved");
     expect(problems).toEqual([]);
   });
 });

@@ -159,10 +159,10 @@ describe("realtime: events reach who may see them", () => {
     const edit = await b.next((f) => f.body?.category === "action" && f.body?.data?.action === "edited");
     expect(edit.body.data.entities.on.entity).toMatchObject({ id, data: { text: "edited" } });
     await a.api("POST", `/messages/${id}/reactions/👍`);
-    const reaction = await b.next((f) => f.type === "message_reaction");
+    const reaction = await b.next((f) => f.type === "reaction");
     expect(reaction).toMatchObject({ sender: "superhero1", deviceId: a.deviceId, body: { action: "message_reaction_added", messageId: id, reaction: "👍", uid: "superhero1" } });
     await a.api("DELETE", `/messages/${id}/reactions/👍`);
-    await b.next((f) => f.type === "message_reaction" && f.body.action === "message_reaction_removed");
+    await b.next((f) => f.type === "reaction" && f.body.action === "message_reaction_removed");
     await a.api("DELETE", `/messages/${id}`);
     await b.next((f) => f.body?.data?.action === "deleted");
     // B reads over the REST plane of the client: A hears the receipt.

@@ -129,7 +129,7 @@ describe("GET /_emulator/webhooks/deliveries/stream", () => {
     while (d.status !== "delivered") d = (await s.next()).data;
     expect(d.attempts).toEqual([expect.objectContaining({ status: 200 })]);
     await s.cancel();
-    expect(listeners(e.emulator.webhooks)).toBe(0);
+    expect(listeners((e.emulator.webhooks as unknown as { log: object }).log)).toBe(0);
     e.emulator.webhooks.close();
 
     // The backlog: a new stream starts with the log.
@@ -157,5 +157,24 @@ describe("streams over HTTP", () => {
     expect(listeners(core.control.journal)).toBe(1);
     abort.abort();
     await vi.waitFor(() => expect(listeners(core.control.journal)).toBe(0));
+  });
+});
+
+describe("GET /_emulator/notifications/stream", () => {
+  it("sends the matching notifications of the outbox, then each one as it is computed", async () => {
+    const e = await emulator();
+    await e.post("/v3/notifications/push/v1/providers/fcm", { providerId: "f", serviceAccountCreds: { project_id: "p", client_email: "c@p.test", private_key: "k" } });
+    const authToken = (await e.post("/v3/users/superhero2/auth_tokens", {})).body.data.authToken;
+    await e.post("/v3/notifications/push/v1/tokens", { platform: "fcm_web", fcmToken: "b-web", authToken });
+    const say = (text: string) => e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text } }, { onBehalfOf: "superhero1" });
+    await say("before");
+    const s = reader(await e.app.request("http://localhost/_emulator/notifications/stream?uid=superhero2"));
+    expect(await s.next()).toMatchObject({ event: "notification", id: "1", data: { uid: "superhero2", body: "before", status: "sent" } });
+    await say("after");
+    expect(await s.next()).toMatchObject({ event: "notification", id: "2", data: { body: "after", pushToken: "b-web" } });
+    await s.cancel();
+    expect(listeners((e.emulator.notifications as unknown as { log: object }).log)).toBe(0);
+    expectError(await e.get("/_emulator/notifications/stream?status=lost", { key: null }), 400, "ERR_BAD_REQUEST");
+    e.emulator.notifications.close();
   });
 });

@@ -29,6 +29,10 @@ describe("generated certificate", () => {
       "apimgmt.cometchat.io",
       "localhost",
       "myapp123.api-us.localhost",
+      `${APP_ID}.apiclient-us.cometchat.io`,
+      `${APP_ID}.websocket-eu.cometchat.io`,
+      `${APP_ID}.apiclient-in.localhost`,
+      `${APP_ID}.websocket-us.localhost`,
     ])
       expect(x509.checkHost(host), host).toBeTruthy();
     expect(x509.checkIP("127.0.0.1")).toBe("127.0.0.1");

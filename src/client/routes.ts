@@ -64,6 +64,13 @@ const clientOnly = new Hono<Env>()
     c.get("emulator").realtime.logout(c.get("app"), user, header(c, "resource"));
     return success(c, `The user with UID ${user.uid} has been logged out successfully.`);
   })
+  // The SDK's integration analytics after login (SDK and UI-kit versions): acknowledged with its session id, which
+  // the SDK keeps so that it reports again only when they change. The emulator keeps it in the journal only.
+  .post("/user_sessions", async (c) => {
+    const body = await readBody(c);
+    validate(body, { sessionId: { required: true, type: "string", max: 255 }, data: { type: "object", maxKb: 8 } });
+    return ok(c, { sessionId: body.sessionId });
+  })
   .route("/", blockedUsersAt("/blockedusers"))
   .post("/groups/:guid/members", async (c) => {
     const app = c.get("app");

@@ -1,4 +1,4 @@
-import { badRequest, type Details } from "../http/errors.js";
+import { badRequest, keyedMap, type Details } from "../http/errors.js";
 
 type Obj = Record<string, unknown>;
 
@@ -8,7 +8,7 @@ type Obj = Record<string, unknown>;
  * Unknown fields are refused, so that a typo ("latency" for "latencyMs") cannot be silently ignored.
  */
 export class Input {
-  readonly details: Details = {};
+  readonly details: Details = keyedMap();
 
   fail(name: string, message: string): undefined {
     (this.details[name] ??= []).push(message);

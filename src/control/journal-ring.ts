@@ -1,4 +1,4 @@
-import { apiPath, internalPath } from "../http/addressing.js";
+import { callerPath } from "../http/addressing.js";
 import type { Plane } from "./request.js";
 
 /**
@@ -10,6 +10,10 @@ import type { Plane } from "./request.js";
  * reused by later entries: kept on the heap, the last thousand pages were promoted and collected over and over,
  * and the collector's pauses made the 99th percentile of such lists. Numbers go to typed arrays; method, plane,
  * app id and rule ids are references to long-lived strings.
+ *
+ * Memory is bounded: SLOT_BYTES per entry, plus overflow buffers that together stay within OVERFLOW_PER_ENTRY per
+ * entry (at least MIN_OVERFLOW_BUDGET). Past the budget, the overflow text of the oldest entries is dropped (they
+ * show its size instead), so any traffic costs at most about 20 KiB per entry of the journal's size.
  */
 
 /** Headers as received: Node's flat `rawHeaders` (name, value, name, value, ...) or Fetch `Headers`. */
@@ -40,6 +44,12 @@ export interface Stored extends Omit<Recorded, "headers"> {
 }
 
 const SLOT_BYTES = 4096;
+/** The overflow budget per entry of capacity (the whole journal's overflow may sit in a few entries). */
+export const OVERFLOW_PER_ENTRY = 16 * 1024;
+/** Enough for any one entry (URL and headers within Node's 16 KB, bodies kept up to 64 K characters each). */
+const MIN_OVERFLOW_BUDGET = 1024 * 1024;
+/** Overflow buffers are sized in pages, so that entries of similar size reuse them. */
+const PAGE = 4096;
 const SLOTS_PER_CHUNK = 64;
 const PARTS = 4; // url, headers, request text, response text
 const NULL = -1;
@@ -64,6 +74,12 @@ export class Ring {
   private readonly appIds: (string | null)[];
   private readonly rules: string[][];
   private readonly overflow: (Buffer | undefined)[];
+  /** Per slot: 1 when its overflow text was dropped to stay within the budget. */
+  private readonly dropped: Uint8Array;
+  private overflowBytes = 0;
+  private readonly budget: number;
+  /** Where the search for old overflow buffers to free goes on (see `release`). */
+  private sweep = 0;
 
   constructor(readonly capacity: number) {
     this.numbers = new Float64Array(capacity * 4);
@@ -73,6 +89,13 @@ export class Ring {
     this.appIds = new Array<string | null>(capacity).fill(null);
     this.rules = new Array<string[]>(capacity).fill([]);
     this.overflow = new Array<Buffer | undefined>(capacity).fill(undefined);
+    this.dropped = new Uint8Array(capacity);
+    this.budget = Math.max(MIN_OVERFLOW_BUDGET, capacity * OVERFLOW_PER_ENTRY);
+  }
+
+  /** Bytes held off the heap: the slots allocated so far and the overflow buffers. */
+  get bytes(): number {
+    return this.chunks.length * SLOTS_PER_CHUNK * SLOT_BYTES + this.overflowBytes;
   }
 
   private chunk(slot: number): Buffer {
@@ -96,6 +119,7 @@ export class Ring {
     const end = at + SLOT_BYTES;
     const parts = [r.url, headerText(r.headers), r.requestText, r.responseText];
     let over = 0;
+    let overParts: number[] | undefined;
     for (let p = 0; p < PARTS; p++) {
       const text = parts[p];
       const i = slot * PARTS + p;
@@ -111,21 +135,57 @@ export class Ring {
         this.lengths[i] = written;
         at += written;
       } else {
-        const buffer = this.overflowFor(slot, over + size, over);
-        buffer.write(text, over, size, "utf8");
         this.lengths[i] = OVERFLOW - size;
         over += size;
+        (overParts ??= []).push(p);
       }
     }
+    this.dropped[slot] = 0;
+    if (overParts === undefined) return;
+    const buffer = this.overflowFor(slot, over);
+    this.dropped[slot] = buffer ? 0 : 1;
+    if (!buffer) return;
+    let to = 0;
+    for (const p of overParts) to += buffer.write(parts[p]!, to, "utf8");
   }
 
-  /** The slot's overflow buffer with room for `size` bytes, keeping its first `keep` bytes when it must grow. */
-  private overflowFor(slot: number, size: number, keep: number): Buffer {
+  /**
+   * The slot's overflow buffer with room for `size` bytes: its own when near that size, else a new one, made room
+   * for by freeing the oldest entries' buffers. Undefined when even that cannot make room.
+   */
+  private overflowFor(slot: number, size: number): Buffer | undefined {
     const current = this.overflow[slot];
-    if (current && current.length >= size) return current;
-    const grown = Buffer.allocUnsafeSlow(Math.max(size, 2 * (current?.length ?? 0)));
-    current?.copy(grown, 0, 0, keep);
-    return (this.overflow[slot] = grown);
+    if (current && current.length >= size && current.length <= 2 * size + PAGE) return current;
+    this.free(slot);
+    const want = Math.ceil(size / PAGE) * PAGE;
+    if (want > this.budget) return undefined;
+    this.release(slot, want);
+    if (this.overflowBytes + want > this.budget) return undefined;
+    this.overflowBytes += want;
+    return (this.overflow[slot] = Buffer.allocUnsafeSlow(want));
+  }
+
+  /** Lets go of a slot's overflow buffer; text the slot kept there is dropped. */
+  private free(slot: number): void {
+    const buffer = this.overflow[slot];
+    if (!buffer) return;
+    this.overflowBytes -= buffer.length;
+    this.overflow[slot] = undefined;
+    this.dropped[slot] = 1;
+  }
+
+  /**
+   * Frees overflow buffers from the oldest entry on (the ring is written in order: the oldest follow `slot`) until
+   * `want` more bytes fit the budget. The sweep goes on where it stopped, so each slot is looked at once per lap.
+   */
+  private release(slot: number, want: number): void {
+    if (this.overflowBytes + want <= this.budget) return;
+    const next = (slot + 1) % this.capacity;
+    if (this.sweep === slot) this.sweep = next;
+    while (this.overflowBytes + want > this.budget && this.sweep !== slot) {
+      this.free(this.sweep);
+      this.sweep = (this.sweep + 1) % this.capacity;
+    }
   }
 
   read(slot: number): Stored {
@@ -139,7 +199,8 @@ export class Ring {
       if (length === NULL) parts.push(null);
       else if (length <= OVERFLOW) {
         const size = OVERFLOW - length;
-        parts.push(this.overflow[slot]!.toString("utf8", over, over + size));
+        if (this.dropped[slot]) parts.push(`[${size} bytes, dropped to keep the journal within its memory budget]`);
+        else parts.push(this.overflow[slot]!.toString("utf8", over, over + size));
         over += size;
       } else {
         parts.push(bytes.toString("utf8", at, at + length));
@@ -158,7 +219,7 @@ export class Ring {
       appId: this.appIds[slot],
       rules: [...this.rules[slot]],
       url,
-      path: apiPath(internalPath(url)),
+      path: callerPath(url),
       headerText: parts[1] ?? "",
       requestText: parts[2],
       responseText: parts[3],
@@ -168,6 +229,8 @@ export class Ring {
   /** Lets go of the overflow buffers and the rule lists. */
   clear(): void {
     this.overflow.fill(undefined);
+    this.overflowBytes = 0;
+    this.dropped.fill(0);
     this.rules.fill([]);
   }
 }

@@ -13,6 +13,8 @@ export type { Recorded, RawHeaders } from "./journal-ring.js";
  */
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
+/** Each entry of the journal's size may cost up to about 20 KiB (see journal-ring.ts): 400 MiB at most. */
+export const MAX_JOURNAL_SIZE = 20_000;
 /** Bodies larger than this are not kept (the entry says how large they were). */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
 
@@ -136,7 +138,14 @@ export class Journal {
   private readonly listeners = new Set<(r: Stored) => void>();
 
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
+    if (!Number.isInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
+      throw new RangeError(`chat-emulator: journalSize must be a whole number from 0 to ${MAX_JOURNAL_SIZE}, not ${capacity}.`);
     this.ring = new Ring(capacity);
+  }
+
+  /** Bytes the journal holds off the heap (its bound: about 20 KiB per entry of capacity). */
+  get bytes(): number {
+    return this.ring.bytes;
   }
 
   get enabled(): boolean {

@@ -35,7 +35,7 @@ const API_REQUEST = Symbol("apiRequest");
 /** The request's plane, app and API path, read once per request (kept on the context, not in `c.set`). */
 function apiRequest(c: Ctx): ApiRequest {
   const holder = c as Ctx & { [API_REQUEST]?: ApiRequest };
-  return (holder[API_REQUEST] ??= describeRequest(c.req.path, c.req.method, c.get("emulator").store));
+  return (holder[API_REQUEST] ??= describeRequest(c.req.path, c.req.method, c.get("emulator").store, c.req.url));
 }
 
 /** Served by Node: Node's raw header list (building Fetch `Headers` costs a quarter of a small GET). */

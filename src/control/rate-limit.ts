@@ -49,6 +49,8 @@ export class RateLimits {
   limits: Limits;
   private readonly overrides = new Map<string, Partial<Limits>>();
   private readonly windows = new Map<string, Window>();
+  /** Operations limited on their own (data import: 60 per minute per endpoint), by app and name. */
+  private readonly named = new Map<string, Map<string, { minute: number; used: number }>>();
 
   constructor(opts: { enabled?: boolean; limits?: Partial<Limits> } = {}) {
     this.enabled = opts.enabled ?? false;
@@ -76,9 +78,11 @@ export class RateLimits {
     if (appId === undefined) {
       this.overrides.clear();
       this.windows.clear();
+      this.named.clear();
     } else {
       this.overrides.delete(appId);
       this.windows.delete(appId);
+      this.named.delete(appId);
     }
   }
 
@@ -100,6 +104,25 @@ export class RateLimits {
       bucket,
       limit,
       remaining: Math.max(0, limit - w.used[bucket]),
+      allowed,
+      resetAt: resetMs / 1000,
+      retryAfter: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
+    };
+  }
+
+  /** Counts one request of an operation limited on its own to `limit` per minute, unless that is spent. */
+  takeNamed(appId: string, name: string, limit: number, nowMs: number): Omit<Verdict, "bucket"> {
+    const minute = Math.floor(nowMs / 60_000);
+    let mine = this.named.get(appId);
+    if (!mine) this.named.set(appId, (mine = new Map()));
+    let w = mine.get(name);
+    if (!w || w.minute !== minute) mine.set(name, (w = { minute, used: 0 }));
+    const allowed = w.used < limit;
+    if (allowed) w.used++;
+    const resetMs = (minute + 1) * 60_000;
+    return {
+      limit,
+      remaining: Math.max(0, limit - w.used),
       allowed,
       resetAt: resetMs / 1000,
       retryAfter: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),

@@ -1,4 +1,4 @@
-import { apiPath, DEFAULT_LABEL } from "../http/addressing.js";
+import { apiPath, callerPath, DEFAULT_LABEL } from "../http/addressing.js";
 import type { Store } from "../store/store.js";
 
 export type Plane = "rest" | "calls" | "client" | "mgmt";
@@ -22,15 +22,19 @@ const PREFIXES: [string, Plane][] = [
   ["/@mgmt", "mgmt"],
 ];
 
-/** Reads plane, app and API path from the internal path that addressing produced (see http/addressing.ts). */
-export function describeRequest(internal: string, method: string, store: Store): ApiRequest {
+/**
+ * Reads plane, app and API path from the internal path that addressing produced (see http/addressing.ts); the
+ * path is the one the caller wrote (`url`: `/v3.0/...` stays so).
+ */
+export function describeRequest(internal: string, method: string, store: Store, url: string): ApiRequest {
+  const path = url.includes("/v3.0") ? callerPath(url) : apiPath(internal);
   for (const [prefix, plane] of PREFIXES) {
     if (!internal.startsWith(prefix)) continue;
-    if (plane === "mgmt") return { method, plane, appId: null, path: apiPath(internal) };
+    if (plane === "mgmt") return { method, plane, appId: null, path };
     const label = internal.slice(prefix.length, internal.indexOf("/", prefix.length));
     // The app's own id string when it exists: the journal keeps it, and a long-lived string costs it nothing.
     const appId = label === DEFAULT_LABEL ? (store.defaultAppId ?? null) : (store.apps.get(label)?.meta.appId ?? label);
-    return { method, plane, appId, path: apiPath(internal) };
+    return { method, plane, appId, path };
   }
   return { method, plane: null, appId: null, path: internal };
 }

@@ -4,6 +4,7 @@ import { apiError, badRequest } from "../http/errors.js";
 import { MAX_JSON_DEPTH, readBody, validate } from "../http/validate.js";
 import { parseState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
+import { notificationsRoutes } from "./notifications.js";
 import { appsRoutes } from "./apps.js";
 import { extensionCallRoutes } from "./extension-calls.js";
 import { inspector } from "./ui.js";
@@ -29,18 +30,23 @@ export const control = new Hono<Env>()
   .route("/", inspector)
   .route("/", streams)
   .route("/", deliveries)
+  .route("/", notificationsRoutes)
   .route("/", appsRoutes)
   .route("/", sessionRoutes)
   .route("/", extensionCallRoutes)
   .get("/health", (c) => {
-    const { store, version, startedAtMs } = c.get("emulator");
-    return c.json({
+    const { store, version, startedAtMs, persistence } = c.get("emulator");
+    const health = {
       status: "ok",
       version,
       uptimeMs: Date.now() - startedAtMs,
       apps: [...store.apps.values()].map((a) => ({ appId: a.meta.appId, region: a.meta.region, name: a.meta.name })),
       defaultAppId: store.defaultAppId ?? null,
-    });
+    };
+    const reason = persistence?.problem;
+    if (reason === undefined) return c.json(health);
+    // 503, so that readiness probes (which look at the status) see it; the body is the envelope as well.
+    return c.json({ ...health, status: "degraded", reason, ...apiError("ERR_EMULATOR_DEGRADED", { reason }).toBody("emulator") }, 503);
   })
 
   .post("/reset", async (c) => {

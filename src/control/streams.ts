@@ -5,6 +5,8 @@ import { matches as deliveryMatches } from "../webhooks/dispatcher.js";
 import { entryView, matcher } from "./journal.js";
 import { filterFrom, liveJournal } from "./journal-routes.js";
 import { deliveryFilter } from "./webhooks.js";
+import { matchesNotification } from "../notifications/outbox.js";
+import { notificationFilter } from "./notifications.js";
 
 /**
  * Live streams as server-sent events (what the inspector watches; `EventSource` in a browser, or `curl -N`):
@@ -13,6 +15,8 @@ import { deliveryFilter } from "./webhooks.js";
  *                                              `Last-Event-ID`.
  *   GET /_emulator/webhooks/deliveries/stream  event `delivery`: the matching deliveries, then a delivery each
  *                                              time one is added or changes (an attempt, its status).
+ *   GET /_emulator/notifications/stream        event `notification`: the outbox's matching notifications, then
+ *                                              each one as it is computed or changes (a digest sent, a delivery).
  * A comment line every 15 s keeps idle connections open; a client that stops reading falls behind by at most
  * MAX_QUEUED events, then it is disconnected (an EventSource reconnects and resumes).
  */
@@ -103,6 +107,18 @@ export const streams = new Hono<Env>()
       for (const d of webhooks.list(filter)) send({ event: "delivery", data: d });
       return webhooks.subscribe((d) => {
         if (deliveryMatches(d, filter)) send({ event: "delivery", data: d });
+      });
+    });
+  })
+  .get("/notifications/stream", (c) => {
+    const q = new Query(c);
+    const filter = notificationFilter(q);
+    q.done();
+    const { notifications } = c.get("emulator");
+    return eventStream(c, (send) => {
+      for (const n of notifications.list(filter)) send({ event: "notification", id: n.id, data: n });
+      return notifications.subscribe((n) => {
+        if (matchesNotification(n, filter)) send({ event: "notification", id: n.id, data: n });
       });
     });
   });

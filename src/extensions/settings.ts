@@ -1,4 +1,4 @@
-import { apiError, badRequest, type Details } from "../http/errors.js";
+import { apiError, badRequest, keyedMap, type Details } from "../http/errors.js";
 import { asBool, validate, type Body, type FieldSpec, type Schema } from "../http/validate.js";
 import type { AppState } from "../store/app-state.js";
 import type { ExtensionState } from "../store/management.js";
@@ -35,7 +35,7 @@ export function readSettings(ext: ExtensionSpec, spec: SettingsSpec, body: Body,
     validate(body, { settings: { required: true, type: "object" } });
     raw = body.settings as Body;
   }
-  const details: Details = {};
+  const details: Details = keyedMap();
   for (const k of Object.keys(raw))
     if (!(k in spec.fields) && !(spec.topLevel && k === "appId"))
       details[prefix + k] = [`The ${prefix}${k} field is not a setting of the ${ext.id} extension.`];

@@ -20,12 +20,13 @@ function plane(kind: string): string {
   return PLANES[kind.toLowerCase()] ?? "/@unknown";
 }
 
-function versioned(prefix: string, rest: string): string {
-  if (rest.startsWith("/v3.0/") || rest === "/v3.0") rest = "/v3" + rest.slice(5);
+function versioned(prefix: string, rest: string, asWritten: boolean): string {
+  if (!asWritten && (rest.startsWith("/v3.0/") || rest === "/v3.0")) rest = "/v3" + rest.slice(5);
   return prefix + rest;
 }
 
-export function internalPath(url: string): string {
+/** The internal path routes are matched on; `asWritten` keeps the version as the caller wrote it (`v3.0`). */
+export function internalPath(url: string, asWritten = false): string {
   const hostStart = url.indexOf("://") + 3;
   const pathStart = url.indexOf("/", hostStart);
   const host = pathStart === -1 ? url.slice(hostStart) : url.slice(hostStart, pathStart);
@@ -36,12 +37,12 @@ export function internalPath(url: string): string {
 
   if (path.startsWith("/_emulator")) return path;
   const h = HOST_LABEL.exec(host);
-  if (h) return versioned(`${plane(h[2])}/${h[1].toLowerCase()}/${h[3].toLowerCase()}`, path);
+  if (h) return versioned(`${plane(h[2])}/${h[1].toLowerCase()}/${h[3].toLowerCase()}`, path, asWritten);
   if (/^apimgmt\./i.test(host)) return "/@mgmt" + (path === "/" ? "" : path);
   const p = PATH_LABEL.exec(path);
-  if (p) return versioned(`${plane(p[2])}/${p[1].toLowerCase()}/${p[3].toLowerCase()}`, path.slice(p[0].length));
+  if (p) return versioned(`${plane(p[2])}/${p[1].toLowerCase()}/${p[3].toLowerCase()}`, path.slice(p[0].length), asWritten);
   if (path === "/apimgmt" || path.startsWith("/apimgmt/")) return "/@mgmt" + path.slice(8);
-  if (path.startsWith("/v3")) return versioned(`/@rest/${DEFAULT_LABEL}/${DEFAULT_LABEL}`, path);
+  if (path.startsWith("/v3")) return versioned(`/@rest/${DEFAULT_LABEL}/${DEFAULT_LABEL}`, path, asWritten);
   return path;
 }
 
@@ -53,4 +54,9 @@ export function apiPath(internal: string): string {
     return third === -1 ? "/" : internal.slice(third);
   }
   return internal;
+}
+
+/** The API path of a URL as the caller wrote it (`/v3.0/users` stays so): what rules match and the journal shows. */
+export function callerPath(url: string): string {
+  return apiPath(internalPath(url, true));
 }

@@ -9,6 +9,9 @@ import type { UserRecord } from "../store/types.js";
 /** What an authOnly key ("Auth Key") may do: create users and create auth tokens. */
 const AUTH_ONLY_ALLOWED = /^\/v3\/users(\/[^/]+\/auth_tokens)?$/;
 
+/** Moderation operations that (in older files) declare management credentials `key` + `secret` instead of `apikey`. */
+const MANAGEMENT_CREDENTIALS = /^\/v3\/moderation\/(rules|keywords|blocked-messages)(\/|$)/;
+
 /**
  * REST and calls planes: app id -> key present -> key known -> key scope (the platform's order of checks).
  * Leaves the addressed app and key in the context.
@@ -16,6 +19,11 @@ const AUTH_ONLY_ALLOWED = /^\/v3\/users(\/[^/]+\/auth_tokens)?$/;
 export const appAuth: MiddlewareHandler<Env> = (c, next) => {
   const app = addressedApp(c);
   const key = header(c, "apikey");
+  if (!key && header(c, "key") !== undefined && MANAGEMENT_CREDENTIALS.test(apiPath(c.req.path))) {
+    requireManagement(c);
+    c.set("app", app);
+    return next();
+  }
   if (!key) throw apiError("AUTH_ERR_EMPTY_APIKEY");
   const record = app.apiKeys.get(key);
   if (!record) throw apiError("AUTH_ERR_APIKEY_NOT_FOUND", { key: maskKey(key) });
@@ -63,14 +71,18 @@ export const clientAuth: MiddlewareHandler<Env> = (c, next) => {
 
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
 export const managementAuth: MiddlewareHandler<Env> = (c, next) => {
+  requireManagement(c);
+  return next();
+};
+
+function requireManagement(c: Ctx): void {
   const { management } = c.get("emulator");
   const key = header(c, "key");
   const secret = header(c, "secret");
   if (!key || !secret) throw apiError("AUTH_ERR_EMPTY_AUTH_HEADER", { missing: "key and secret headers are" });
   if (key !== management.key || secret !== management.secret)
     throw apiError("AUTH_ERR_INVALID_CREDENTIALS", { key: maskKey(key) });
-  return next();
-};
+}
 
 /** uids are case-insensitive on the platform and stored lower-cased. */
 export function normalizeUid(uid: string): string {

@@ -5,6 +5,7 @@ import type { Clock } from "../store/clock.js";
 import type { Store } from "../store/store.js";
 import type { ApiKeyRecord, AuthTokenRecord, UserRecord } from "../store/types.js";
 import type { Dispatcher } from "../webhooks/dispatcher.js";
+import type { Outbox } from "../notifications/outbox.js";
 import type { Jwt } from "../client/jwt.js";
 import type { Realtime } from "../realtime/realtime.js";
 
@@ -17,8 +18,12 @@ export interface Emulator {
   management: { key: string; secret: string };
   /** Delivers domain events to registered webhooks and keeps the delivery log. */
   webhooks: Dispatcher;
+  /** Computes and records the notifications domain events cause (and calls custom providers). */
+  notifications: Outbox;
   /** Rules, journal, rate limits, snapshots and the control token. */
   control: ControlPlane;
+  /** The `--data` file's saver, when there is one: health reports its `problem`. */
+  persistence?: { readonly problem: string | undefined };
   /** Signs the client plane's session tokens (what the WebSocket's `auth` frame presents). */
   jwt: Jwt;
   /** The WebSocket sessions and what they are sent. */

@@ -228,6 +228,21 @@ export const ERRORS = {
     message: "The user with UID {uid} has been blocked by the user with UID {receiver} and cannot send them messages.",
   },
 
+  // Moderation (no codes are documented for these cases: names follow the catalogue's patterns)
+  ERR_REASON_NOT_FOUND: { status: 404, message: "The reason with id {id} does not exist. Please use a correct reason id." },
+  ERR_REASON_ALREADY_EXISTS: { status: 400, message: "The reason with id {id} already exists. Please use another id." },
+  ERR_MODERATION_RULE_NOT_FOUND: { status: 404, message: "The rule with id {id} does not exist. Please use a correct rule id." },
+  ERR_MODERATION_RULE_ALREADY_EXISTS: { status: 400, message: "The rule with id {id} already exists. Please use another id." },
+  ERR_KEYWORD_NOT_FOUND: { status: 404, message: "The keyword list with id {id} does not exist. Please use a correct keyword id." },
+  ERR_KEYWORD_ALREADY_EXISTS: { status: 400, message: "The keyword list with id {id} already exists. Please use another id." },
+  ERR_BLOCKED_MESSAGE_NOT_FOUND: { status: 404, message: "The message with id {id} has not been blocked by moderation." },
+  ERR_BLOCKED_MESSAGE_ALREADY_REVIEWED: {
+    status: 400,
+    message: "The blocked message with id {id} has already been {status}. An approved message cannot be reviewed again.",
+  },
+  ERR_FLAGGED_MESSAGE_NOT_FOUND: { status: 404, message: "The message with id {id} is not waiting for a review of its flags." },
+  ERR_MESSAGE_ALREADY_FLAGGED: { status: 400, message: "The user with UID {uid} has already flagged the message {id}." },
+
   // Bots
   ERR_BOT_NOT_FOUND: { status: 404, message: "The bot with UID {uid} does not exist. Please use the UID of a bot." },
   ERR_BOT_ALREADY_EXISTS: { status: 400, message: "The user with UID {uid} is already a bot. Please update the bot instead." },
@@ -292,6 +307,10 @@ export const ERRORS = {
     status: 415,
     message: "The request body must be JSON. Please send it with Content-Type: application/json.",
   },
+  ERR_EMULATOR_DEGRADED: {
+    status: 503,
+    message: "The emulator answers, but {reason}. Acknowledged writes may be lost when it stops.",
+  },
   ERR_WAIT_TIMEOUT: { status: 408, message: "No request matching the filters arrived within {timeoutMs} ms." },
 
   // Management
@@ -318,6 +337,14 @@ export const IMPORT_RATE_LIMIT_MESSAGE =
   "Too many requests for data import API. {limit} per minute is the maximum request allowed. Please retry after {retryAfter} seconds.";
 
 export type Details = Record<string, string[]>;
+
+/**
+ * An empty map keyed by what callers send (field names, ids): without a prototype, so that keys such as
+ * `constructor`, `toString` or `__proto__` are plain keys like any other.
+ */
+export function keyedMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
 
 /** A platform error: thrown anywhere, rendered once by the root error handler. */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { ApiError, badRequest, type Details } from "./errors.js";
+import { ApiError, badRequest, keyedMap, type Details } from "./errors.js";
 import { header, type Ctx } from "./context.js";
 
 /**
@@ -71,21 +71,27 @@ export function readText(c: Ctx, limit: number): Promise<string> {
   const cache = c.req.bodyCache as { text?: Promise<string> };
   if (cache.text) return cache.text;
   if (Number(header(c, "content-length") ?? 0) > limit) return Promise.reject(tooLarge(limit));
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming?.readableEnded) return c.req.text();
-  return (cache.text = incoming ? readIncoming(incoming, limit) : readStream(c.req.raw.body, limit));
+  return (cache.text = readBytes(c, limit).then((bytes) => bytes.toString("utf8")));
 }
 
-async function readIncoming(incoming: IncomingMessage, limit: number): Promise<string> {
+/** The body as bytes (files), counted and refused past `limit` like `readText`. */
+export function readBytes(c: Ctx, limit: number): Promise<Buffer> {
+  if (Number(header(c, "content-length") ?? 0) > limit) return Promise.reject(tooLarge(limit));
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming?.readableEnded) return Promise.resolve(Buffer.alloc(0)); // read before, by a reader that kept nothing
+  return incoming ? readIncoming(incoming, limit) : readStream(c.req.raw.body, limit);
+}
+
+async function readIncoming(incoming: IncomingMessage, limit: number): Promise<Buffer> {
   // A small request arrives in one piece: by the next microtask Node's parser has buffered all of it, and one
   // read() takes it without switching the stream to flowing mode (a third of the cost of reading it by events).
   await undefined;
   if (incoming.complete && !incoming.readableDidRead) {
     const all = incoming.read() as Buffer | null;
     if (all !== null && all.length > limit) throw tooLarge(limit);
-    return all === null ? "" : all.toString("utf8");
+    return all ?? Buffer.alloc(0);
   }
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -98,14 +104,14 @@ async function readIncoming(incoming: IncomingMessage, limit: number): Promise<s
       reject(tooLarge(limit));
     };
     incoming.on("data", onData);
-    incoming.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    incoming.on("end", () => resolve(Buffer.concat(chunks)));
     incoming.on("error", reject);
   });
 }
 
 /** In-process (`app.request()`): the Fetch body, counted the same way. */
-async function readStream(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
-  if (body === null) return "";
+async function readStream(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer> {
+  if (body === null) return Buffer.alloc(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -119,7 +125,7 @@ async function readStream(body: ReadableStream<Uint8Array> | null, limit: number
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(limit: number): ApiError {
@@ -197,9 +203,17 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
 
 /** Validates `body` against `schema`; throws 400 ERR_BAD_REQUEST with every failing field's sentences. */
 export function validate(body: Body, schema: Schema): void {
-  const details: Details = {};
+  const details: Details = keyedMap();
   for (const [name, spec] of Object.entries(schema)) checkField(name, body[name], spec, details);
   if (Object.keys(details).length > 0) throw badRequest(details);
+}
+
+/** An inclusive `[from]`/`[to]` range of Unix seconds. */
+export const RANGE = ["from", "to"] as const;
+export type Range = Partial<Record<(typeof RANGE)[number], number>>;
+
+export function inRange(value: number | undefined, r: Range): boolean {
+  return value !== undefined && (r.from === undefined || value >= r.from) && (r.to === undefined || value <= r.to);
 }
 
 /** Callbacks with basic auth on (webhooks, bots) need both credentials. */
@@ -220,7 +234,7 @@ export function asBool(v: unknown): boolean {
  * and collects problems; `done()` throws them as one ERR_BAD_REQUEST.
  */
 export class Query {
-  private readonly details: Details = {};
+  private readonly details: Details = keyedMap();
   /** On the client plane the SDK pages with `per_page`: it stands for `perPage` and `limit` there. */
   private readonly perPageAlias: boolean;
   constructor(private readonly c: Ctx) {
@@ -296,6 +310,17 @@ export class Query {
       if (!allowed.includes(v as T)) this.fail(`${name}.${i}`, `The selected ${name}.${i} is invalid.`);
     });
     return items as T[];
+  }
+
+  /** Integer bounds written `name[op]` (`createdAt[from]`, `membersCount[gte]`, ...): the ones given, or undefined. */
+  bounds<K extends string>(name: string, ops: readonly K[]): Partial<Record<K, number>> | undefined {
+    const out: Partial<Record<K, number>> = {};
+    let given = false;
+    for (const op of ops) {
+      const v = this.optInt(`${name}[${op}]`);
+      if (v !== undefined) [out[op], given] = [v, true];
+    }
+    return given ? out : undefined;
   }
 
   fail(name: string, message: string): void {

@@ -12,13 +12,13 @@ import type { Session } from "./sessions.js";
  * user hears of the kick).
  */
 
-/** A frame for some users of an app. `uids` undefined: the frame's conversation decides (see `recipients`). */
+/** A frame for some users of an app, built only once someone online is to get it. */
 export interface Delivery {
-  frame: Record<string, unknown>;
+  frame(): Record<string, unknown>;
   /** The message whose conversation decides who gets the frame. */
   about: MessageRecord;
-  /** Only these users (receipts go to the message's sender). */
-  only?: string[];
+  /** Only this user (receipts go to the message's sender). */
+  only?: string;
 }
 
 /** Webhook triggers whose event carries a message record that clients see as a `message` frame. */
@@ -55,19 +55,28 @@ export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delive
   const m = e.message;
   if (!m) return undefined;
   const app = e.app;
-  if (MESSAGE_TRIGGERS.has(e.trigger)) return { frame: envelope(app, m, "message", m.sender, deviceId, messageView(app, m)), about: m };
-  if (e.trigger === "message_reaction_added" || e.trigger === "message_reaction_removed") {
-    const { reaction } = e.data() as { reaction: Record<string, unknown> & { uid: string } };
-    const body: Record<string, unknown> = { action: e.trigger, ...reaction, conversationId: m.conversationId };
-    if (m.parentId !== undefined) body.parentId = String(m.parentId);
-    return { frame: envelope(app, m, "message_reaction", reaction.uid, deviceId, body), about: m };
-  }
-  if (e.trigger === "message_read_receipt" || e.trigger === "message_delivery_receipt") {
-    const receipt = e.data() as Record<string, unknown> & { messageSender: string };
-    const frame: Record<string, unknown> = { appId: app.meta.appId, ...receipt };
-    if (deviceId) frame.deviceId = deviceId;
-    return { frame, about: m, only: [receipt.messageSender] };
-  }
+  if (MESSAGE_TRIGGERS.has(e.trigger)) return { frame: () => envelope(app, m, "message", m.sender, deviceId, messageView(app, m)), about: m };
+  if (e.trigger === "message_reaction_added" || e.trigger === "message_reaction_removed")
+    return {
+      about: m,
+      frame() {
+        const { reaction } = e.data() as { reaction: Record<string, unknown> & { uid: string } };
+        const body: Record<string, unknown> = { action: e.trigger, ...reaction, conversationId: m.conversationId };
+        if (m.parentId !== undefined) body.parentId = String(m.parentId);
+        // The SDK's constant for this frame type is "reaction".
+        return envelope(app, m, "reaction", reaction.uid, deviceId, body);
+      },
+    };
+  if (e.trigger === "message_read_receipt" || e.trigger === "message_delivery_receipt")
+    return {
+      about: m,
+      only: m.sender,
+      frame() {
+        const frame: Record<string, unknown> = { appId: app.meta.appId, ...(e.data() as Record<string, unknown>) };
+        if (deviceId) frame.deviceId = deviceId;
+        return frame;
+      },
+    };
   return undefined;
 }
 
@@ -75,7 +84,7 @@ export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delive
 export function recipients(app: AppState, m: MessageRecord, online: ReadonlyMap<string, ReadonlySet<Session>>): string[] {
   const parsed = parseConversationId(m.conversationId);
   if (!parsed) return [];
-  if ("uids" in parsed) return parsed.uids[0] === parsed.uids[1] ? [parsed.uids[0]] : parsed.uids;
+  if ("uids" in parsed) return [...new Set(parsed.uids)].filter((uid) => online.has(uid));
   const members = app.groups.get(parsed.guid) ? app.groups.membership(parsed.guid).members : undefined;
   const out: string[] = [];
   if (members) {

@@ -4,6 +4,7 @@ import { WebSocket, WebSocketServer, type RawData } from "ws";
 import type { Jwt } from "../client/jwt.js";
 import type { Journal } from "../control/journal.js";
 import { maskKey } from "../http/errors.js";
+import { MAX_JSON_DEPTH, nestedDeeper } from "../http/validate.js";
 import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
@@ -15,7 +16,7 @@ import { markReceipt } from "../resources/conversations/routes.js";
 import { userView } from "../resources/users/view.js";
 import { deliveryOf, recipients } from "./delivery.js";
 import { originDevice, withOriginDevice } from "./origin.js";
-import { sessionView, Sessions, type PresenceSubscription, type Session, type SessionView } from "./sessions.js";
+import { sessionView, Sessions, type FrameRecord, type PresenceSubscription, type Session, type SessionView } from "./sessions.js";
 
 /** Frames larger than this close the socket (the SDK's largest, a transient message, is far smaller). */
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -27,18 +28,6 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const FRAME_LOG_SIZE = 200;
 
 const PRESENCE: readonly PresenceSubscription[] = ["ALL_USERS", "FRIENDS", "ROLES"];
-
-export interface FrameRecord {
-  id: number;
-  time: string;
-  appId: string;
-  direction: "in" | "out";
-  /** Out: how many sockets it went to. In: the sender. */
-  to?: number;
-  from?: string;
-  type: string;
-  frame: unknown;
-}
 
 export interface SessionFilter {
   appId?: string;
@@ -94,8 +83,10 @@ export class Realtime {
     ws.on("message", (data: RawData, isBinary: boolean) => {
       if (isBinary) return;
       let frame: Frame;
+      const text = data.toString();
+      if (nestedDeeper(text, MAX_JSON_DEPTH)) return; // as for HTTP bodies: it could not be sent on or journaled
       try {
-        frame = JSON.parse(data.toString()) as Frame;
+        frame = JSON.parse(text) as Frame;
       } catch {
         return;
       }
@@ -203,20 +194,19 @@ export class Realtime {
     this.sendText(ws, JSON.stringify(frame));
   }
 
-  private sendText(ws: WebSocket, text: string): void {
+  private sendText(ws: WebSocket, data: string | Buffer): void {
     if (ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.terminate();
-    ws.send(text);
+    ws.send(data, { binary: false });
   }
 
-  /** One frame to every session of `uids` but the `except` session; logs it once. */
-  private deliver(appId: string, uids: Iterable<string>, frame: Record<string, unknown>, except?: Session): void {
-    const text = JSON.stringify(frame);
+  /** One frame to every session of `uids`; encoded once (a group's fan-out), logged once. */
+  private deliver(appId: string, uids: Iterable<string>, frame: Record<string, unknown>): void {
+    const data = Buffer.from(JSON.stringify(frame));
     let n = 0;
     for (const uid of uids)
       for (const s of this.sessions.of(appId, uid) ?? []) {
-        if (s === except) continue;
-        this.sendText(s.ws, text);
+        this.sendText(s.ws, data);
         n++;
       }
     if (n > 0) this.log({ appId, direction: "out", to: n, type: String(frame.type), frame });
@@ -229,7 +219,9 @@ export class Realtime {
     if (!online) return;
     const delivery = deliveryOf(e, originDevice());
     if (!delivery) return;
-    this.deliver(e.app.meta.appId, delivery.only ?? recipients(e.app, delivery.about, online), delivery.frame);
+    const uids = delivery.only === undefined ? recipients(e.app, delivery.about, online) : online.has(delivery.only) ? [delivery.only] : [];
+    // Nobody who may see it is online: the frame is never built.
+    if (uids.length > 0) this.deliver(e.app.meta.appId, uids, delivery.frame());
   }
 
   /** A frame from an authenticated client: typing and transient messages are relayed, receipts recorded. */

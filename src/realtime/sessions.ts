@@ -17,6 +17,20 @@ export interface Session {
   readonly roles: readonly string[];
 }
 
+/** One frame as the control plane shows it (`/_emulator/realtime/frames`, the inspector's Realtime view). */
+export interface FrameRecord {
+  id: number;
+  time: string;
+  appId: string;
+  direction: "in" | "out";
+  /** Out: how many sockets it went to. In: the sender. */
+  to?: number;
+  from?: string;
+  type: string;
+  frame: unknown;
+}
+
+/** A session as the control plane shows it. */
 export interface SessionView {
   id: number;
   appId: string;

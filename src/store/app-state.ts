@@ -4,6 +4,7 @@ import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
+import { Moderation } from "./moderation.js";
 import { Interactions, UserMarks } from "./marks.js";
 import { Reactions } from "./reactions.js";
 import { Relations } from "./relations.js";
@@ -46,6 +47,7 @@ export function copyAppData(data: AppData): AppData {
     bots: copy(data.bots),
     agents: copy(data.agents),
     calls: data.calls.map((call) => ({ ...call, participants: copy(call.participants) })),
+    moderation: data.moderation && structuredClone(data.moderation),
     management: copyManagement(data.management),
     notifications: data.notifications && structuredClone(data.notifications),
     savedMessages: copy(data.savedMessages),
@@ -110,6 +112,8 @@ export class AppState {
   readonly calls = new Calls();
   /** What the metrics read; follows every message and call added or removed. */
   readonly activity = new Activity();
+  /** Reasons, rules, keyword lists, the blocked queue and flags. */
+  readonly moderation = new Moderation();
   /** Management-plane state: extensions, widgets, certificates, collaborators, app settings, tenant. */
   management!: ManagementData;
   /** Notification settings, providers, preferences and push tokens. */
@@ -165,6 +169,7 @@ export class AppState {
     for (const a of data.agents) this.agents.set(a.uid, { ...a });
     this.calls.load(data.calls);
     this.activity.load(this.messages.list(), this.calls.list());
+    this.moderation.load(data.moderation, data.app.createdAt);
     this.management = copyManagement(data.management);
     this.notifications.load(data.notifications);
     this.savedMessages.load(data.savedMessages);
@@ -217,6 +222,7 @@ export class AppState {
       bots: [...this.bots.values()],
       agents: [...this.agents.values()],
       calls: this.calls.toData(),
+      moderation: this.moderation.toData(),
       management: this.management,
       notifications: this.notifications.toData(),
       savedMessages: this.savedMessages.toData(),
@@ -319,6 +325,18 @@ export class AppState {
     if (m.receiverType === "user") this.conversations.noteDirect(m);
     this.activity.noteMessage(m);
     return m;
+  }
+
+  /** A message held back (by moderation) before anyone sees it: it gets its id now and is stored nowhere yet. */
+  holdMessage(message: Omit<MessageRecord, "id">): MessageRecord {
+    return { id: this.messages.reserveId(), ...message };
+  }
+
+  /** Delivers a held message: from now on it is stored and shown like any other, at its place in id order. */
+  deliverMessage(m: MessageRecord): void {
+    this.messages.insert(m);
+    if (m.receiverType === "user") this.conversations.noteDirect(m);
+    this.activity.noteMessage(m);
   }
 
   /** Permanent delete, with the message's reactions. */

@@ -74,7 +74,7 @@ export function callMessages(call: CallRecord, parties: CallParties): CallMessag
       receiver: call.receiver,
       status: action,
       type: call.type,
-      data: { entities: { sender: initiator, receiver }, ...(call.metadata ? { metadata: call.metadata } : {}) },
+      data: { entities: { sender: initiator, receiver }, metadata: call.metadata ?? {} },
       wsChannel: { secret: call.mid.replace(/-/g, ""), service: `rtc.${MEDIA_DOMAIN}`, identity: call.initiator },
       initiatedAt: call.initiatedAt,
       joinedAt: call.initiatedAt,

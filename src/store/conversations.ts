@@ -1,4 +1,5 @@
 import { addTo, removeFrom } from "./multimap.js";
+import { userConversationId } from "./conversation-ids.js";
 import type { ConversationState, MessageRecord } from "./types.js";
 
 /**
@@ -12,7 +13,10 @@ export class Conversations {
   load(states: ConversationState[], messages: readonly MessageRecord[]): void {
     this.states.clear();
     this.direct.clear();
-    for (const s of states) this.put({ ...s, tags: s.tags ? [...s.tags] : undefined });
+    for (const s of states) {
+      this.put({ ...s, tags: s.tags ? [...s.tags] : undefined });
+      if (s.keptAt !== undefined && !s.conversationId.startsWith("group_")) addTo(this.direct, s.uid, s.conversationId);
+    }
     for (const m of messages) if (m.receiverType === "user") this.noteDirect(m);
   }
 
@@ -35,6 +39,20 @@ export class Conversations {
   noteDirect(m: MessageRecord): void {
     addTo(this.direct, m.sender, m.conversationId);
     addTo(this.direct, m.receiver, m.conversationId);
+  }
+
+  /**
+   * Makes the one-on-one conversation of two users exist before any message (friends added with
+   * `addToConversations`): listed for both, empty, as of `at`, in the place of the message `order` (kept in their
+   * states, so it survives a reload). A conversation one of them already has is left as it is.
+   */
+  open(uids: [string, string], order: number, at: number): void {
+    const conversationId = userConversationId(uids[0], uids[1]);
+    for (const uid of uids) {
+      if (this.directOf(uid).has(conversationId)) continue;
+      addTo(this.direct, uid, conversationId);
+      Object.assign(this.ensure(uid, conversationId), { keptId: order, keptAt: at });
+    }
   }
 
   /** The one-on-one conversations of `uid`. */

@@ -12,10 +12,61 @@ function removeById(list: MessageRecord[], id: number): void {
   if (list[at]?.id === id) list.splice(at, 1);
 }
 
+function insertById(list: MessageRecord[], m: MessageRecord): void {
+  list.splice(lowerBoundId(list, m.id), 0, m);
+}
+
+/** Where a message stands in a conversation: its time, then its id. */
+export interface MessageKey {
+  sentAt: number;
+  id: number;
+}
+
 /**
- * The messages of one app. Ids come from a per-app sequence, so every list is kept in id order by appending:
- * the app-wide list, one list per conversation and one per thread. A lookup by id is a binary search; a page of
- * one conversation is a binary search plus a slice, whatever the app holds in total.
+ * The order of conversation and thread lists: by `sentAt`, then id. Live messages arrive in that order (ids and
+ * times grow together); imported history is slotted in by its time.
+ */
+export function compareMessages(a: MessageKey, b: MessageKey): number {
+  return a.sentAt - b.sentAt || a.id - b.id;
+}
+
+/** Position of the first message at or after `key` in a time-ordered list. */
+export function lowerBoundKey(list: readonly MessageRecord[], key: MessageKey): number {
+  return firstWhere(list, (m) => compareMessages(m, key) >= 0);
+}
+
+/** Lists where a message was slotted in before an older id: ids do not grow along them. */
+const SHUFFLED = new WeakSet<readonly MessageRecord[]>();
+
+/**
+ * Whether ids grow along a time-ordered list (nothing was slotted in), so id bounds can be binary-searched and
+ * walks may stop at the first id out of range. True for every list without imported history.
+ */
+export function idOrdered(list: readonly MessageRecord[]): boolean {
+  return !SHUFFLED.has(list);
+}
+
+/** Inserts a message in time order: at the end (live messages), or slotted in (imported history). */
+function insertInOrder(list: MessageRecord[], m: MessageRecord): void {
+  const last = list[list.length - 1];
+  if (!last || compareMessages(last, m) <= 0) {
+    list.push(m);
+    return;
+  }
+  list.splice(lowerBoundKey(list, m), 0, m);
+  SHUFFLED.add(list);
+}
+
+function removeInOrder(list: MessageRecord[], m: MessageRecord): void {
+  const at = lowerBoundKey(list, m);
+  if (list[at] === m) list.splice(at, 1);
+}
+
+/**
+ * The messages of one app. Ids come from a per-app sequence: the app-wide list is in id order (a lookup by id is a
+ * binary search). Each conversation and each thread is a list in time order (`compareMessages`), which for live
+ * messages is id order too, kept by appending; imported history is slotted in by its `sentAt`. A page of one
+ * conversation is a binary search plus a slice, whatever the app holds in total.
  */
 export class Messages {
   private all: MessageRecord[] = [];
@@ -26,6 +77,8 @@ export class Messages {
   /** Pinned messages per conversation (the limit counts them). */
   private readonly pinned = new Map<string, number>();
   lastId = 0;
+  /** The muids of imported messages (ERR_IMPORT_MUID_ALREADY_EXISTS). */
+  private readonly importedMuids = new Set<string>();
 
   load(messages: MessageRecord[], lastId: number): void {
     this.all = messages.map((m) => ({ ...m }));
@@ -34,7 +87,14 @@ export class Messages {
     this.threads.clear();
     this.threadParents.clear();
     this.pinned.clear();
-    for (const m of this.all) this.index(m);
+    this.importedMuids.clear();
+    for (const m of this.all) this.index(m, false);
+    // Saved state holds imported history in id order: put every list back in time order (one sort, not n splices).
+    for (const list of [...this.conversations.values(), ...this.threads.values()])
+      if (!list.every((m, i) => i === 0 || compareMessages(list[i - 1], m) <= 0)) {
+        list.sort(compareMessages);
+        SHUFFLED.add(list);
+      }
     this.lastId = Math.max(lastId, this.all.at(-1)?.id ?? 0);
   }
 
@@ -61,8 +121,51 @@ export class Messages {
   add(message: Omit<MessageRecord, "id">): MessageRecord {
     const m: MessageRecord = { id: ++this.lastId, ...message };
     this.all.push(m);
-    this.index(m);
+    this.index(m, true);
     return m;
+  }
+
+  /** Whether `m` is at or before the message `markId` (a read or delivered marker) in time order. */
+  upTo(m: MessageRecord, markId: number | undefined): boolean {
+    return markId !== undefined && compareMessages(m, this.keyOf(markId)) <= 0;
+  }
+
+  /** Of two marker ids, the one later in time order. */
+  later(a: number | undefined, b: number): number {
+    return a === undefined || compareMessages(this.keyOf(a), this.keyOf(b)) < 0 ? b : a;
+  }
+
+  /** Whether a message with this muid was imported. */
+  imported(muid: string): boolean {
+    return this.importedMuids.has(muid);
+  }
+
+  /**
+   * Where message `id` stands in time order, for pointers kept as ids (read and delivered markers). A message
+   * deleted for good stands where the message before it in id order stood.
+   */
+  keyOf(id: number): MessageKey {
+    const at = lowerBoundId(this.all, id);
+    const m = this.all[at];
+    if (m?.id === id) return m;
+    return { sentAt: this.all[at - 1]?.sentAt ?? 0, id };
+  }
+
+  /** Hands out the next id without storing anything (a message held back by moderation keeps its id). */
+  reserveId(): number {
+    return ++this.lastId;
+  }
+
+  /** Stores a message whose id was reserved earlier, at its place in id order. */
+  insert(m: MessageRecord): void {
+    if (this.all.length === 0 || this.all[this.all.length - 1].id < m.id) {
+      this.all.push(m);
+      this.index(m, true);
+      return;
+    }
+    insertById(this.all, m);
+    // Its conversation and thread lists are in time order: it goes where its time puts it.
+    this.index(m, true);
   }
 
   pinnedIn(conversationId: string): number {
@@ -92,14 +195,15 @@ export class Messages {
   remove(m: MessageRecord): void {
     if (m.pinnedAt !== undefined) this.countPin(m.conversationId, -1);
     removeById(this.all, m.id);
+    if (m.imported && m.muid !== undefined) this.importedMuids.delete(m.muid);
     const conversation = this.conversations.get(m.conversationId);
     if (conversation) {
-      removeById(conversation, m.id);
+      removeInOrder(conversation, m);
       if (conversation.length === 0) this.conversations.delete(m.conversationId);
     }
     if (m.parentId !== undefined) {
       const thread = this.threads.get(m.parentId);
-      if (thread) removeById(thread, m.id);
+      if (thread) removeInOrder(thread, m);
       if (thread?.length === 0) {
         this.threads.delete(m.parentId);
         removeFrom(this.threadParents, m.conversationId, m.parentId);
@@ -117,12 +221,12 @@ export class Messages {
     return this.threadParents.keys();
   }
 
-  /** One conversation's messages (thread replies included) in id order. */
+  /** One conversation's messages (thread replies included) in time order. */
   conversation(conversationId: string): readonly MessageRecord[] {
     return this.conversations.get(conversationId) ?? [];
   }
 
-  /** The replies to one message in id order. */
+  /** The replies to one message in time order. */
   thread(parentId: number): readonly MessageRecord[] {
     return this.threads.get(parentId) ?? [];
   }
@@ -132,6 +236,7 @@ export class Messages {
     const conversation = this.conversations.get(conversationId);
     if (!conversation) return;
     const gone = new Set(conversation.map((m) => m.id));
+    for (const m of conversation) if (m.imported && m.muid !== undefined) this.importedMuids.delete(m.muid);
     this.all = this.all.filter((m) => !gone.has(m.id));
     for (const m of conversation) if (m.parentId === undefined) this.threads.delete(m.id);
     this.conversations.delete(conversationId);
@@ -139,15 +244,18 @@ export class Messages {
     this.pinned.delete(conversationId);
   }
 
-  private index(m: MessageRecord): void {
+  /** Adds `m` to its lists: in time order, or (`ordered` false, a bulk load) at the end, sorted afterwards. */
+  private index(m: MessageRecord, ordered: boolean): void {
     if (m.pinnedAt !== undefined) this.countPin(m.conversationId, 1);
+    if (m.imported && m.muid !== undefined) this.importedMuids.add(m.muid);
+    const put = ordered ? insertInOrder : (list: MessageRecord[], x: MessageRecord) => list.push(x);
     let conversation = this.conversations.get(m.conversationId);
     if (!conversation) this.conversations.set(m.conversationId, (conversation = []));
-    conversation.push(m);
+    put(conversation, m);
     if (m.parentId !== undefined) {
       let thread = this.threads.get(m.parentId);
       if (!thread) this.threads.set(m.parentId, (thread = []));
-      thread.push(m);
+      put(thread, m);
       addTo(this.threadParents, m.conversationId, m.parentId);
     }
   }

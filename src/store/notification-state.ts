@@ -102,7 +102,9 @@ export class NotificationState {
 
   /** Anything that could make a notification go out: a token or an app-wide channel provider. */
   get active(): boolean {
-    return this.tokens.size > 0 || Object.keys(this.channels).length > 0;
+    if (this.tokens.size > 0) return true;
+    for (const _ in this.channels) return true;
+    return false;
   }
 
   provider(kind: ProviderKind, providerId: string): PushProviderRecord | undefined {

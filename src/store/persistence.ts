@@ -1,7 +1,9 @@
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
 import { Low } from "lowdb";
 import { DataFile } from "lowdb/node";
 import { parseState, SeedError } from "./seed.js";
-import { writeStateFile } from "./state-writer.js";
+import { probeWritable, removeStaleTemps, writeStateFile } from "./state-writer.js";
 import type { Store } from "./store.js";
 import type { StateData } from "./types.js";
 
@@ -9,12 +11,15 @@ export class PersistenceError extends Error {}
 
 /** The longest pause between two writes of a large state. */
 const MAX_REST_MS = 2000;
+/** After a failed save, the next attempt comes this long after (changes meanwhile do not hurry it). */
+const RETRY_MS = 1000;
 
 /**
  * `--data FILE`: loaded through lowdb at start, then the store is observed and saved by `writeStateFile`
  * (streamed in chunks so a large state never blocks requests; temp file + rename, so a crash never leaves a
  * half-written file). Bursts of changes coalesce into one write, off the request path; `flush()` waits until
- * everything acknowledged so far is on disk.
+ * everything acknowledged so far is on disk. A failed save is loud: a line on stderr each time (even when quiet),
+ * `problem` (health answers `degraded`), a retry every second, and `flush()` (the final save) rejects.
  */
 export class Persistence {
   private timer: NodeJS.Timeout | undefined;
@@ -24,6 +29,8 @@ export class Persistence {
   /** Cuts the rest between two writes short (a flush is waiting). */
   private wake: (() => void) | undefined;
   private readonly unsubscribe: () => void;
+  /** Why the last save failed; undefined once a save succeeds. */
+  problem: string | undefined;
 
   private constructor(
     private readonly path: string,
@@ -34,12 +41,22 @@ export class Persistence {
     this.unsubscribe = store.onChange(() => this.schedule());
   }
 
-  /** Loads `path` into the store (a missing or empty file is created from the current state). */
+  /**
+   * Loads `path` into the store (a missing or empty file is created from the current state, missing folders
+   * included). Refuses with PersistenceError when the file cannot be written; `log` gets the save failures.
+   */
   static async open(
     path: string,
     store: Store,
     opts: { now: number; delayMs?: number; log?: (line: string) => void },
   ): Promise<Persistence> {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await removeStaleTemps(path);
+      await probeWritable(path);
+    } catch (e) {
+      throw new PersistenceError(`${path}: cannot be written (${(e as Error).message}).`);
+    }
     const file = new DataFile<StateData | null>(path, {
       parse: (text) => (text.trim() === "" ? null : (JSON.parse(text) as StateData)),
       stringify: (data) => JSON.stringify(data),
@@ -63,6 +80,10 @@ export class Persistence {
     } else {
       persistence.dirty = true;
       await persistence.kick();
+      if (persistence.problem) {
+        persistence.close();
+        throw new PersistenceError(`${path}: cannot be written (${persistence.problem}).`);
+      }
     }
     return persistence;
   }
@@ -70,6 +91,14 @@ export class Persistence {
   private schedule(): void {
     this.dirty = true;
     if (!this.timer && !this.running) this.timer = setTimeout(() => void this.kick(), this.delayMs);
+  }
+
+  private failed(e: unknown): void {
+    this.problem = `could not save the data file ${this.path}: ${(e as Error).message ?? String(e)}`;
+    this.log(`chat-emulator: error: ${this.problem}; acknowledged writes are not on disk, retrying in ${RETRY_MS / 1000} s.`);
+    this.dirty = true;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.kick(), RETRY_MS);
   }
 
   private kick(): Promise<void> {
@@ -87,8 +116,11 @@ export class Persistence {
       const started = performance.now();
       try {
         await writeStateFile(this.path, this.store.toData());
+        if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
+        this.problem = undefined;
       } catch (e) {
-        this.log(`chat-emulator: could not save the data file: ${String(e)}`);
+        this.failed(e);
+        return; // the retry timer takes over
       }
       // A big state takes a while to write; resting ten times as long before the next write keeps saving to a
       // small share of the CPU under a stream of changes (flush() and close() do not wait for the rest).
@@ -105,7 +137,7 @@ export class Persistence {
     }
   }
 
-  /** Resolves once every change made before the call is written. */
+  /** Resolves once every change made before the call is written; rejects when that save fails. */
   async flush(): Promise<void> {
     this.flushing = true;
     this.wake?.();
@@ -115,6 +147,7 @@ export class Persistence {
     } finally {
       this.flushing = false;
     }
+    if (this.problem) throw new PersistenceError(this.problem);
   }
 
   close(): void {

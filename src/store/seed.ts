@@ -3,6 +3,7 @@ import { callMessages, type CallParties } from "./call-messages.js";
 import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf } from "./conversation-ids.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
+import type { ModerationData } from "./moderation.js";
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -141,6 +142,7 @@ function user(c: Checker, raw: unknown, path: string, createdAt: number): UserRe
   setIf(u, "metadata", c.json(o.metadata, `${path}.metadata`));
   setIf(u, "updatedAt", c.optInt(o.updatedAt, `${path}.updatedAt`));
   setIf(u, "deactivatedAt", c.optInt(o.deactivatedAt, `${path}.deactivatedAt`));
+  setIf(u, "lastActiveAt", c.optInt(o.lastActiveAt, `${path}.lastActiveAt`));
   setIf(u, "deletedAt", c.optInt(o.deletedAt, `${path}.deletedAt`));
   return u;
 }
@@ -258,7 +260,8 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<M
   setIf(m, "parentId", parentId === undefined ? undefined : c.int(typeof parentId === "string" && /^\d+$/.test(parentId) ? Number(parentId) : parentId, `${path}.parentId`));
   setIf(m, "replyCount", c.optInt(o.replyCount, `${path}.replyCount`));
   if (o.tags !== undefined) m.tags = c.tags(o.tags, `${path}.tags`);
-  for (const k of ["editedAt", "deletedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
+  for (const k of ["editedAt", "deletedAt", "deliveredAt", "readAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
+  if (o.imported === true) m.imported = true;
   for (const k of ["editedBy", "deletedBy", "pinnedBy"] as const) setIf(m, k, c.optStr(o[k], `${path}.${k}`));
   for (const k of ["quotedMessageId", "pinnedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
   if ((m.pinnedBy === undefined) !== (m.pinnedAt === undefined)) c.fail(`${path}.pinnedAt`, "goes with pinnedBy: give both or neither");
@@ -635,6 +638,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       };
     }),
     calls: [],
+    moderation: o.moderation === undefined ? undefined : moderationData(c, o.moderation, `${path}.moderation`),
     bots: c.arr(o.bots, `${path}.bots`).map((b, i) => bot(c, b, `${path}.bots[${i}]`, createdAt)),
     agents: c.arr(o.agents, `${path}.agents`).map((a, i) => agent(c, a, `${path}.agents[${i}]`, createdAt)),
     management: parseManagement(o.management, `${path}.management`, (p, problem) => c.fail(p, problem)),
@@ -747,6 +751,39 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
       if (r[a] === r[b]) c.fail(`${path}.${list}[${i}]`, "relates a user to themselves");
     });
   return data;
+}
+
+/**
+ * Moderation state as saved (the emulator wrote it): the shape is checked where a wrong one would break a read,
+ * the rest is taken as it is.
+ */
+function moderationData(c: Checker, raw: unknown, path: string): ModerationData {
+  const o = c.obj(raw, path);
+  const list = <T>(key: string, check: (item: Obj, at: string) => void): T[] =>
+    c.arr(o[key], `${path}.${key}`).map((item, i) => {
+      const at = `${path}.${key}[${i}]`;
+      check(c.obj(item, at), at);
+      return item as T;
+    });
+  return {
+    reasons: list("reasons", (r, at) => c.str(r.id, `${at}.id`, 100)),
+    rules: list("rules", (r, at) => {
+      c.str(r.id, `${at}.id`, 100);
+      const revisions = c.arr(r.revisions, `${at}.revisions`);
+      if (revisions.length === 0) c.fail(`${at}.revisions`, "must hold at least one revision");
+      revisions.forEach((v, j) => c.arr(c.obj(v, `${at}.revisions[${j}]`).conditions, `${at}.revisions[${j}].conditions`));
+    }),
+    keywordLists: list("keywordLists", (k, at) => {
+      c.str(k.id, `${at}.id`, 100);
+      c.tags(k.searchTerms, `${at}.searchTerms`);
+    }),
+    blocked: list("blocked", (b, at) => c.int(c.obj(b.message, `${at}.message`).id, `${at}.message.id`)),
+    flags: list("flags", (f, at) => {
+      c.int(f.messageId, `${at}.messageId`);
+      c.arr(f.flaggedBy, `${at}.flaggedBy`);
+    }),
+    moderated: c.arr(o.moderated, `${path}.moderated`).map((id, i) => c.int(id, `${path}.moderated[${i}]`)),
+  };
 }
 
 /** Saves or thread subscriptions (absent in files older than them). */

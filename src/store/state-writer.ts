@@ -1,4 +1,5 @@
-import { open, rename, rm } from "node:fs/promises";
+import { open, readdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { StateData } from "./types.js";
 
 /** Records serialized between two yields to the event loop: a few milliseconds of work. */
@@ -12,10 +13,12 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * Writes the whole state as compact JSON without blocking the event loop: big arrays are serialized a chunk at a
  * time with a yield in between and streamed to a temporary file, which then replaces `path` atomically (a crash
  * never leaves a half-written file). The top-level arrays are copied first, so records added or removed while
- * writing do not tear the document; a change made meanwhile is caught by the next write.
+ * writing do not tear the document; a change made meanwhile is caught by the next write. The temporary file is
+ * synced to the disk before the rename and the folder after it, so that after a power cut the file is the old or
+ * the new state, never an empty one.
  */
 export async function writeStateFile(path: string, data: StateData): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = tempName(path, process.pid);
   const file = await open(temp, "w");
   let pending: string[] = [];
   let size = 0;
@@ -53,11 +56,55 @@ export async function writeStateFile(path: string, data: StateData): Promise<voi
     }
     await out("]}");
     await drain();
+    await file.sync();
     await file.close();
     await rename(temp, path);
+    await syncFolder(path);
   } catch (e) {
     await file.close().catch(() => undefined);
     await rm(temp, { force: true });
     throw e;
   }
+}
+
+const tempName = (path: string, pid: number) => `${path}.${pid}.tmp`;
+
+/** Makes the rename durable; folders cannot be opened for syncing everywhere (Windows), where this does nothing. */
+async function syncFolder(path: string): Promise<void> {
+  const folder = await open(dirname(path), "r").catch(() => undefined);
+  if (!folder) return;
+  await folder.sync().catch(() => undefined);
+  await folder.close();
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temporary files a killed emulator left beside `path` (`state.json.<pid>.tmp`, as large as the state):
+ * those of processes that are gone, and our own pid's (in a container every run may be pid 1).
+ */
+export async function removeStaleTemps(path: string): Promise<void> {
+  const prefix = basename(path) + ".";
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    const m = name.startsWith(prefix) ? /^(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || !running(pid)) await rm(join(dirname(path), name), { force: true });
+  }
+}
+
+/** Throws when a file cannot be created beside `path` (a missing folder, no permission, a read-only disk). */
+export async function probeWritable(path: string): Promise<void> {
+  const temp = tempName(path, process.pid);
+  const file = await open(temp, "w");
+  await file.close();
+  await rm(temp, { force: true });
 }

@@ -1,3 +1,5 @@
+import type { ModerationData } from "./moderation.js";
+
 /**
  * Records as the store keeps them. Wire shapes are built from these by each resource's `view` functions.
  * Rule that keeps loads, resets and snapshot restores cheap: a record's own fields may change in place, but a
@@ -37,6 +39,8 @@ export interface UserRecord {
   status: "available" | "offline";
   createdAt: number;
   updatedAt?: number;
+  /** Unix seconds of the user's last activity, when known (imported users). */
+  lastActiveAt?: number;
   /** Set while deactivated (reversible). */
   deactivatedAt?: number;
   /** Set by a non-permanent delete: the uid stays taken, the user is gone from every read. */
@@ -154,6 +158,11 @@ export interface MessageRecord {
   /** Pinned in its conversation: by a uid, or `app_system` for the app; seen by everyone who sees the message. */
   pinnedBy?: string;
   pinnedAt?: number;
+  /** Imported through the data-import API (its muid is unique among imported messages). */
+  imported?: true;
+  /** Imported history: when the receiver got and read it (Unix seconds). */
+  deliveredAt?: number;
+  readAt?: number;
 }
 
 /** One user's private mark on one message: a save (`savedMessages`) or a thread subscription (`threadSubscriptions`). */
@@ -336,6 +345,8 @@ export interface AppData {
   blocks: BlockRecord[];
   webhooks: WebhookRecord[];
   calls: CallRecord[];
+  /** Absent in files written before moderation existed: the defaults apply. */
+  moderation?: ModerationData;
   bots: BotRecord[];
   agents: AgentRecord[];
   /** Extensions, widgets, certificates, collaborators, app settings, tenant (see management.ts). */

@@ -33,6 +33,30 @@ export interface Delivery {
   createdAt: number;
 }
 
+/** One computed notification, as `/_emulator/notifications` shows it. */
+export interface OutboxNotification {
+  id: number;
+  appId: string;
+  uid: string;
+  channel: "push" | "email" | "sms";
+  provider: string;
+  providerId?: string;
+  tokenType?: string;
+  pushToken?: string;
+  event: string;
+  trigger: string;
+  conversationId: string;
+  messageId: number;
+  title?: string;
+  body?: string;
+  payload?: unknown;
+  reason?: string;
+  status: "suppressed" | "scheduled" | "sent" | "pending" | "retrying" | "delivered" | "failed";
+  attempts: { at: number; status?: number; error?: string; durationMs: number }[];
+  createdAt: number;
+  dueAt?: number;
+}
+
 export type StreamStatus = "connecting" | "live" | "reconnecting" | "off";
 
 /** What the page keeps of the live streams (newest first). */
@@ -42,6 +66,8 @@ export const requests = new Store<JournalEntry[]>([]);
 export const requestsStatus = new Store<StreamStatus>("connecting");
 export const deliveries = new Store<Delivery[]>([]);
 export const deliveriesStatus = new Store<StreamStatus>("connecting");
+export const notifications = new Store<OutboxNotification[]>([]);
+export const notificationsStatus = new Store<StreamStatus>("connecting");
 
 function watch<T>(url: string, event: string, status: Store<StreamStatus>, onItem: (item: T) => void): void {
   const source = new EventSource(url);
@@ -69,10 +95,14 @@ export async function startStreams(): Promise<void> {
         requests.set(next.length > KEEP ? next.slice(0, KEEP) : next);
       }, 50);
     });
-  watch<Delivery>(`/_emulator/webhooks/deliveries/stream`, "delivery", deliveriesStatus, (d) => {
-    const rest = deliveries.get().filter((x) => x.id !== d.id);
-    deliveries.set([d, ...rest].sort((a, b) => b.id - a.id).slice(0, KEEP));
-  });
+  watch<Delivery>(`/_emulator/webhooks/deliveries/stream`, "delivery", deliveriesStatus, (d) => upsert(deliveries, d));
+  watch<OutboxNotification>(`/_emulator/notifications/stream`, "notification", notificationsStatus, (n) => upsert(notifications, n));
+}
+
+/** Adds or replaces a record that changes after it is added (a delivery, a notification), newest first. */
+function upsert<T extends { id: number }>(store: Store<T[]>, item: T): void {
+  const rest = store.get().filter((x) => x.id !== item.id);
+  store.set([item, ...rest].sort((a, b) => b.id - a.id).slice(0, KEEP));
 }
 
 export function clearRequests(): void {
@@ -81,4 +111,8 @@ export function clearRequests(): void {
 
 export function clearDeliveries(): void {
   deliveries.set([]);
+}
+
+export function clearNotifications(): void {
+  notifications.set([]);
 }

@@ -13,8 +13,11 @@ import { KeysView } from "./views/keys";
 import { RolesView } from "./views/roles";
 import { WebhooksView } from "./views/webhooks";
 import { ExtensionsView } from "./views/extensions";
+import { ModerationView } from "./views/moderation";
 import { RequestsView } from "./views/requests";
 import { DeliveriesView } from "./views/deliveries";
+import { RealtimeView } from "./views/realtime";
+import { NotificationsView } from "./views/notifications";
 import { RulesView } from "./views/rules";
 import { ControlView } from "./views/control";
 import "./styles.css";
@@ -27,11 +30,14 @@ const APP_NAV: [string, string][] = [
   ["roles", "Roles"],
   ["webhooks", "Webhooks"],
   ["extensions", "Extensions"],
+  ["moderation", "Moderation"],
 ];
 
 const EMULATOR_NAV: [string, string][] = [
   ["requests", "Requests"],
+  ["realtime", "Realtime"],
   ["deliveries", "Webhook deliveries"],
+  ["notifications", "Notifications"],
   ["rules", "Faults & latency"],
   ["control", "Clock & snapshots"],
 ];
@@ -69,7 +75,7 @@ function Sidebar({ route, app }: { route: Route; app: AppInfo | undefined }) {
     <nav class="sidebar">
       {app && (
         <>
-          <h3 title={app.appId}>{app.name}</h3>
+          <h3 class="app-name" title={`${app.name} (${app.appId})`}>{app.name}</h3>
           {APP_NAV.map(([section, label]) => (
             <a key={section} href={appHref(app.appId, section)} class={route.appId && route.section === section ? "active" : ""}>
               {label}
@@ -108,6 +114,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
         return <WebhooksView {...props} />;
       case "extensions":
         return <ExtensionsView {...props} />;
+      case "moderation":
+        return <ModerationView {...props} />;
       default:
         return <ConversationsView {...props} />;
     }
@@ -115,8 +123,12 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
   switch (route.section) {
     case "requests":
       return <RequestsView dir={dir} app={app} />;
+    case "realtime":
+      return <RealtimeView />;
     case "deliveries":
       return <DeliveriesView />;
+    case "notifications":
+      return <NotificationsView />;
     case "rules":
       return <RulesView dir={dir} app={app} />;
     case "control":

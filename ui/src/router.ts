@@ -7,11 +7,20 @@ export interface Route {
   param?: string;
 }
 
-export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions"] as const;
-export const GLOBAL_SECTIONS = ["requests", "deliveries", "rules", "control"] as const;
+export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions", "moderation"] as const;
+export const GLOBAL_SECTIONS = ["requests", "realtime", "deliveries", "notifications", "rules", "control"] as const;
+
+/** A malformed escape (`%E0%A4%A`) is kept as typed rather than leave the page blank. */
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decode);
   if (parts[0] === "app" && parts[1]) return { appId: parts[1], section: parts[2] ?? "conversations", param: parts[3] };
   return { section: parts[0] ?? "apps", param: parts[1] };
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../../http/context.js";
-import { badRequest, type Details } from "../../http/errors.js";
+import { badRequest, keyedMap, type Details } from "../../http/errors.js";
 import { ok, success } from "../../http/reply.js";
 import { readBody, validate } from "../../http/validate.js";
 import { pathApp } from "../apps/routes.js";
@@ -17,7 +17,7 @@ export const appSettings = new Hono<Env>()
     const body = await readBody(c);
     validate(body, { settings: { required: true, type: "object" } });
     const entries = Object.entries(body.settings as Record<string, unknown>);
-    const details: Details = {};
+    const details: Details = keyedMap();
     if (entries.length === 0) details.settings = ["The settings field is required."];
     if (entries.length > MAX_KEYS) details.settings = [`The settings may not have more than ${MAX_KEYS} keys.`];
     for (const [key, value] of entries) {
@@ -26,7 +26,7 @@ export const appSettings = new Hono<Env>()
     }
     if (Object.keys(details).length > 0) throw badRequest(details);
     const settings = { ...app.management.settings };
-    const data: Record<string, unknown> = {};
+    const data: Record<string, unknown> = keyedMap();
     for (const [key, value] of entries) {
       settings[key] = value as boolean;
       data[key] = { success: true, message: "Added setting(s) successfully." };

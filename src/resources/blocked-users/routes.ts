@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError } from "../../http/errors.js";
+import { apiError, keyedMap } from "../../http/errors.js";
 import { bulkFailure, ok } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
@@ -20,7 +20,7 @@ async function perUid(c: Ctx, event: "user_blocked" | "user_unblocked", change: 
   const body = await readBody(c);
   validate(body, BLOCKED_UIDS);
   const app = c.get("app");
-  const data: Record<string, unknown> = {};
+  const data: Record<string, unknown> = keyedMap();
   const done: UserRecord[] = [];
   for (const uid of body.blockedUids as string[]) {
     try {

@@ -12,13 +12,15 @@ import { pathGroup } from "../groups/membership.js";
 import { groupView } from "../groups/view.js";
 import { parseConversationId, visibleTo, type Visible } from "../messages/access.js";
 import { sourceOf, unreadCount, walk } from "../messages/list.js";
-import { lowerBoundId } from "../../store/messages.js";
+import { idOrdered, lowerBoundId } from "../../store/messages.js";
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
 import { requireAllowed } from "../roles/enforce.js";
 import { pinOf, type Pin } from "./pins.js";
 import { conversationUpdater } from "./updates.js";
+import { isAgentic } from "../../store/agents.js";
+import { relationFlags } from "../blocked-users/flags.js";
 
 /** One conversation as one user has it. */
 interface Entry {
@@ -38,8 +40,10 @@ const notReply = (m: MessageRecord) => m.parentId === undefined;
 
 /** The newest message of a conversation that the viewer sees and that updates it (see updates.ts): O(1) usually. */
 function lastVisible(list: readonly MessageRecord[], v: Visible, updates: (m: MessageRecord) => boolean): MessageRecord | undefined {
-  let i = v.until === Infinity ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
-  while (i >= 0 && !updates(list[i])) i--;
+  // Time order; with imported history slotted in, ids do not grow along the list and the bounds are checked each.
+  const ordered = idOrdered(list);
+  let i = v.until === Infinity || !ordered ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
+  while (i >= 0 && (!updates(list[i]) || (!ordered && (list[i].id > v.until || list[i].id <= v.after)))) i--;
   return i >= 0 && list[i].id > v.after ? list[i] : undefined;
 }
 
@@ -63,8 +67,23 @@ function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Ent
   return other ? { viewer, visible, withUser: other, ...activity, pin } : undefined;
 }
 
+/**
+ * The receipts of a conversation's last message: in a one-on-one conversation, its receiver's delivery and read
+ * (once marked); group receipts are not tracked per member, so a group's list is empty.
+ */
+function receiptsOf(app: AppState, m: MessageRecord): Record<string, unknown>[] {
+  if (m.receiverType !== "user") return [];
+  const state = app.conversations.state(m.receiver, m.conversationId);
+  const out: Record<string, unknown>[] = [];
+  if (state?.deliveredId !== undefined && state.deliveredId >= m.id)
+    out.push({ messageId: String(m.id), receiptType: "delivery", sender: m.receiver, deliveredAt: state.deliveredAt });
+  if (state?.readId !== undefined && state.readId >= m.id)
+    out.push({ messageId: String(m.id), receiptType: "read", sender: m.receiver, readAt: state.readAt });
+  return out;
+}
+
 /** The conversation object of §2.7, for the entry's user. */
-function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean } = {}): Record<string, unknown> {
+function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean; withBlockedInfo?: boolean } = {}): Record<string, unknown> {
   const source = sourceOf(app, e.visible);
   const [first] = walk([source], { affix: "append", limit: 1 }, notReply);
   const state = app.conversations.state(e.viewer.uid, e.visible.conversationId);
@@ -75,10 +94,10 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
     createdAt: first?.sentAt ?? e.updatedAt,
     updatedAt: e.updatedAt,
   };
-  if (e.last) out.lastMessage = messageView(app, e.last, e.viewer);
+  if (e.last) out.lastMessage = { ...messageView(app, e.last, e.viewer), receipts: { data: receiptsOf(app, e.last) } };
   out.conversationWith = e.withGroup
     ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
-    : userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags });
+    : { ...userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags }), ...(opts.withBlockedInfo ? relationFlags(app, e.viewer, e.withUser!) : {}) };
   if (state?.tags) out.tags = state.tags;
   if (e.pin) {
     out.pinnedBy = e.pin.pinnedBy;
@@ -143,13 +162,13 @@ async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRec
 export function markReceipt(app: AppState, action: "delivered" | "read", reader: UserRecord, m: MessageRecord, receiver: string, now: number): void {
   const state = app.conversations.ensure(reader.uid, m.conversationId);
   if (action === "read") {
-    state.readId = Math.max(state.readId ?? 0, m.id);
+    state.readId = app.messages.later(state.readId, m.id);
     state.readAt = now;
   }
   emitReceipt(app, action, reader, m, receiver, now);
   const delivered = action === "read" ? state.readId! : m.id;
-  if ((state.deliveredId ?? 0) < delivered || action === "delivered") {
-    state.deliveredId = Math.max(state.deliveredId ?? 0, delivered);
+  if (state.deliveredId === undefined || app.messages.later(state.deliveredId, delivered) !== state.deliveredId || action === "delivered") {
+    state.deliveredId = app.messages.later(state.deliveredId, delivered);
     state.deliveredAt = now;
   }
 }
@@ -243,12 +262,27 @@ export const conversations = new Hono<Env>()
       unread: q.bool("unread"),
       withTags: q.bool("withTags"),
       withUserAndGroupTags: q.bool("withUserAndGroupTags"),
+      includeBlockedUsers: q.bool("includeBlockedUsers"),
+      withBlockedInfo: q.bool("withBlockedInfo"),
+      hideAgentic: q.bool("hideAgentic"),
+      onlyAgentic: q.bool("onlyAgentic"),
+      unique: q.oneOf("unique", ["0", "1"] as const) === "1",
       perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
       page: q.int("page", { def: 1, min: 1 }),
     };
+    // Pages are numbered in both index modes; the parameter is checked, not needed.
+    q.oneOf("useCursoredIndex", ["0", "1"] as const);
+    if (f.unique && viewer) q.fail("unique", "The unique parameter cannot be combined with the onBehalfOf header.");
+    if (f.hideAgentic && f.onlyAgentic) q.fail("onlyAgentic", "The onlyAgentic and hideAgentic parameters cannot both be true.");
     q.done();
     const keep = (e: Entry): boolean => {
       if (f.conversationType && (e.withGroup ? "group" : "user") !== f.conversationType) return false;
+      // Conversations with users the owner blocked are left out unless asked for.
+      if (e.withUser && !f.includeBlockedUsers && app.relations.blockOf(e.viewer.uid, e.withUser.uid)) return false;
+      if (f.hideAgentic || f.onlyAgentic) {
+        const agentic = e.withUser !== undefined && isAgentic(app, e.withUser.uid);
+        if (agentic !== f.onlyAgentic) return false;
+      }
       const name = (e.withGroup?.name ?? e.withUser!.name).toLowerCase();
       if (f.searchKey && !name.includes(f.searchKey)) return false;
       const mine = app.conversations.state(e.viewer.uid, e.visible.conversationId)?.tags;
@@ -260,7 +294,12 @@ export const conversations = new Hono<Env>()
     };
     // With onBehalfOf: that user's conversations; without: every user's, by uid, each by latest activity.
     const owners = viewer ? [viewer] : app.usersByUid.values().filter((u) => u.deactivatedAt === undefined);
-    const entries = owners.flatMap((u) => entriesOf(app, u)).filter(keep);
+    let entries = owners.flatMap((u) => entriesOf(app, u)).filter(keep);
+    // unique=1 (the app only): each conversation once, from its first owner in uid order.
+    if (f.unique) {
+      const seen = new Set<string>();
+      entries = entries.filter((e) => !seen.has(e.visible.conversationId) && !!seen.add(e.visible.conversationId));
+    }
     const { data, pagination } = pageOf(entries, f.perPage, f.page);
     return page(c, data.map((e) => conversationView(app, e, f)), pagination);
   })

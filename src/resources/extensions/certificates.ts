@@ -3,6 +3,7 @@ import { createSecureContext } from "node:tls";
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
 import { ApiError, badRequest } from "../../http/errors.js";
+import { readBytes } from "../../http/validate.js";
 import { header } from "../../http/context.js";
 import type { CertificateRecord } from "../../store/management.js";
 import { requireEnabled } from "../../extensions/settings.js";
@@ -19,14 +20,10 @@ const CERTIFICATE_LIMIT_BYTES = 64 * 1024;
 
 /** Reads the multipart body (bounded) and returns the `certificate` file part. */
 async function certificateFile(c: Ctx): Promise<{ name: string; bytes: Buffer }> {
-  const declared = Number(header(c, "content-length") ?? 0);
-  const tooLarge = () => new ApiError("ERR_BAD_REQUEST", 413, `The request body may not be greater than ${CERTIFICATE_LIMIT_BYTES / 1024} KB.`);
-  if (declared > CERTIFICATE_LIMIT_BYTES) throw tooLarge();
   const type = header(c, "content-type") ?? "";
   if (!/^multipart\/form-data/i.test(type))
     throw new ApiError("ERR_BAD_REQUEST", 415, "The request body must be multipart/form-data with the file in the certificate field.");
-  const raw = Buffer.from(await c.req.arrayBuffer());
-  if (raw.length > CERTIFICATE_LIMIT_BYTES) throw tooLarge();
+  const raw = await readBytes(c, CERTIFICATE_LIMIT_BYTES); // counted as it arrives: a chunked body stops at the limit
   let form: FormData;
   try {
     form = await new Response(raw, { headers: { "content-type": type } }).formData();

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError, badRequest } from "../../http/errors.js";
+import { apiError, badRequest, keyedMap } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok, page } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
@@ -141,7 +141,7 @@ export const extensions = new Hono<Env>()
     const data: Record<string, Record<string, unknown>> = {};
     for (const [list, on] of [["enabled", true], ["disabled", false]] as const) {
       if (body[list] === undefined) continue;
-      data[list] = {};
+      data[list] = keyedMap();
       for (const id of body[list] as string[]) {
         try {
           data[list][id] = setEnabled(c, app, id, on);

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { Env } from "../../http/context.js";
-import { apiError } from "../../http/errors.js";
+import { apiError, keyedMap } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { bulkFailure, success, ok } from "../../http/reply.js";
-import { Query, readBody, validate } from "../../http/validate.js";
+import { asBool, Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
 import { pathUser, requireUser } from "../users/lookup.js";
@@ -13,7 +13,7 @@ export const FRIENDS_PER_USER = 1000;
 
 const UIDS = (field: string) => ({ [field]: { required: true, type: "array", items: { required: true, type: "string" } } }) as const;
 
-function befriend(app: AppState, user: UserRecord, uid: string, now: number): void {
+function befriend(app: AppState, user: UserRecord, uid: string, now: number, addToConversations: boolean): void {
   const friend = requireUser(app, uid);
   if (friend.uid === user.uid) throw apiError("ERR_CANNOT_FORM_SELF_RELATION", { uid: user.uid });
   if (app.relations.friendship(user.uid, friend.uid)) throw apiError("ERR_ALREADY_FRIEND", { uid: friend.uid, friend: user.uid });
@@ -22,19 +22,20 @@ function befriend(app: AppState, user: UserRecord, uid: string, now: number): vo
     if (app.relations.friendsOf(u.uid).size >= FRIENDS_PER_USER)
       throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The user ${u.uid} has reached the limit of ${FRIENDS_PER_USER} friends.` });
   app.relations.befriend({ uid: user.uid, friendUid: friend.uid, createdAt: now });
+  if (addToConversations) app.conversations.open([user.uid, friend.uid], app.messages.lastId, now);
 }
 
 export const friends = new Hono<Env>()
   .post("/users/:uid/friends", async (c) => {
     const user = pathUser(c);
     const body = await readBody(c);
-    validate(body, UIDS("accepted"));
+    validate(body, { ...UIDS("accepted"), addToConversations: { type: "boolean" } });
     const app = c.get("app");
     const now = c.get("emulator").clock.now();
-    const accepted: Record<string, unknown> = {};
+    const accepted: Record<string, unknown> = keyedMap();
     for (const uid of body.accepted as string[]) {
       try {
-        befriend(app, user, uid, now);
+        befriend(app, user, uid, now, asBool(body.addToConversations));
         accepted[uid] = { success: true, message: "Created relationship with status accepted." };
       } catch (e) {
         accepted[uid] = bulkFailure(e);

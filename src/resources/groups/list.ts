@@ -3,12 +3,32 @@ import type { AppState } from "../../store/app-state.js";
 import { touchedAt, type GroupSort } from "../../store/groups.js";
 import { unionOf } from "../../store/multimap.js";
 import type { GroupRecord, GroupType, UserRecord } from "../../store/types.js";
+import { inRange, type Range } from "../../http/validate.js";
+
+/** The `membersCount[op]` comparisons (the reference declares gte, lte, eq; its text also names gt and lt). */
+export const COUNT_OPS = ["gte", "lte", "eq", "gt", "lt"] as const;
+
+function countMatches(n: number, c: Partial<Record<(typeof COUNT_OPS)[number], number>>): boolean {
+  return (
+    (c.gte === undefined || n >= c.gte) &&
+    (c.lte === undefined || n <= c.lte) &&
+    (c.eq === undefined || n === c.eq) &&
+    (c.gt === undefined || n > c.gt) &&
+    (c.lt === undefined || n < c.lt)
+  );
+}
 
 export interface GroupFilters {
   searchKey?: string;
   searchIn?: ("name" | "guid")[];
   types?: GroupType[];
   tags?: string[];
+  /** Only these groups (`guid`, `guids`). */
+  guids?: string[];
+  createdAt?: Range;
+  /** `updatedAt[from|to]`: only groups updated since their creation. */
+  updatedAtRange?: Range;
+  membersCount?: Partial<Record<(typeof COUNT_OPS)[number], number>>;
   /** Only groups this user is a member of. */
   joinedBy?: UserRecord;
   /** Cursor: groups touched after (`append`) or before (`prepend`) this time. */
@@ -29,7 +49,9 @@ export function listGroups(app: AppState, f: GroupFilters): { groups: GroupRecor
   const g = app.groups;
   const order = g.sorted[f.sortBy];
   let candidates: GroupRecord[] | undefined;
-  if (f.joinedBy) {
+  if (f.guids) {
+    candidates = unionOf([f.guids.map((guid) => g.get(guid.toLowerCase())).filter((x): x is GroupRecord => x !== undefined)]);
+  } else if (f.joinedBy) {
     candidates = [...g.groupsOf(f.joinedBy.uid).keys()].map((guid) => g.get(guid)!);
   } else if (f.searchKey) {
     const key = f.searchKey.toLowerCase();
@@ -59,9 +81,14 @@ export function listGroups(app: AppState, f: GroupFilters): { groups: GroupRecor
     if (types && !types.has(x.type)) return false;
     if (f.tags?.length && !f.tags.some((t) => x.tags.includes(t))) return false;
     if (f.updatedAt !== undefined && (f.affix === "append" ? touchedAt(x) <= f.updatedAt : touchedAt(x) >= f.updatedAt)) return false;
+    if (f.joinedBy && !g.member(x.guid, f.joinedBy.uid)) return false;
+    if (f.createdAt && !inRange(x.createdAt, f.createdAt)) return false;
+    if (f.updatedAtRange && !(x.updatedAt !== x.createdAt && inRange(x.updatedAt, f.updatedAtRange))) return false;
+    if (f.membersCount && !countMatches(g.membersCount(x.guid), f.membersCount)) return false;
     return true;
   };
 
+  const filtered = candidates !== undefined || f.createdAt !== undefined || f.updatedAtRange !== undefined || f.membersCount !== undefined;
   let ordered: Iterable<GroupRecord>;
   if (candidates) {
     candidates.sort(order.compare);
@@ -69,6 +96,6 @@ export function listGroups(app: AppState, f: GroupFilters): { groups: GroupRecor
   } else {
     ordered = f.sortOrder === "asc" ? order.values() : backwards(order.values());
   }
-  const { items, pagination } = pageMatching(ordered, candidates ? matches : undefined, f.perPage, f.page, candidates ? undefined : g.size);
+  const { items, pagination } = pageMatching(ordered, filtered ? matches : undefined, f.perPage, f.page, filtered ? undefined : g.size);
   return { groups: items, pagination };
 }

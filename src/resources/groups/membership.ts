@@ -92,6 +92,10 @@ export function recordAction(
   extras?: JsonObject,
 ): MessageRecord {
   const by = actor?.uid ?? SYSTEM_UID;
+  // A membership change updates the group (its list cursor and the `for` entity show it).
+  app.groups.update(group, (g) => {
+    g.updatedAt = now;
+  });
   const data: JsonObject = {
     action,
     entities: {

@@ -3,14 +3,14 @@ import type { Env } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { normalizeUid, onBehalfOf } from "../../http/auth.js";
 import { ok, page, success } from "../../http/reply.js";
-import { Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import { Query, RANGE, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type Scope, type UserRecord } from "../../store/types.js";
 import { SYSTEM_UID } from "../messages/view.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireUser } from "../users/lookup.js";
-import { listGroups } from "./list.js";
+import { COUNT_OPS, listGroups } from "./list.js";
 import { addMember, banUser, makeAdmin, pathGroup, requireAdmin, requireRoom } from "./membership.js";
 import { groupView } from "./view.js";
 import { allowList, requireAllowed, requireListed } from "../roles/enforce.js";
@@ -34,7 +34,7 @@ const ATTRIBUTES: Schema = {
   tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
 };
 
-const CREATE: Schema = {
+export const CREATE: Schema = {
   guid: {
     required: true,
     type: "string",
@@ -61,7 +61,7 @@ export const MEMBERS: Schema = {
   usersToBan: UID_LIST,
 };
 
-function applyAttributes(g: GroupRecord, body: Body): void {
+export function applyAttributes(g: GroupRecord, body: Body): void {
   if (typeof body.name === "string") g.name = body.name;
   if (typeof body.type === "string") g.type = body.type as GroupType;
   if (g.type === "password") {
@@ -73,7 +73,7 @@ function applyAttributes(g: GroupRecord, body: Body): void {
 }
 
 /** A password group needs a password: given now, or kept from before when the type was already `password`. */
-function requirePassword(body: Body, current?: GroupRecord): void {
+export function requirePassword(body: Body, current?: GroupRecord): void {
   const type = (body.type as GroupType | undefined) ?? current?.type;
   const password = body.password || (current?.type === "password" ? current.password : undefined);
   if (type === "password" && !password) throw apiError("ERR_EMPTY_GROUP_PASS");
@@ -138,6 +138,8 @@ export const groups = new Hono<Env>()
     requireAllowed(c.get("app"), viewer, "u.listGroups", "listGroups");
     const type = q.oneOf("type", GROUP_TYPES);
     const types = q.listOf("types", GROUP_TYPES);
+    const guid = q.str("guid");
+    const guids = q.list("guids");
     const hasJoined = q.bool("hasJoined");
     if (hasJoined && !viewer) q.fail("onBehalfOf", "The onBehalfOf header is required when hasJoined is true.");
     const filters = {
@@ -145,6 +147,10 @@ export const groups = new Hono<Env>()
       searchIn: q.listOf("searchIn", ["name", "guid"] as const),
       types: type || types ? [...(type ? [type] : []), ...(types ?? [])] : undefined,
       tags: q.list("tags"),
+      guids: guid || guids ? [...(guid ? [guid] : []), ...(guids ?? [])] : undefined,
+      createdAt: q.bounds("createdAt", RANGE),
+      updatedAtRange: q.bounds("updatedAt", RANGE),
+      membersCount: q.bounds("membersCount", COUNT_OPS),
       joinedBy: hasJoined ? viewer : undefined,
       updatedAt: q.optInt("updatedAt"),
       affix: q.oneOf("affix", ["append", "prepend"] as const) ?? "append",

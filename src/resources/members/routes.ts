@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { badRequest } from "../../http/errors.js";
+import { badRequest, keyedMap } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
 import { bulkFailure, ok, page, success, prependCursor } from "../../http/reply.js";
@@ -37,7 +37,7 @@ export async function addMembers(c: Ctx) {
   for (const [list, scope] of Object.entries(MEMBER_LISTS) as [string, Scope][]) {
     const uids = body[list] as string[] | undefined;
     if (!uids?.length) continue;
-    data[list] = {};
+    data[list] = keyedMap();
     for (const uid of uids) {
       try {
         const message = addMember(app, now, group, requireUser(app, uid), scope, actor);

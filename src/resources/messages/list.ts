@@ -1,13 +1,13 @@
-import { lowerBoundId } from "../../store/messages.js";
+import { compareMessages, idOrdered, lowerBoundId, lowerBoundKey, type MessageKey } from "../../store/messages.js";
 import { firstWhere } from "../../util/search.js";
 import type { AppState } from "../../store/app-state.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
-import { Query } from "../../http/validate.js";
+import { inRange, Query, RANGE } from "../../http/validate.js";
 import { MESSAGE_TYPES } from "./send.js";
 import type { Visible } from "./access.js";
 import { allowList } from "../roles/enforce.js";
 
-/** A list of messages in id order, with the id range the reader may see of it. */
+/** A list of messages in time order (a conversation or a thread), with the id range the reader may see of it. */
 export interface Source {
   messages: readonly MessageRecord[];
   after: number;
@@ -19,6 +19,8 @@ export interface Cursor {
   id?: number;
   sentAt?: number;
   limit: number;
+  /** Where the `id` cursor stands in time order (lists with imported history are searched by it). */
+  key?: MessageKey;
 }
 
 export function sourceOf(app: AppState, v: Visible): Source {
@@ -27,12 +29,13 @@ export function sourceOf(app: AppState, v: Visible): Source {
 
 /** Where a walk over `list` starts: append from the cursor on, prepend from just before it. */
 function startAt(list: readonly MessageRecord[], c: Cursor): number {
+  const byKey = c.key && !idOrdered(list) ? c.key : undefined;
   if (c.affix === "append") {
-    if (c.id !== undefined) return lowerBoundId(list, c.id + 1);
+    if (c.id !== undefined) return byKey ? firstWhere(list, (m) => compareMessages(m, byKey) > 0) : lowerBoundId(list, c.id + 1);
     if (c.sentAt !== undefined) return firstAtOrAfter(list, c.sentAt);
     return 0;
   }
-  if (c.id !== undefined) return lowerBoundId(list, c.id) - 1;
+  if (c.id !== undefined) return (byKey ? lowerBoundKey(list, byKey) : lowerBoundId(list, c.id)) - 1;
   if (c.sentAt !== undefined) return firstAtOrAfter(list, c.sentAt) - 1;
   return list.length - 1;
 }
@@ -43,36 +46,44 @@ function firstAtOrAfter(list: readonly MessageRecord[], sentAt: number): number 
 
 /**
  * Up to `limit` messages from the sources that pass `keep`, walking from the cursor (append: forwards, prepend:
- * backwards), merged by id across sources; the result is in ascending id order either way. The cost is the
- * binary searches plus the messages walked, whatever the app holds in total.
+ * backwards), merged in time order across sources; the result is in ascending time order either way. The cost is
+ * the binary searches plus the messages walked, whatever the app holds in total (a list with imported history
+ * slotted in is walked through its hidden stretches, as its ids do not grow along it).
  */
 export function walk(sources: Source[], cursor: Cursor, keep: (m: MessageRecord) => boolean): MessageRecord[] {
   const forward = cursor.affix === "append";
   // Each walk starts inside the visible range, so hidden stretches are skipped by binary search, not walked.
   const heads = sources.map((s) => {
     const i = startAt(s.messages, cursor);
+    const ordered = idOrdered(s.messages);
+    if (!ordered) return { s, i, ordered };
     return {
       s,
       i: forward ? Math.max(i, lowerBoundId(s.messages, s.after + 1)) : Math.min(i, lowerBoundId(s.messages, s.until + 1) - 1),
+      ordered,
     };
   });
   const out: MessageRecord[] = [];
   while (out.length < cursor.limit) {
-    let best: { s: Source; i: number } | undefined;
+    let best: (typeof heads)[number] | undefined;
     for (const h of heads) {
       const m = h.s.messages[h.i];
       if (!m) continue;
-      if (!best || (forward ? m.id < best.s.messages[best.i].id : m.id > best.s.messages[best.i].id)) best = h;
+      if (!best) best = h;
+      else {
+        const order = compareMessages(m, best.s.messages[best.i]);
+        if (forward ? order < 0 : order > 0) best = h;
+      }
     }
     if (!best) break;
     const m = best.s.messages[best.i];
     best.i += forward ? 1 : -1;
     if (m.id <= best.s.after) {
-      if (!forward) best.i = -1; // nothing older is visible
+      if (!forward && best.ordered) best.i = -1; // nothing older is visible
       continue;
     }
     if (m.id > best.s.until) {
-      if (forward) best.i = best.s.messages.length; // nothing newer is visible
+      if (forward && best.ordered) best.i = best.s.messages.length; // nothing newer is visible
       continue;
     }
     if (keep(m)) out.push(m);
@@ -121,6 +132,7 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     sentAt: q.optInt("sentAt"),
     limit,
   };
+  if (id !== undefined) cursor.key = app.messages.keyOf(id);
   const categories = [...(q.listOf("category", CATEGORIES) ?? []), ...(q.listOf("categories", CATEGORIES) ?? [])];
   const types = [...(q.list("type") ?? []), ...(q.list("types") ?? [])];
   // A type filter for chat messages only (no custom or action category asked for) must name a chat type.
@@ -132,6 +144,8 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
   const receiverType = q.oneOf("receiverType", ["user", "group"] as const);
   const searchKey = q.str("searchKey")?.toLowerCase();
   const sender = q.str("sender")?.toLowerCase();
+  const senders = q.list("senders")?.map((u) => u.toLowerCase());
+  const ranges = { sentAt: q.bounds("sentAt", RANGE), updatedAt: q.bounds("updatedAt", RANGE), editedAt: q.bounds("editedAt", RANGE) };
   const tags = q.list("tags");
   const mentionedUids = q.list("mentionedUids")?.map((u) => u.toLowerCase());
   const from = q.optInt("fromTimestamp");
@@ -168,12 +182,12 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     (Array.isArray(m.data.attachments) && m.data.attachments.length > 0) || typeof m.data.url === "string";
   const text = (m: MessageRecord) => (typeof m.data.text === "string" ? m.data.text : "");
   /** Read pointers are per conversation: looked up once per conversation met. */
-  const pointers = new Map<string, { readId: number; deliveredId: number }>();
+  const pointers = new Map<string, { readId?: number; deliveredId?: number }>();
   const pointer = (m: MessageRecord) => {
     let p = pointers.get(m.conversationId);
     if (!p) {
       const s = app.conversations.state(viewer!.uid, m.conversationId);
-      pointers.set(m.conversationId, (p = { readId: s?.readId ?? 0, deliveredId: s?.deliveredId ?? 0 }));
+      pointers.set(m.conversationId, (p = { readId: s?.readId, deliveredId: s?.deliveredId }));
     }
     return p;
   };
@@ -186,6 +200,11 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     if (typeSet && !typeSet.has(m.type)) return false;
     if (receiverType && m.receiverType !== receiverType) return false;
     if (sender && m.sender !== sender) return false;
+    if (senders && !senders.includes(m.sender)) return false;
+    if (ranges.sentAt && !inRange(m.sentAt, ranges.sentAt)) return false;
+    // updatedAt ranges match messages changed after they were sent only.
+    if (ranges.updatedAt && !(m.updatedAt !== m.sentAt && inRange(m.updatedAt, ranges.updatedAt))) return false;
+    if (ranges.editedAt && !inRange(m.editedAt, ranges.editedAt)) return false;
     if (flags.hideDeleted && m.deletedAt !== undefined) return false;
     if (flags.onlyDeleted && m.deletedAt === undefined) return false;
     if (flags.hideReplies && m.parentId !== undefined) return false;
@@ -200,7 +219,7 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
     if (tags && !tags.some((t) => m.tags?.includes(t))) return false;
     if (from !== undefined && m.sentAt < from) return false;
     if (to !== undefined && m.sentAt > to) return false;
-    if ((flags.unread || flags.undelivered) && (m.sender === viewer!.uid || m.id <= pointer(m)[flags.unread ? "readId" : "deliveredId"]))
+    if ((flags.unread || flags.undelivered) && (m.sender === viewer!.uid || (flags.unread ? m.readAt : m.deliveredAt) !== undefined || app.messages.upTo(m, pointer(m)[flags.unread ? "readId" : "deliveredId"])))
       return false;
     return true;
   };
@@ -213,11 +232,18 @@ export function unreadCount(app: AppState, viewer: UserRecord, sources: Source[]
   for (const s of sources) {
     const first = s.messages[0];
     if (!first) continue;
-    const readId = app.conversations.state(viewer.uid, first.conversationId)?.readId ?? 0;
+    const readId = app.conversations.state(viewer.uid, first.conversationId)?.readId;
+    const read = readId === undefined ? undefined : app.messages.keyOf(readId);
+    const ordered = idOrdered(s.messages);
     for (let i = s.messages.length - 1; i >= 0; i--) {
       const m = s.messages[i];
-      if (m.id <= Math.max(readId, s.after)) break;
-      if (m.id <= s.until && m.sender !== viewer.uid && m.category !== "action" && m.parentId === undefined) n++;
+      // Time order: what is before the read marker is read.
+      if (read && compareMessages(m, read) <= 0) break;
+      if (m.id <= s.after) {
+        if (ordered) break;
+        continue;
+      }
+      if (m.id <= s.until && m.readAt === undefined && m.sender !== viewer.uid && m.category !== "action" && m.parentId === undefined) n++;
     }
   }
   return n;

@@ -13,9 +13,10 @@ import { requireUser } from "../users/lookup.js";
 import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
 import { canSee, pathMessage, visibleTo } from "./access.js";
 import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Source } from "./list.js";
-import { checkText, conversationFor, mentionsIn, readContent, store, type Content } from "./send.js";
-import { actorEntity, entity, messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
-import { groupEntity } from "../groups/view.js";
+import { checkText, conversationFor, readContent, store, type Content } from "./send.js";
+import { messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
+import { commitDelete, commitEdit } from "./changes.js";
+import { isHeld, moderateEdit } from "../moderation/screen.js";
 
 function receiverOf(body: Body): { receiverType: ReceiverType; receiver: string } | undefined {
   if (body.receiver === undefined || body.receiver === null || body.receiver === "") return undefined;
@@ -55,27 +56,6 @@ function sendToMany(c: Ctx, sender: UserRecord | undefined, content: Content, ta
       }
     }
   return ok(c, out);
-}
-
-/** The edited/deleted action message: `by` the actor, `on` the message as it is now, `for` its receiver. */
-function messageAction(app: AppState, now: number, m: MessageRecord, action: "edited" | "deleted", actor: UserRecord | undefined) {
-  const by = actor?.uid ?? SYSTEM_UID;
-  const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
-  const receiver = group ? entity(groupEntity(app, group), "group") : entity(actorEntity(app, m.receiver), "user");
-  return app.addMessage({
-    conversationId: m.conversationId,
-    sender: by,
-    receiverType: m.receiverType,
-    receiver: m.receiver,
-    category: "action",
-    type: "message",
-    data: {
-      action,
-      entities: { by: entity(actorEntity(app, by), "user"), for: receiver, on: entity(messageView(app, m), "message") },
-    } as JsonObject,
-    sentAt: now,
-    updatedAt: now,
-  });
 }
 
 /** Who may change a message: the app; its sender; for deletes in a group, also its admins and moderators. */
@@ -174,17 +154,13 @@ export const messages = new Hono<Env>()
     const now = c.get("emulator").clock.now();
     const changed: JsonObject = { ...m.data };
     for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
-    // The edit path's seam for extensions (as in send.ts): their results follow the new text.
-    m.data = applyExtensions(app, changed, true);
-    if (Array.isArray(body.tags)) m.tags = [...new Set(body.tags as string[])];
-    const mentioned = mentionsIn(app, m.data.text);
-    if (mentioned) m.mentionedUids = mentioned;
-    else delete m.mentionedUids;
-    m.editedAt = now;
-    m.editedBy = actor?.uid ?? SYSTEM_UID;
-    m.updatedAt = now;
-    const action = messageAction(app, now, m, "edited", actor);
-    app.emit("message_edited", () => ({ message: messageView(app, action) }), action);
+    // The edit path's seams: extensions transform the new content first (as in send.ts), then moderation decides;
+    // a held edit changes nothing until a moderator approves it.
+    const tags = Array.isArray(body.tags) ? [...new Set(body.tags as string[])] : undefined;
+    const edit = { data: applyExtensions(app, changed, true), tags };
+    const held = moderateEdit(app, now, m, edit, actor);
+    if (held) return ok(c, messageView(app, held, actor));
+    const action = commitEdit(app, now, m, edit, actor);
     return ok(c, messageView(app, action, actor));
   })
 
@@ -197,12 +173,7 @@ export const messages = new Hono<Env>()
     const permanent = asBool(body.permanent);
     // A soft-deleted message can still be deleted for good.
     if (!(permanent && m.deletedAt !== undefined)) requireAuthor(app, m, actor, "delete");
-    const now = c.get("emulator").clock.now();
-    m.deletedAt ??= now;
-    m.deletedBy ??= actor?.uid ?? SYSTEM_UID;
-    m.updatedAt = now;
-    const action = messageAction(app, now, m, "deleted", actor);
-    app.emit("message_deleted", () => ({ message: messageView(app, action) }), action);
+    const action = commitDelete(app, c.get("emulator").clock.now(), m, actor);
     if (permanent) {
       for (const reply of [...app.messages.thread(m.id)]) app.removeMessage(reply);
       app.removeMessage(m);
@@ -230,13 +201,15 @@ export const messages = new Hono<Env>()
     if (conversationId !== parent.conversationId) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
     const now = c.get("emulator").clock.now();
     const reply = store(app, now, sender, target.receiverType, target.receiver, conversationId, content, id);
-    parent.replyCount = (parent.replyCount ?? 0) + 1;
-    // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
-    const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
-    if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
-    for (const uid of followers) {
-      const user = app.activeUser(uid);
-      if (user && canSee(app, user, parent)) app.threadSubscriptions.add(uid, parent.id, now);
+    if (!isHeld(reply)) {
+      parent.replyCount = (parent.replyCount ?? 0) + 1;
+      // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
+      const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
+      if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
+      for (const uid of followers) {
+        const user = app.activeUser(uid);
+        if (user && canSee(app, user, parent)) app.threadSubscriptions.add(uid, parent.id, now);
+      }
     }
     return ok(c, messageView(app, reply, sender));
   })

@@ -11,6 +11,7 @@ import { requireUser } from "../users/lookup.js";
 import { messageView, SYSTEM_UID } from "./view.js";
 import { canSee } from "./access.js";
 import { userView } from "../users/view.js";
+import { isHeld, moderateSend } from "../moderation/screen.js";
 
 export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;
 const MENTION = /<@uid:([A-Za-z0-9-]+)>/g;
@@ -179,6 +180,8 @@ export function store(
   conversationId: string,
   content: Content,
   parentId?: number,
+  /** Through the rules even when none is enabled (`POST /moderation/messages`). */
+  always = false,
 ): MessageRecord {
   // The seam where extensions act on a message being sent (they transform first; moderation decides after them).
   const data = applyExtensions(app, content.data);
@@ -200,12 +203,20 @@ export function store(
   if (content.quotedMessageId !== undefined) m.quotedMessageId = content.quotedMessageId;
   const mentioned = mentionsIn(app, content.data.text);
   if (mentioned) m.mentionedUids = mentioned;
-  const stored = app.addMessage(m);
+  // Moderation decides before anything is published: a held message is stored aside and publishes nothing
+  // until a moderator approves it (then `publishSent` runs for it).
+  const stored = moderateSend(app, m, always);
+  if (!isHeld(stored)) publishSent(app, stored);
+  return stored;
+}
+
+/** Announces a delivered message: `message_sent`, and `user_mentioned` when it mentions users. */
+export function publishSent(app: AppState, stored: MessageRecord): void {
   app.emit("message_sent", () => ({ message: messageView(app, stored) }), stored);
+  const mentioned = stored.mentionedUids;
   if (mentioned)
     app.emit("user_mentioned", () => ({
       message: messageView(app, stored),
       mentionedUsers: mentioned.map((uid) => userView(app.users.get(uid)!)),
     }));
-  return stored;
 }

@@ -1,4 +1,5 @@
 import type { AppState } from "../../store/app-state.js";
+import { userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
 import { groupEntity } from "../groups/view.js";
 import { userEntity } from "../users/view.js";
@@ -51,6 +52,7 @@ export function messageView(
   out.type = m.type;
   const data: Record<string, unknown> =
     m.category === "action" || m.category === "call" ? { ...m.data } : { ...m.data, entities: chatEntities(app, m, memo) };
+  if (viewer && m.category === "action" && m.receiverType === "group") data.entities = withViewerConversation(data.entities, viewer);
   const reactions = app.reactions.summary(m.id, viewer?.uid);
   if (reactions.length > 0) data.reactions = reactions;
   const interactions = viewer && m.category === "interactive" ? app.interactions.of(viewer.uid, m.id) : undefined;
@@ -72,8 +74,11 @@ export function messageView(
   if (m.receiverType === "user") {
     // Receipts of a one-on-one message: how far its receiver has marked the conversation.
     const state = app.conversations.state(m.receiver, m.conversationId);
-    if (state?.deliveredId !== undefined && state.deliveredId >= m.id) out.deliveredAt = state.deliveredAt;
-    if (state?.readId !== undefined && state.readId >= m.id) out.readAt = state.readAt;
+    // Imported history carries its own times.
+    if (m.deliveredAt !== undefined) out.deliveredAt = m.deliveredAt;
+    else if (app.messages.upTo(m, state?.deliveredId)) out.deliveredAt = state!.deliveredAt;
+    if (m.readAt !== undefined) out.readAt = m.readAt;
+    else if (app.messages.upTo(m, state?.readId)) out.readAt = state!.readAt;
   }
   if (m.quotedMessageId !== undefined) {
     out.quotedMessageId = String(m.quotedMessageId);
@@ -89,6 +94,14 @@ export function messageView(
   const savedAt = viewer ? app.savedMessages.at(viewer.uid, m.id) : undefined;
   if (savedAt !== undefined) out.savedAt = savedAt;
   return out;
+}
+
+/** A group action's affected user (`on`) as the viewer sees it: with the id of their conversation with that user. */
+function withViewerConversation(entities: unknown, viewer: UserRecord): unknown {
+  const on = (entities as { on?: { entity?: { uid?: unknown }; entityType?: string } } | undefined)?.on;
+  if (on?.entityType !== "user" || typeof on.entity?.uid !== "string" || on.entity.uid === viewer.uid) return entities;
+  const conversationId = userConversationId(viewer.uid, on.entity.uid);
+  return { ...(entities as object), on: { ...on, entity: { ...on.entity, conversationId } } };
 }
 
 function chatEntities(app: AppState, m: MessageRecord, memo?: EntityMemo): JsonObject {
@@ -110,7 +123,6 @@ function chatEntities(app: AppState, m: MessageRecord, memo?: EntityMemo): JsonO
 /** The affected user of an action (`on`): a user entity with its optional attributes. */
 export function subjectEntity(u: UserRecord): Record<string, unknown> {
   const out = userEntity(u);
-  if (u.updatedAt !== undefined) out.updatedAt = u.updatedAt;
   if (u.link !== undefined) out.link = u.link;
   return out;
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError, badRequest } from "../../http/errors.js";
+import { apiError, badRequest, keyedMap } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
@@ -65,7 +65,7 @@ function setPermissions(specs: readonly PermissionSpec[], current: Record<string
   validate(body, { permissions: { required: true, type: "object" } });
   const byId = new Map(specs.map((p) => [p.id, p]));
   const next: Record<string, Json> = { ...current };
-  const data: Record<string, unknown> = {};
+  const data: Record<string, unknown> = keyedMap();
   for (const [id, value] of Object.entries(body.permissions as Body)) {
     const spec = byId.get(id);
     const problem = spec ? invalidValue(spec, value) : `The permission ${id} does not exist.`;
@@ -152,7 +152,7 @@ export const roles = new Hono<Env>()
     const body = await readBody(c);
     validate(body, { featuresToRestrict: { required: true, type: "array", items: { required: true, type: "string" } } });
     const now = c.get("emulator").clock.now();
-    const data: Record<string, unknown> = {};
+    const data: Record<string, unknown> = keyedMap();
     for (const key of body.featuresToRestrict as string[]) {
       if (!FEATURE_KEYS.has(key)) {
         data[key] = { success: false, message: `The feature ${key} does not exist.` };

@@ -2,11 +2,16 @@ import type { AppState } from "../../store/app-state.js";
 import { unionOf } from "../../store/multimap.js";
 import type { UserRecord } from "../../store/types.js";
 import { pageMatching, type Pagination } from "../../http/pagination.js";
+import { inRange, type Range } from "../../http/validate.js";
 
 export interface UserFilters {
   searchKey?: string;
   searchIn?: ("name" | "uid")[];
-  status?: "available" | "offline";
+  /** Any of these statuses (`status` is comma-separated). */
+  statuses?: readonly ("available" | "offline")[];
+  createdAt?: Range;
+  /** Users without an update count as updated when created (as lists show them). */
+  updatedAt?: Range;
   roles?: string[];
   tags?: string[];
   deactivated: "exclude" | "include" | "only";
@@ -48,7 +53,9 @@ export function listUsers(app: AppState, f: UserFilters): { users: UserRecord[];
   const matches = (u: UserRecord): boolean => {
     const deactivated = u.deactivatedAt !== undefined;
     if (f.deactivated === "exclude" ? deactivated : f.deactivated === "only" ? !deactivated : false) return false;
-    if (f.status && u.status !== f.status) return false;
+    if (f.statuses && !f.statuses.includes(u.status)) return false;
+    if (f.createdAt && !inRange(u.createdAt, f.createdAt)) return false;
+    if (f.updatedAt && !inRange(u.updatedAt ?? u.createdAt, f.updatedAt)) return false;
     if (roles && !roles.has(u.role)) return false;
     if (tags && !tags.some((t) => u.tags.includes(t))) return false;
     return true;
@@ -56,7 +63,7 @@ export function listUsers(app: AppState, f: UserFilters): { users: UserRecord[];
 
   // Unfiltered (but for deactivation) the total is a counter, so the walk stops at the page's end.
   const knownTotal =
-    ordered && !f.status
+    ordered && !f.statuses && !f.createdAt && !f.updatedAt
       ? f.deactivated === "exclude"
         ? app.activeUserCount
         : f.deactivated === "only"

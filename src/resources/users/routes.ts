@@ -3,7 +3,7 @@ import type { Env, Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { normalizeUid, onBehalfOf } from "../../http/auth.js";
 import { page, ok, success, prependCursor } from "../../http/reply.js";
-import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import { asBool, Query, RANGE, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { JsonObject, UserRecord } from "../../store/types.js";
 import { mintToken } from "../auth-tokens/tokens.js";
 import { listUsers } from "./list.js";
@@ -26,7 +26,7 @@ const ATTRIBUTES: Schema = {
   tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
 };
 
-const CREATE: Schema = {
+export const CREATE: Schema = {
   uid: { required: true, type: "string", max: 100, pattern: ID, patternMessage: ID_MESSAGE("uid") },
   name: { required: true, type: "string", max: 100 },
   ...ATTRIBUTES,
@@ -44,7 +44,7 @@ function checkRole(c: Ctx, role: unknown): void {
   if (typeof role === "string" && !c.get("app").roles.has(role)) throw apiError("ERR_ROLE_NOT_FOUND", { role });
 }
 
-function applyAttributes(user: UserRecord, body: Body): void {
+export function applyAttributes(user: UserRecord, body: Body): void {
   for (const k of ["avatar", "link", "role", "statusMessage"] as const)
     if (typeof body[k] === "string") user[k] = body[k] as string;
   if (body.metadata !== undefined && body.metadata !== null) user.metadata = body.metadata as JsonObject;
@@ -81,7 +81,9 @@ export const users = new Hono<Env>()
     const filters = {
       searchKey: q.str("searchKey"),
       searchIn: q.listOf("searchIn", ["name", "uid"] as const),
-      status: q.oneOf("status", ["available", "offline"] as const),
+      statuses: q.listOf("status", ["available", "offline"] as const),
+      createdAt: q.bounds("createdAt", RANGE),
+      updatedAt: q.bounds("updatedAt", RANGE),
       roles: role || roles ? [...(role ? [role] : []), ...(roles ?? [])] : undefined,
       tags: q.list("tags"),
       deactivated: q.bool("onlyDeactivated") ? "only" : q.bool("withDeactivated") ? "include" : "exclude",

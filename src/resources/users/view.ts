@@ -22,6 +22,7 @@ export function userView(u: UserRecord, opts: UserViewOptions = {}): Record<stri
   out.createdAt = u.createdAt;
   if (u.updatedAt !== undefined) out.updatedAt = u.updatedAt;
   else if (opts.list) out.updatedAt = u.createdAt;
+  if (u.lastActiveAt !== undefined) out.lastActiveAt = u.lastActiveAt;
   if (u.deactivatedAt !== undefined) out.deactivatedAt = u.deactivatedAt;
   if (opts.tags) out.tags = u.tags;
   if (opts.viewer && opts.viewer.uid !== u.uid) out.conversationId = userConversationId(opts.viewer.uid, u.uid);
@@ -35,5 +36,6 @@ export function userEntity(u: UserRecord): Record<string, unknown> {
   out.status = u.status;
   out.role = u.role;
   out.createdAt = u.createdAt;
+  if (u.updatedAt !== undefined) out.updatedAt = u.updatedAt;
   return out;
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError, badRequest } from "../../http/errors.js";
+import { apiError, badRequest, keyedMap } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok, page, success } from "../../http/reply.js";
 import { asBool, Query, readBody, requireCredentials, validate, type Body, type Schema } from "../../http/validate.js";
@@ -112,7 +112,7 @@ export const webhooks = new Hono<Env>()
     const body = await readBody(c);
     validate(body, TRIGGER_IDS);
     const known = new Set(catalogue(webhook.version).map((t) => t.id));
-    const data: Record<string, unknown> = {};
+    const data: Record<string, unknown> = keyedMap();
     for (const id of body.triggerIds as string[]) {
       try {
         if (!known.has(id)) throw apiError("ERR_TRIGGER_NOT_FOUND", { id });

@@ -208,6 +208,12 @@ function Composer({
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const groups = useLoad(async () => (to ? [] : (await rest(app).list<Group>("/groups?perPage=1000")).data), [app.appId, !to]);
+  // In a group only its members may send: "Send as" offers them alone.
+  const guid = to ? (to.receiverType === "group" && typeof to.receiver === "string" ? to.receiver : "") : receiverType === "group" ? receiver : "";
+  const members = useLoad(
+    async () => (guid ? (await rest(app).list<{ uid: string }>(`/groups/${encodeURIComponent(guid)}/members?perPage=1000`)).data.map((m) => m.uid) : undefined),
+    [app.appId, guid],
+  );
 
   const send = async (e: Event) => {
     e.preventDefault();
@@ -231,7 +237,7 @@ function Composer({
   };
   return (
     <form class="composer" onSubmit={send}>
-      <UserSelect users={users} only={senders} value={sender} onChange={setSender} label="Send as" />
+      <UserSelect users={users} only={senders ?? members.data} value={sender} onChange={setSender} label="Send as" />
       {!to && (
         <>
           <select aria-label="Receiver type" value={receiverType} onChange={(e) => (setReceiverType((e.target as HTMLSelectElement).value as "user" | "group"), setReceiver(""))}>

@@ -1,12 +1,59 @@
 import { useMemo, useState } from "preact/hooks";
 import { control, type AppInfo, type Directory } from "../api";
 import { Badge, clockTime, Drawer, Empty, Facts, Head, Json, statusTone } from "../components";
+import { curlCommand, replayable } from "../curl";
 import { clearRequests, requests, requestsStatus, type JournalEntry } from "../live";
-import { act, useStore } from "../state";
+import { act, dataChanged, toast, useStore } from "../state";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
-function RequestDrawer({ entry, onClose }: { entry: JournalEntry; onClose: () => void }) {
+/** "Copy as curl" (keys only when asked for) and "Replay" (the same request, sent again from this page). */
+function SendAgain({ entry, dir }: { entry: JournalEntry; dir: Directory }) {
+  const [withKeys, setWithKeys] = useState(false);
+  const shown = replayable(entry, dir, location.origin, withKeys);
+  const command = curlCommand(shown);
+  const copy = () =>
+    navigator.clipboard.writeText(command).then(
+      () => toast(withKeys ? "Copied the curl command, keys included" : "Copied the curl command (keys left out)"),
+      () => toast("Could not copy: select the command below and copy it", "error"),
+    );
+  const replay = async () => {
+    const r = replayable(entry, dir, location.origin, true);
+    if (r.placeholders.length > 0) {
+      toast(`Cannot replay: the journal masks ${r.placeholders.join(", ")} and the inspector does not know the value`, "error");
+      return;
+    }
+    try {
+      const res = await fetch(r.url, { method: r.method, headers: Object.fromEntries(r.headers), body: r.body });
+      toast(`Replayed ${r.method} ${entry.path}: ${res.status}`, res.ok ? "ok" : "error");
+      dataChanged(true);
+    } catch (e) {
+      toast(`Replay failed: ${(e as Error).message}`, "error");
+    }
+  };
+  return (
+    <>
+      <h3>Send it again</h3>
+      <div class="send-again">
+        <button class="small" onClick={copy}>
+          Copy as curl
+        </button>
+        <label class="check">
+          <input type="checkbox" checked={withKeys} onChange={(e) => setWithKeys((e.target as HTMLInputElement).checked)} /> include keys
+        </label>
+        <button class="small" onClick={replay}>
+          Replay
+        </button>
+      </div>
+      <pre class="curl">{command}</pre>
+      {withKeys && shown.placeholders.length > 0 && (
+        <p class="muted small">The journal masks {shown.placeholders.join(", ")} and the inspector does not know the value: fill it in.</p>
+      )}
+    </>
+  );
+}
+
+function RequestDrawer({ entry, dir, onClose }: { entry: JournalEntry; dir: Directory; onClose: () => void }) {
   return (
     <Drawer
       title={
@@ -39,6 +86,7 @@ function RequestDrawer({ entry, onClose }: { entry: JournalEntry; onClose: () =>
       <Json value={entry.requestBody} />
       <h3>Response body</h3>
       <Json value={entry.responseBody} />
+      <SendAgain entry={entry} dir={dir} />
     </Drawer>
   );
 }
@@ -142,7 +190,7 @@ export function RequestsView({ app, dir }: { app: AppInfo | undefined; dir: Dire
         </tbody>
       </table>
       {shown.length === 0 && status !== "off" && <Empty>No requests yet. Call the API and they appear here as they are answered.</Empty>}
-      {selected && <RequestDrawer entry={selected} onClose={() => setSelected(undefined)} />}
+      {selected && <RequestDrawer entry={selected} dir={dir} onClose={() => setSelected(undefined)} />}
     </section>
   );
 }

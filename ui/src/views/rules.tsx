@@ -67,15 +67,23 @@ export function RulesView({ app, dir }: { app: AppInfo | undefined; dir: Directo
     const t = e.target as HTMLInputElement;
     setDraft({ ...draft, [k]: t.type === "checkbox" ? t.checked : t.value });
   };
-  const add = async (e: Event) => {
-    e.preventDefault();
+  const addRule = async (d: Draft) => {
     setError(undefined);
     try {
-      const rule = await control.send<Rule>("POST", "/rules", ruleBody(draft, app));
+      const rule = await control.send<Rule>("POST", "/rules", ruleBody(d, app));
       await act(`Added rule ${rule.id}`, async () => rule);
     } catch (err) {
       setError(err as ApiError);
     }
+  };
+  const add = (e: Event) => {
+    e.preventDefault();
+    void addRule(draft);
+  };
+  const preset = (d: Partial<Draft>) => {
+    const full = { ...EMPTY, ...d };
+    setDraft(full);
+    void addRule(full);
   };
   const appName = (id: string) => dir.apps.find((a) => a.appId === id)?.name ?? id;
   const list = rules.data?.rules ?? [];
@@ -122,9 +130,10 @@ export function RulesView({ app, dir }: { app: AppInfo | undefined; dir: Directo
         </table>
       )}
       <h2>Add a rule</h2>
+      <p class="muted small">A preset adds its rule at once, and fills the form below with it to add a variant.</p>
       <div class="presets">
         {PRESETS.map((p) => (
-          <button key={p.label} class="small" onClick={() => setDraft({ ...EMPTY, ...p.draft })}>
+          <button key={p.label} class="small" onClick={() => preset(p.draft)}>
             {p.label}
           </button>
         ))}

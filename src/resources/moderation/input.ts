@@ -1,0 +1,73 @@
+import { header, type Ctx } from "../../http/context.js";
+import { apiError, badRequest, type ErrorCode } from "../../http/errors.js";
+import { onBehalfOf } from "../../http/auth.js";
+import { Query, readBody, readText, type Body } from "../../http/validate.js";
+import { SYSTEM_UID } from "../messages/view.js";
+
+/** Keyword lists may come with a CSV file: their bodies may be larger than other requests'. */
+export const FORM_LIMIT_BYTES = 512 * 1024;
+
+/**
+ * A keyword-list body: `multipart/form-data` (as the platform documents; a `file` part is a CSV of terms),
+ * `application/x-www-form-urlencoded`, or JSON. Form fields become strings, `searchTerms` fields a list of terms
+ * (each field a JSON array or one term per line) and file parts `file: [{csv: text}]`.
+ */
+export async function readForm(c: Ctx): Promise<Body> {
+  const type = header(c, "content-type") ?? "";
+  if (!/^multipart\/form-data|^application\/x-www-form-urlencoded/i.test(type)) return readBody(c, FORM_LIMIT_BYTES);
+  const text = await readText(c, FORM_LIMIT_BYTES);
+  let form: FormData;
+  try {
+    form = await new Response(text, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw badRequest({ body: ["The request body must be a valid form."] });
+  }
+  const out: Body = {};
+  for (const [key, value] of form.entries()) {
+    const name = key.endsWith("[]") ? key.slice(0, -2) : key;
+    if (typeof value !== "string") ((out.file ??= []) as unknown[]).push({ csv: await value.text() });
+    else if (name === "searchTerms") ((out.searchTerms ??= []) as unknown[]).push(...formTerms(value));
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** Terms of one form field: a JSON array, or one term per line. */
+function formTerms(value: string): unknown[] {
+  if (value.trimStart().startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      // not JSON: lines
+    }
+  }
+  return value.split(/\r?\n/);
+}
+
+/** The `limit` of a moderation list. */
+export function listLimit(q: Query, def: number): number {
+  return q.int("limit", { def, min: 1, max: 1000 });
+}
+
+/** Moderation lists answer `meta = {current: {limit, count}}`. */
+export function currentList(c: Ctx, data: unknown[], limit: number, extra: Record<string, unknown> = {}) {
+  return c.json({ data, meta: { current: { limit, count: data.length }, ...extra } });
+}
+
+/** `{success, message}` at the top level, without `data` (as the platform answers some moderation operations). */
+export function bareSuccess(c: Ctx, message: string) {
+  return c.json({ success: true, message });
+}
+
+/** Who reviews: the `onBehalfOf` user when given, the app otherwise. */
+export function reviewer(c: Ctx): string {
+  return onBehalfOf(c, "optional")?.uid ?? SYSTEM_UID;
+}
+
+/** A moderation object by its path id (letters, digits, `-`, `_`), or the area's not-found error. */
+export function byPathId<T>(map: ReadonlyMap<string, T>, raw: string, code: ErrorCode): T {
+  const found = /^[A-Za-z0-9_-]{1,100}$/.test(raw) ? map.get(raw) : undefined;
+  if (!found) throw apiError(code, { id: raw });
+  return found;
+}

@@ -1,0 +1,125 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError, badRequest, type Details } from "../../http/errors.js";
+import { ok, success } from "../../http/reply.js";
+import { Query, validate, type Body } from "../../http/validate.js";
+import type { KeywordCategory, KeywordListRecord } from "../../store/moderation.js";
+import { unsafePattern } from "./engine.js";
+import { currentList, listLimit, byPathId, readForm } from "./input.js";
+import { ID_MESSAGE, MODERATION_ID } from "./rules.js";
+import { keywordView } from "./views.js";
+
+/** Keyword lists (`/moderation/keywords`): words, phrases or patterns that rule conditions refer to by id. */
+
+const CATEGORIES: readonly KeywordCategory[] = ["word", "pattern", "sentence-similarity"];
+const MAX_TERMS = 10_000;
+const MAX_TERM = 500;
+
+/** Terms of a CSV file: one per cell, surrounding quotes and blanks dropped. */
+function csvTerms(csv: string): string[] {
+  return csv
+    .split(/\r?\n|,/)
+    .map((t) => t.trim().replace(/^"(.*)"$/s, "$1").trim())
+    .filter((t) => t.length > 0);
+}
+
+/** The terms a body gives (see `readForm` for forms), and whether a CSV file gave some. */
+function termsOf(body: Body): { terms?: unknown[]; csv: boolean } {
+  const files = Array.isArray(body.file) ? (body.file as { csv?: string }[]) : [];
+  const fromCsv = files.flatMap((f) => (typeof f?.csv === "string" ? csvTerms(f.csv) : []));
+  const raw = body.searchTerms;
+  if (raw === undefined && files.length === 0) return { csv: false };
+  const given = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  return { terms: [...given, ...fromCsv], csv: files.length > 0 };
+}
+
+function readTerms(body: Body, category: KeywordCategory, required: boolean): { terms?: string[]; csv: boolean } {
+  const { terms, csv } = termsOf(body);
+  if (terms === undefined) {
+    if (required) throw badRequest({ searchTerms: ["The searchTerms field is required."] });
+    return { csv };
+  }
+  const given = terms.map((t) => (typeof t === "string" ? t.trim() : t)).filter((t) => t !== "");
+  validate({ searchTerms: given }, { searchTerms: { type: "array", max: MAX_TERMS, items: { required: true, type: "string", max: MAX_TERM } } });
+  const clean = [...new Set(given as string[])];
+  if (clean.length === 0) throw badRequest({ searchTerms: ["The searchTerms field is required."] });
+  if (category === "pattern") {
+    const details: Details = {};
+    clean.forEach((t, i) => {
+      const unsafe = unsafePattern(t);
+      if (unsafe) details[`searchTerms.${i}`] = [`The pattern ${unsafe}.`];
+    });
+    if (Object.keys(details).length > 0) throw badRequest(details);
+  }
+  return { terms: clean, csv };
+}
+
+const FIELDS = {
+  name: { type: "string", max: 100 },
+  description: { type: "string", max: 1000 },
+  category: { type: "string", in: CATEGORIES },
+} as const;
+
+function pathList(c: Ctx): KeywordListRecord {
+  return byPathId(c.get("app").moderation.keywordLists, c.req.param("keywordId")!, "ERR_KEYWORD_NOT_FOUND");
+}
+
+export const keywords = new Hono<Env>()
+  .post("/moderation/keywords", async (c) => {
+    const body = await readForm(c);
+    validate(body, {
+      id: { required: true, type: "string", max: 100, pattern: MODERATION_ID, patternMessage: ID_MESSAGE },
+      ...FIELDS,
+      name: { required: true, type: "string", max: 100 },
+    });
+    const app = c.get("app");
+    const id = body.id as string;
+    if (app.moderation.keywordLists.has(id)) throw apiError("ERR_KEYWORD_ALREADY_EXISTS", { id });
+    const category = (body.category as KeywordCategory | undefined) ?? "word";
+    const { terms, csv } = readTerms(body, category, true);
+    const now = c.get("emulator").clock.now();
+    const list: KeywordListRecord = { id, name: body.name as string, category, isCSV: csv, searchTerms: terms!, revision: 1, createdAt: now, updatedAt: now };
+    if (typeof body.description === "string") list.description = body.description;
+    app.moderation.keywordLists.set(id, list);
+    app.moderation.changed();
+    return ok(c, keywordView(app, list));
+  })
+
+  .get("/moderation/keywords", (c) => {
+    const q = new Query(c);
+    const limit = listLimit(q, 10);
+    q.done();
+    const app = c.get("app");
+    return currentList(c, [...app.moderation.keywordLists.values()].slice(0, limit).map((k) => keywordView(app, k, true)), limit);
+  })
+
+  .get("/moderation/keywords/:keywordId", (c) => ok(c, keywordView(c.get("app"), pathList(c))))
+
+  .put("/moderation/keywords/:keywordId", async (c) => {
+    const list = pathList(c);
+    const body = await readForm(c);
+    validate(body, { ...FIELDS, name: { filled: true, type: "string", max: 100 } });
+    const category = (body.category as KeywordCategory | undefined) ?? list.category;
+    const { terms, csv } = readTerms(body, category, false);
+    if (terms === undefined && category === "pattern" && list.category !== "pattern") readTerms({ searchTerms: list.searchTerms }, category, true);
+    if (typeof body.name === "string") list.name = body.name;
+    if (typeof body.description === "string") list.description = body.description;
+    list.category = category;
+    if (terms) {
+      list.searchTerms = terms;
+      list.isCSV = csv;
+    }
+    list.revision++;
+    list.updatedAt = c.get("emulator").clock.now();
+    const app = c.get("app");
+    app.moderation.changed();
+    return ok(c, keywordView(app, list));
+  })
+
+  .delete("/moderation/keywords/:keywordId", (c) => {
+    const list = pathList(c);
+    const app = c.get("app");
+    app.moderation.keywordLists.delete(list.id);
+    app.moderation.changed();
+    return success(c, `Keyword with id ${list.id} has been deleted successfully.`);
+  });

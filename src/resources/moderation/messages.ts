@@ -1,0 +1,195 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError } from "../../http/errors.js";
+import { normalizeUid } from "../../http/auth.js";
+import { ok, success } from "../../http/reply.js";
+import { Query, readBody, validate, type Body } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type MessageRecord, type UserRecord } from "../../store/types.js";
+import { firstWhere } from "../../util/search.js";
+import { makeAdmin } from "../groups/membership.js";
+import { commitDelete, commitEdit } from "../messages/changes.js";
+import { checkText, conversationFor, readContent, store } from "../messages/send.js";
+import { messageView, SYSTEM_UID } from "../messages/view.js";
+import { byPayload, groupPayload } from "../../webhooks/payloads.js";
+import { applyExtensions } from "../../extensions/effects.js";
+import { currentList, listLimit } from "./input.js";
+import { verdictFor } from "./engine.js";
+import { block, isHeld, moderateEdit } from "./screen.js";
+import { deliver } from "./review.js";
+
+/**
+ * The moderation "message" API (`/moderation/messages`): a message submitted through it is always screened by
+ * the rules (even when none is enabled it comes back `approved`), and is delivered or held exactly like a message
+ * sent with `POST /messages`. It can create its sender, receiving user or receiving group on the way.
+ */
+
+const ID = /^[A-Za-z0-9-]+$/;
+const ID_MESSAGE = (f: string) => `The ${f} may only contain letters, numbers, and dashes.`;
+
+function details(body: Body, field: string, key: "uid" | "guid") {
+  const raw = body[field];
+  if (raw === undefined || raw === null) return undefined;
+  const d = (typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as Body;
+  const at = (k: string) => `${field}.${k}`;
+  validate(
+    { [field]: raw, ...Object.fromEntries(Object.entries(d).map(([k, v]) => [at(k), v])) },
+    {
+      [field]: { type: "object" },
+      [at(key)]: { required: true, type: "string", max: 100, pattern: ID, patternMessage: ID_MESSAGE(key) },
+      [at("name")]: { required: true, type: "string", max: 100 },
+      [at("avatar")]: { type: "string", max: 3000, url: true },
+      [at("icon")]: { type: "string", max: 3000, url: true },
+      [at("role")]: { type: "string", max: 100 },
+      [at("metadata")]: { type: "object", maxKb: 5 },
+      [at("tags")]: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
+      [at("type")]: key === "guid" ? { required: true, type: "string", in: GROUP_TYPES } : {},
+    },
+  );
+  return d;
+}
+
+/** A user named by the body, created from its details when it does not exist yet. */
+function userFor(app: AppState, now: number, uid: string, d: Body | undefined): UserRecord {
+  const id = normalizeUid(uid);
+  const known = app.activeUser(id);
+  if (known || !d || normalizeUid(String(d.uid)) !== id) {
+    if (!known) throw apiError("ERR_UID_NOT_FOUND", { uid: id });
+    return known;
+  }
+  if (app.users.has(id)) throw apiError("ERR_UID_NOT_FOUND", { uid: id });
+  const role = typeof d.role === "string" ? d.role : "default";
+  if (!app.roles.has(role)) throw apiError("ERR_ROLE_NOT_FOUND", { role });
+  const user: UserRecord = { uid: id, name: d.name as string, role, tags: Array.isArray(d.tags) ? [...new Set(d.tags as string[])] : [], status: "offline", createdAt: now };
+  if (typeof d.avatar === "string") user.avatar = d.avatar;
+  if (d.metadata) user.metadata = d.metadata as JsonObject;
+  app.addUser(user);
+  return user;
+}
+
+/** A group named by the body, created (owned by the sender) from its details when it does not exist yet. */
+function groupFor(app: AppState, now: number, guid: string, d: Body | undefined, sender: UserRecord): void {
+  const id = normalizeUid(guid);
+  if (app.groups.get(id) || !d || normalizeUid(String(d.guid)) !== id) return;
+  const group: GroupRecord = { guid: id, name: d.name as string, type: d.type as GroupType, tags: Array.isArray(d.tags) ? [...new Set(d.tags as string[])] : [], createdAt: now, owner: sender.uid };
+  if (group.type === "password") group.password = typeof d.password === "string" && d.password ? d.password : "password";
+  if (typeof d.icon === "string") group.icon = d.icon;
+  if (d.metadata) group.metadata = d.metadata as JsonObject;
+  app.groups.add(group);
+  makeAdmin(app, now, group, sender, undefined);
+  app.emit("group_created", () => ({ group: groupPayload(app, group), by: byPayload(undefined) }));
+}
+
+/** A message the rules looked at (a binary search in their ids): delivered, or held in the blocked queue. */
+function moderatedMessage(app: AppState, id: number): MessageRecord | undefined {
+  const ids = app.moderation.moderated;
+  if (ids[firstWhere(ids, (n) => n >= id)] !== id) return undefined;
+  return app.messages.get(id) ?? app.moderation.blocked.get(id)?.message;
+}
+
+function pathModerated(c: Ctx): MessageRecord {
+  const raw = c.req.param("id")!;
+  const m = /^\d{1,15}$/.test(raw) ? moderatedMessage(c.get("app"), Number(raw)) : undefined;
+  if (!m) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: raw });
+  return m;
+}
+
+const app = (c: Ctx) => c.get("app");
+
+export const moderationMessages = new Hono<Env>()
+  .post("/moderation/messages", async (c) => {
+    const body = await readBody(c);
+    validate(body, {
+      sender: { required: true, type: "string", max: 100 },
+      receiver: { required: true, type: "string", max: 100 },
+      receiverType: { required: true, type: "string", in: ["user", "group"] },
+      sentAt: { type: "integer" },
+    });
+    const sender = details(body, "senderUserDetails", "uid");
+    const receiverUser = body.receiverType === "user" ? details(body, "receiverUserDetails", "uid") : undefined;
+    const receiverGroup = body.receiverType === "group" ? details(body, "receiverGroupDetails", "guid") : undefined;
+    const content = readContent(body);
+    const a = app(c);
+    const now = c.get("emulator").clock.now();
+    const from = userFor(a, now, body.sender as string, sender);
+    if (body.receiverType === "user") userFor(a, now, body.receiver as string, receiverUser);
+    else groupFor(a, now, body.receiver as string, receiverGroup, from);
+    const receiverType = body.receiverType as "user" | "group";
+    const conversationId = conversationFor(a, from, receiverType, body.receiver as string, content);
+    const sentAt = body.sentAt === undefined ? now : Number(body.sentAt);
+    const m = store(a, sentAt, from, receiverType, body.receiver as string, conversationId, content, undefined, true);
+    return ok(c, messageView(a, m, from));
+  })
+
+  .get("/moderation/messages", (c) => {
+    const q = new Query(c);
+    const limit = listLimit(q, 100);
+    const after = q.optInt("id") ?? 0;
+    const sender = q.str("sender")?.toLowerCase();
+    const receiverUid = q.str("receiverUID")?.toLowerCase();
+    const receiverGuid = q.str("receiverGUID")?.toLowerCase();
+    const category = q.oneOf("category", ["message", "custom"] as const);
+    const type = q.str("type");
+    const status = q.oneOf("moderationStatus", ["approved", "disapproved", "pending"] as const);
+    q.done();
+    const a = app(c);
+    const ids = a.moderation.moderated;
+    const out: MessageRecord[] = [];
+    for (let i = firstWhere(ids, (id) => id > after); i < ids.length && out.length < limit; i++) {
+      const m = moderatedMessage(a, ids[i]);
+      if (!m) continue;
+      if (sender && m.sender !== sender) continue;
+      if (receiverUid && !(m.receiverType === "user" && m.receiver === receiverUid)) continue;
+      if (receiverGuid && !(m.receiverType === "group" && m.receiver === receiverGuid)) continue;
+      if ((category && m.category !== category) || (type && m.type !== type)) continue;
+      if (status && (m.data.moderation as JsonObject | undefined)?.status !== status) continue;
+      out.push(m);
+    }
+    const last = out.at(-1);
+    const next = last ? { next: { affix: "append", sentAt: last.sentAt, id: String(last.id) } } : {};
+    return currentList(c, out.map((m) => messageView(a, m)), limit, next);
+  })
+
+  .get("/moderation/messages/:id", (c) => ok(c, messageView(app(c), pathModerated(c))))
+
+  .put("/moderation/messages/:id", async (c) => {
+    const m = pathModerated(c);
+    const body = await readBody(c);
+    validate(body, { data: { required: true, type: "object" } });
+    const data = body.data as JsonObject;
+    checkText(data.text, false);
+    for (const k of ["metadata", "customData"] as const)
+      if (data[k] !== undefined && (typeof data[k] !== "object" || data[k] === null || Array.isArray(data[k])))
+        throw apiError(k === "metadata" ? "ERR_INVALID_METADATA" : "ERR_INVALID_CUSTOM_DATA");
+    const a = app(c);
+    const now = c.get("emulator").clock.now();
+    const changed: JsonObject = { ...m.data };
+    for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
+    const blocked = a.moderation.blocked.get(m.id);
+    if (blocked?.kind === "send" && isHeld(m)) {
+      // Still held: the new content is screened again; a clean one is delivered now.
+      const { moderation: _held, ...content } = changed;
+      Object.assign(m, { data: content, editedAt: now, editedBy: SYSTEM_UID, updatedAt: now });
+      const verdict = verdictFor(a, m);
+      if (verdict) block(a, m, verdict, "send", now);
+      else {
+        a.moderation.blocked.delete(m.id);
+        deliver(a, m);
+        a.emit("moderation_engine_approved", () => ({ message: messageView(a, m) }), m);
+      }
+      return ok(c, messageView(a, m));
+    }
+    const edit = { data: applyExtensions(a, changed, true) };
+    const held = moderateEdit(a, now, m, edit, undefined, true);
+    if (held) return ok(c, messageView(a, held));
+    commitEdit(a, now, m, edit, undefined);
+    return ok(c, messageView(a, m));
+  })
+
+  .delete("/moderation/messages/:id", (c) => {
+    const m = pathModerated(c);
+    const a = app(c);
+    if (a.messages.get(m.id) === m && m.deletedAt === undefined) commitDelete(a, c.get("emulator").clock.now(), m, undefined);
+    a.moderation.forget(m.id);
+    return success(c, `Message with id ${m.id} has been deleted successfully.`);
+  });

@@ -1,0 +1,147 @@
+import { Hono } from "hono";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError, badRequest, type Details } from "../../http/errors.js";
+import { ok, success } from "../../http/reply.js";
+import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import { current, type ConditionRecord, type RuleRecord, type RuleRevision } from "../../store/moderation.js";
+import type { JsonObject } from "../../store/types.js";
+import { unsafePattern } from "./engine.js";
+import { currentList, listLimit, byPathId } from "./input.js";
+import { ruleView } from "./views.js";
+
+/** Rules (`/moderation/rules`): every create or update is a revision; the newest is the active one. */
+
+export const MODERATION_ID = /^[A-Za-z0-9_-]+$/;
+export const ID_MESSAGE = "The id may only contain letters, numbers, dashes and underscores.";
+const OPERANDS = ["text", "image", "video", "custom"] as const;
+const ACTIONS = ["blockMessage", "dropMessage"] as const;
+
+const RULE: Schema = {
+  name: { type: "string", max: 100 },
+  description: { type: "string", max: 1000 },
+  enabled: { type: "boolean" },
+  action: { type: "array", max: 2, items: { required: true, type: "string", in: ACTIONS } },
+  conditions: { type: "array", max: 25, items: { required: true, type: "object" } },
+  filters: { type: "array", max: 25, items: { required: true, type: "object" } },
+};
+
+/** Checks and completes the conditions of a rule body (ids 1-based, `entity: "message"`). */
+function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
+  const details: Details = {};
+  const out = raw.map((c, i) => {
+    const at = `conditions.${i}`;
+    const fields = Object.fromEntries(Object.entries(c).map(([k, v]) => [`${at}.${k}`, v]));
+    try {
+      validate(fields, {
+        [`${at}.operand`]: { required: true, type: "string", in: OPERANDS },
+        [`${at}.operator`]: { type: "string", in: ["contains", "equals"] },
+        [`${at}.category`]: { type: "string", in: ["word", "pattern"] },
+        [`${at}.value`]: { required: true, type: "array", max: 1000, items: { required: true, type: "string", max: 500 } },
+        [`${at}.message`]: { type: "array", max: 25, items: { required: true, type: "string", max: 1000 } },
+        [`${at}.isKeywordsReferencePresent`]: { type: "boolean" },
+        [`${at}.isMediaPresent`]: { type: "boolean" },
+      });
+    } catch (e) {
+      Object.assign(details, (e as { details?: Details }).details);
+      return undefined;
+    }
+    const byList = asBool(c.isKeywordsReferencePresent ?? c.isKeywordReferencePresent ?? c.isListReferencePresent);
+    const condition: ConditionRecord = {
+      id: i + 1,
+      entity: "message",
+      operand: c.operand as ConditionRecord["operand"],
+      category: (c.category as ConditionRecord["category"] | undefined) ?? "word",
+      operator: (c.operator as ConditionRecord["operator"] | undefined) ?? "contains",
+      isKeywordsReferencePresent: byList,
+      isMediaPresent: c.isMediaPresent === undefined ? c.operand === "image" || c.operand === "video" : asBool(c.isMediaPresent),
+      value: c.value as string[],
+    };
+    if (Array.isArray(c.message)) condition.message = c.message as string[];
+    condition.value.forEach((v, j) => {
+      if (byList && !app.moderation.keywordLists.has(v)) (details[`${at}.value.${j}`] ??= []).push(`The keyword list ${v} does not exist.`);
+      const unsafe = !byList && condition.category === "pattern" ? unsafePattern(v) : undefined;
+      if (unsafe) (details[`${at}.value.${j}`] ??= []).push(`The pattern ${unsafe}.`);
+    });
+    return condition;
+  });
+  if (Object.keys(details).length > 0) throw badRequest(details);
+  return out as ConditionRecord[];
+}
+
+/** A new revision from a body, on top of the previous one (create: on top of nothing). */
+function revisionFrom(app: AppState, body: Body, previous: RuleRevision | undefined, now: number): RuleRevision {
+  const rev: RuleRevision = {
+    revision: (previous?.revision ?? 0) + 1,
+    name: (body.name as string | undefined) ?? previous!.name,
+    enabled: body.enabled === undefined ? (previous?.enabled ?? false) : asBool(body.enabled),
+    conditions: Array.isArray(body.conditions) ? readConditions(app, body.conditions as Body[]) : (previous?.conditions ?? []),
+    action: Array.isArray(body.action) && body.action.length > 0 ? [...new Set(body.action as string[])] : (previous?.action ?? ["blockMessage"]),
+    createdAt: now,
+  };
+  const description = (body.description as string | undefined) ?? previous?.description;
+  if (description !== undefined) rev.description = description;
+  const filters = Array.isArray(body.filters) ? (body.filters as JsonObject[]) : previous?.filters;
+  if (filters !== undefined) rev.filters = filters;
+  return rev;
+}
+
+function pathRule(c: Ctx): RuleRecord {
+  return byPathId(c.get("app").moderation.rules, c.req.param("ruleId")!, "ERR_MODERATION_RULE_NOT_FOUND");
+}
+
+export const rules = new Hono<Env>()
+  .post("/moderation/rules", async (c) => {
+    const body = await readBody(c, 64 * 1024);
+    validate(body, {
+      id: { required: true, type: "string", max: 100, pattern: MODERATION_ID, patternMessage: ID_MESSAGE },
+      ...RULE,
+      name: { required: true, type: "string", max: 100 },
+    });
+    const app = c.get("app");
+    const id = body.id as string;
+    if (app.moderation.rules.has(id)) throw apiError("ERR_MODERATION_RULE_ALREADY_EXISTS", { id });
+    const now = c.get("emulator").clock.now();
+    const rule: RuleRecord = { id, createdAt: now, revisions: [revisionFrom(app, body, undefined, now)] };
+    app.moderation.rules.set(id, rule);
+    app.moderation.changed();
+    return ok(c, ruleView(app, rule));
+  })
+
+  .get("/moderation/rules", (c) => {
+    const q = new Query(c);
+    const limit = listLimit(q, 50);
+    q.done();
+    const app = c.get("app");
+    return currentList(c, [...app.moderation.rules.values()].slice(0, limit).map((r) => ruleView(app, r)), limit);
+  })
+
+  .get("/moderation/rules/:ruleId", (c) => ok(c, ruleView(c.get("app"), pathRule(c))))
+
+  .put("/moderation/rules/:ruleId", async (c) => {
+    const rule = pathRule(c);
+    const body = await readBody(c, 64 * 1024);
+    validate(body, { ...RULE, name: { filled: true, type: "string", max: 100 } });
+    const app = c.get("app");
+    rule.revisions.push(revisionFrom(app, body, current(rule), c.get("emulator").clock.now()));
+    app.moderation.changed();
+    return ok(c, ruleView(app, rule));
+  })
+
+  .delete("/moderation/rules/:ruleId", (c) => {
+    const rule = pathRule(c);
+    const app = c.get("app");
+    app.moderation.rules.delete(rule.id);
+    app.moderation.changed();
+    return success(c, `Rule with id ${rule.id} has been deleted successfully.`);
+  })
+
+  .get("/moderation/rules/:ruleId/revisions", (c) => {
+    const rule = pathRule(c);
+    const q = new Query(c);
+    const limit = listLimit(q, 10);
+    q.done();
+    const app = c.get("app");
+    const newest = [...rule.revisions].reverse().slice(0, limit);
+    return currentList(c, newest.map((rev) => ruleView(app, rule, rev)), limit);
+  });

@@ -1,0 +1,140 @@
+import { Hono } from "hono";
+import type { Env } from "../../http/context.js";
+import { Query } from "../../http/validate.js";
+import type { Notification } from "../../notifications/outbox.js";
+import { CHANNELS, PROVIDERS } from "../../control/notifications.js";
+
+/** `GET /notifications/v1/logs` (§18.7): the outbox's records of the app, in the platform's log shape. */
+
+const PAGE = 20;
+const TRIGGERS = [
+  "after_message",
+  "message_deleted",
+  "message_edited",
+  "message_reaction_added",
+  "initiated",
+  "rejected",
+  "cancelled",
+  "unanswered",
+  "after_group_joined",
+  "after_group_left",
+  "after_group_members_added",
+  "after_group_members_kicked",
+  "after_group_members_banned",
+  "after_group_members_unbanned",
+  "after_scope_changed",
+] as const;
+const REASONS = [
+  "MESSAGES_PREFERENCE",
+  "REPLIES_PREFERENCE",
+  "QUOTED_REPLIES_PREFERENCE",
+  "MESSAGE_ACTIONS_PREFERENCE",
+  "REACTIONS_PREFERENCE",
+  "GROUP_ACTIONS_PREFERENCE",
+  "DND_PREFERENCE",
+  "MUTE_PREFERENCE",
+  "SCHEDULE_PREFERENCE",
+  "CALL_PREFERENCE",
+  "QUOTA_PREFERENCE",
+  "MISSING_EMAIL",
+  "MISSING_PHNO",
+  "INVALID_PUSH_PROVIDER_ID",
+  "TIMED_OUT",
+  "NOT_FOUND",
+  "TWILIO_CREATE_ERROR",
+  "BLOCKED",
+  "SENDER",
+  "READ",
+] as const;
+
+export function logView(n: Notification): Record<string, unknown> {
+  const end = n.processingEndedAtMS;
+  return {
+    _id: n._id,
+    processingStartedAtMS: n.processingStartedAtMS,
+    processingEndedAtMS: end ?? null,
+    totalProcessingTimeInMS: end === undefined ? null : end - n.processingStartedAtMS,
+    component: "notifications-core",
+    channel: n.channel,
+    provider: n.provider,
+    messageId: n.messageId,
+    reactionId: n.reactionId ?? null,
+    trigger: n.trigger,
+    messageSentAtMS: n.messageSentAtMS,
+    sender: n.sender,
+    reactionSender: n.reactionSender ?? null,
+    receiver: n.receiver,
+    reactionReceiver: n.reactionReceiver ?? null,
+    receiverType: n.receiverType,
+    member: n.member ?? null,
+    tokenType: n.tokenType ?? null,
+    pushToken: n.pushToken ?? null,
+    providerId: n.providerId ?? null,
+    payload: n.payload ?? null,
+    notificationTriggered: n.notificationTriggered,
+    reason: n.reason ?? null,
+    success: n.success ?? null,
+  };
+}
+
+export const logs = new Hono<Env>().get("/notifications/v1/logs", (c) => {
+  const q = new Query(c);
+  const num = (name: string) => q.optInt(name);
+  const messageId = num("messageId");
+  const reactionId = num("reactionId");
+  const from = num("from");
+  const to = num("to");
+  q.oneOf("messageCategory", ["message"] as const);
+  const messageType = q.str("messageType");
+  const trigger = q.oneOf("trigger", TRIGGERS);
+  const str = (name: string) => q.str(name)?.toLowerCase();
+  const [sender, reactionSender, receiver, reactionReceiver, member] = ["sender", "reactionSender", "receiver", "reactionReceiver", "member"].map(str);
+  const receiverType = q.oneOf("receiverType", ["user", "group"] as const);
+  const channel = q.oneOf("channel", CHANNELS);
+  const provider = q.oneOf("provider", PROVIDERS);
+  const triggered = q.raw("notificationTriggered") === undefined ? undefined : q.bool("notificationTriggered");
+  const reason = q.oneOf("reason", REASONS);
+  const success = q.raw("success") === undefined ? undefined : q.bool("success");
+  const affix = q.oneOf("affix", ["prepend", "append"] as const) ?? "append";
+  const logId = q.str("logId");
+  q.done();
+  const app = c.get("app");
+  const { notifications } = c.get("emulator");
+  const type = (n: Notification) => app.messages.get(n.messageId)?.type;
+  // Newest first; `append` pages go back in time from the cursor, `prepend` forward.
+  const all = notifications
+    .list({ appId: app.meta.appId })
+    .filter(
+      (n) =>
+        (messageId === undefined || n.messageId === messageId) &&
+        (reactionId === undefined || n.reactionId === reactionId) &&
+        (from === undefined || n.messageSentAtMS >= from) &&
+        (to === undefined || n.messageSentAtMS <= to) &&
+        (messageType === undefined || type(n) === messageType) &&
+        (trigger === undefined || n.trigger === trigger) &&
+        (sender === undefined || n.sender === sender) &&
+        (reactionSender === undefined || n.reactionSender === reactionSender) &&
+        (receiver === undefined || n.receiver === receiver) &&
+        (reactionReceiver === undefined || n.reactionReceiver === reactionReceiver) &&
+        (member === undefined || n.member === member) &&
+        (receiverType === undefined || n.receiverType === receiverType) &&
+        (channel === undefined || n.channel === channel) &&
+        (provider === undefined || n.provider === provider) &&
+        (triggered === undefined || n.notificationTriggered === triggered) &&
+        (reason === undefined || n.reason === reason) &&
+        (success === undefined || n.success === success),
+    )
+    .reverse();
+  const at = logId === undefined ? -1 : all.findIndex((n) => n._id === logId);
+  const items = logId === undefined || at === -1 ? all.slice(0, PAGE) : affix === "append" ? all.slice(at + 1, at + 1 + PAGE) : all.slice(Math.max(0, at - PAGE), at);
+  const first = items[0];
+  const last = items.at(-1);
+  return c.json({
+    data: items.map(logView),
+    meta: {
+      previous: { affix: "prepend", logId: first?._id ?? logId ?? null, messageId: first?.messageId ?? null },
+      current: { limit: PAGE, count: items.length },
+      next: { affix: "append", logId: last?._id ?? logId ?? null, messageId: last?.messageId ?? null },
+    },
+  });
+});

@@ -1,0 +1,197 @@
+import type { JsonObject, MessageRecord } from "./types.js";
+import { defaultModeration } from "./moderation-defaults.js";
+
+/**
+ * Moderation state of one app: flag reasons, rules (every update a new revision), keyword lists, the blocked
+ * queue (messages held back by a rule, and edits held back the same way), flags on delivered messages, and the
+ * ids of every message the rules looked at. A held message lives only here until a moderator approves it, so
+ * the message indexes (lists, conversations, unread counts) never see it.
+ */
+
+export interface ReasonRecord {
+  id: string;
+  name: string;
+  description?: string;
+  default?: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One condition of a rule, as the platform shows it. */
+export interface ConditionRecord {
+  id: number;
+  entity: "message";
+  operand: "text" | "image" | "video" | "custom";
+  category: "word" | "pattern";
+  operator: "contains" | "equals";
+  isKeywordsReferencePresent: boolean;
+  isMediaPresent: boolean;
+  value: string[];
+  message?: string[];
+}
+
+/** What one revision of a rule says. */
+export interface RuleRevision {
+  revision: number;
+  name: string;
+  description?: string;
+  enabled: boolean;
+  conditions: ConditionRecord[];
+  action: string[];
+  filters?: JsonObject[];
+  createdAt: number;
+}
+
+export interface RuleRecord {
+  id: string;
+  default?: boolean;
+  createdAt: number;
+  /** Oldest first; the last one is the active revision. */
+  revisions: RuleRevision[];
+}
+
+export type KeywordCategory = "word" | "pattern" | "sentence-similarity";
+
+export interface KeywordListRecord {
+  id: string;
+  name: string;
+  description?: string;
+  category: KeywordCategory;
+  isCSV: boolean;
+  searchTerms: string[];
+  default?: boolean;
+  revision: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The rule, revision and condition that caught a message. */
+export interface Verdict {
+  ruleId: string;
+  ruleName: string;
+  revisionId: string;
+  condition: ConditionRecord;
+  action: string[];
+}
+
+export type BlockedStatus = "pending" | "approved" | "rejected";
+
+/** A message (kind "send") or an edit of a delivered one (kind "edit", the message as edited) held by a rule. */
+export interface BlockedEntry extends Verdict {
+  kind: "send" | "edit";
+  message: MessageRecord;
+  status: BlockedStatus;
+  reviewedBy?: string;
+  reviewedAt?: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface FlagRecord {
+  uid: string;
+  reasonId: string;
+  remark?: string;
+  flaggedAt: number;
+}
+
+export type FlagStatus = "pending" | "approved" | "disapproved";
+
+export interface FlagEntry {
+  messageId: number;
+  flaggedBy: FlagRecord[];
+  status: FlagStatus;
+  reviewedBy?: string;
+  reviewedAt?: number;
+  /** A disapproved message leaves the message indexes; its record stays here. */
+  withdrawn?: MessageRecord;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What files and `/_emulator/state` hold (`AppData.moderation`; absent in older files: the defaults). */
+export interface ModerationData {
+  reasons: ReasonRecord[];
+  rules: RuleRecord[];
+  keywordLists: KeywordListRecord[];
+  blocked: BlockedEntry[];
+  flags: FlagEntry[];
+  /** Ids of the messages the rules looked at, ascending. */
+  moderated: number[];
+}
+
+export class Moderation {
+  readonly reasons = new Map<string, ReasonRecord>();
+  readonly rules = new Map<string, RuleRecord>();
+  readonly keywordLists = new Map<string, KeywordListRecord>();
+  /** By message id, in the order they were (last) blocked. */
+  readonly blocked = new Map<number, BlockedEntry>();
+  /** By message id, in the order they were first flagged. */
+  readonly flags = new Map<number, FlagEntry>();
+  moderated: number[] = [];
+  /** Bumped on every change of rules or keyword lists: compiled matchers are cached per version. */
+  version = 0;
+  /** Enabled rules: 0 keeps the send path free of moderation work. */
+  enabledCount = 0;
+
+  load(data: ModerationData | undefined, createdAt: number): void {
+    const d = data ? structuredClone(data) : defaultModeration(createdAt);
+    this.reasons.clear();
+    this.rules.clear();
+    this.keywordLists.clear();
+    this.blocked.clear();
+    this.flags.clear();
+    for (const r of d.reasons) this.reasons.set(r.id, r);
+    for (const r of d.rules) this.rules.set(r.id, r);
+    for (const k of d.keywordLists) this.keywordLists.set(k.id, k);
+    for (const b of d.blocked) this.blocked.set(b.message.id, b);
+    for (const f of d.flags) this.flags.set(f.messageId, f);
+    this.moderated = [...d.moderated];
+    this.changed();
+  }
+
+  /** Live references: serialize or clone, never mutate. */
+  toData(): ModerationData {
+    return {
+      reasons: [...this.reasons.values()],
+      rules: [...this.rules.values()],
+      keywordLists: [...this.keywordLists.values()],
+      blocked: [...this.blocked.values()],
+      flags: [...this.flags.values()],
+      moderated: this.moderated,
+    };
+  }
+
+  /** Rules or keyword lists changed. */
+  changed(): void {
+    this.version++;
+    let n = 0;
+    for (const r of this.rules.values()) if (current(r).enabled) n++;
+    this.enabledCount = n;
+  }
+
+  /** A message the rules looked at (ids only grow, so a push keeps the order). */
+  noteModerated(id: number): void {
+    if (this.moderated.length === 0 || this.moderated[this.moderated.length - 1] < id) this.moderated.push(id);
+  }
+
+  forget(id: number): void {
+    const at = this.moderated.indexOf(id);
+    if (at !== -1) this.moderated.splice(at, 1);
+    this.blocked.delete(id);
+    this.flags.delete(id);
+  }
+
+  /** Blocks (again): the newest block of a message replaces an older one and moves to the end of the queue. */
+  block(entry: BlockedEntry): void {
+    this.blocked.delete(entry.message.id);
+    this.blocked.set(entry.message.id, entry);
+  }
+}
+
+export function current(rule: RuleRecord): RuleRevision {
+  return rule.revisions[rule.revisions.length - 1];
+}
+
+export function revisionId(appId: string, id: string, revision: number): string {
+  return `${appId}_${id}_${revision}`;
+}

@@ -1,0 +1,270 @@
+import { createHash } from "node:crypto";
+import fc from "fast-check";
+import { createEmulator } from "../src/index.js";
+import { APP_ID, MGMT, REST_KEY } from "./helpers.js";
+
+/**
+ * A property-based fuzzer over every route of every plane, enumerated from the Hono app itself (so routes added
+ * later are covered without touching this file). Each request is built from a route with odd path parameters,
+ * queries, headers, content types and bodies, and must hold these properties:
+ *   - no 5xx, and every status >= 400 comes in the platform's error envelope;
+ *   - a refused request (status >= 400) changes nothing in the stored state;
+ *   - the emulator keeps answering its health probe, and Object.prototype is untouched.
+ */
+
+export interface FuzzStats {
+  requests: number;
+  serverErrors: number;
+  nonEnvelope: number;
+  refusedButChanged: number;
+  routes: number;
+  byStatus: Record<number, number>;
+  /** Error codes answered, for a look at what the run reached. */
+  byCode: Record<string, number>;
+  failures: string[];
+}
+
+interface Route {
+  method: string;
+  path: string;
+}
+
+/** Routes that wait or stream by design, or whose job is to inject faults (an injected 500 is not a bug). */
+const SKIPPED = [/\/stream$/, /\/requests\/wait$/, /^\/_emulator\/rules/, /^\/_emulator\/rate-limits/];
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/** Real values for path parameters, so that requests reach deep into handlers, next to hostile ones. */
+const KNOWN: Record<string, string[]> = {
+  uid: ["superhero1", "superhero2", "SuperHero3"],
+  guid: ["supergroup", "nosuchgroup"],
+  appId: [APP_ID],
+  region: ["us"],
+  apiKey: [REST_KEY],
+  role: ["default", "admin"],
+  scope: ["participant", "admin", "moderator"],
+  reaction: ["👍", "heart"],
+  conversationId: ["superhero1_user_superhero2", "group_supergroup"],
+  id: ["1", "2", "100", "0"],
+  name: ["snap"],
+};
+
+const hostile = fc.oneof(
+  fc.constantFrom(
+    "../",
+    "../../_emulator/reset",
+    "..%2F..%2F",
+    "%00",
+    "\u0000",
+    "\uD800",
+    "\uDFFF",
+    "\u202Eevil",
+    "a".repeat(1000),
+    "__proto__",
+    "constructor",
+    "toString",
+    " ",
+    "",
+    "%",
+    "%E0%A4%A",
+    "-1",
+    "1e309",
+    "NaN",
+    "null",
+    "[]",
+    "{}",
+  ),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 20 }),
+  fc.integer().map(String),
+);
+
+/** encodeURIComponent, but lone surrogates (which it refuses) go out as the invalid UTF-8 they would be. */
+function encode(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return [...s].map((ch) => (/[\uD800-\uDFFF]/.test(ch) ? "%ED%A0%80" : encodeURIComponent(ch))).join("");
+  }
+}
+
+const FIELDS = [
+  "uid", "name", "guid", "type", "receiver", "receiverType", "category", "data", "text", "metadata", "customData",
+  "tags", "role", "scope", "participants", "admins", "moderators", "members", "blockedUids", "accepted", "uidsToActivate",
+  "uidsToDeactivate", "password", "owner", "status", "messageId", "withAuthToken", "appId", "to", "mode", "now",
+  "seconds", "enabled", "core", "standard", "url", "triggers", "settings", "permissions", "description", "icon", "avatar",
+  "link", "statusMessage", "muid", "parentId", "tagIds", "quotedMessageId", "region", "apps", "format", "force", "scope",
+];
+
+const deepJson = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+
+const jsonValue = fc.oneof(
+  { depthSize: "small" },
+  fc.jsonValue({ maxDepth: 3 }),
+  hostile,
+  fc.constantFrom(null, true, 0, -1, 1e308, 2 ** 53 + 1, [], {}, "x".repeat(20_000)),
+  fc.array(hostile, { maxLength: 5 }),
+  fc.dictionary(hostile, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+);
+
+/** A body as text: mostly objects of known field names with odd values; sometimes malformed or deep. */
+const bodyText = fc.oneof(
+  { weight: 6, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), hostile), jsonValue, { maxKeys: 6 }).map((o) => JSON.stringify(o)) },
+  { weight: 1, arbitrary: fc.constantFrom('{"uid":', "{", "[1,2]", '"text"', "null", "{}{}", '{"a":1,}', deepJson(70), `{"data":${deepJson(5000)}}`, "\u0000") },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 200 }) },
+);
+
+const contentType = fc.oneof(
+  { weight: 8, arbitrary: fc.constant("application/json") },
+  { weight: 1, arbitrary: fc.constantFrom("text/plain", "text/plain;a=json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16", "application/vnd.api+json", "", "\u0000") },
+);
+
+const QUERY_KEYS = ["perPage", "page", "per_page", "limit", "affix", "id", "searchKey", "status", "uid", "guid", "type", "types", "category", "categories", "onlyDeactivated", "withTags", "tags", "hideMessagesFromBlockedUsers", "sentAt", "updatedAt", "timeMs", "path", "appId", "method", "since", "afterId", "cursor", "conversationType", "unread", "token"];
+
+const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), hostile), hostile), { maxLength: 4 });
+
+interface Case {
+  route: Route;
+  method: string;
+  params: string[];
+  query: [string, string][];
+  body: string | undefined;
+  contentType: string;
+  onBehalfOf: string | undefined;
+  keyed: boolean;
+}
+
+function caseOf(routes: Route[]): fc.Arbitrary<Case> {
+  return fc
+    .record({
+      route: fc.constantFrom(...routes),
+      otherMethod: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      params: fc.array(fc.tuple(fc.nat(9).map((n) => n < 7), hostile, fc.nat(10)), { minLength: 6, maxLength: 6 }),
+      query: fc.option(query, { freq: 2 }),
+      body: fc.option(bodyText, { freq: 5 }),
+      contentType,
+      onBehalfOf: fc.option(fc.oneof(fc.constantFrom("superhero1", "superhero2", "superhero5"), hostile), { freq: 3 }),
+      keyed: fc.nat(9).map((n) => n < 9),
+    })
+    .map(({ route, otherMethod, params, query, body, contentType, onBehalfOf, keyed }) => {
+      const names = route.path.match(/:\w+/g) ?? [];
+      const values = names.map((n, i) => {
+        const [real, bad, pick] = params[i % params.length];
+        const known = KNOWN[n.slice(1)];
+        return real && known ? known[pick % known.length] : bad;
+      });
+      return { route, method: otherMethod ?? route.method, params: values, query: query ?? [], body: body ?? undefined, contentType, onBehalfOf: onBehalfOf ?? undefined, keyed };
+    });
+}
+
+/** The URL a caller would use for an internal route path, with `values` in place of its parameters. */
+function urlOf(c: Case): string {
+  let i = 0;
+  const fill = (p: string) => p.replace(/:\w+(\{[^}]*\})?/g, () => encode(c.params[i++] ?? "x")).replace(/\*/g, "assets/x.js");
+  const path = c.route.path;
+  let external: string;
+  const m = /^\/@(rest|calls|client)\/:appId\/:region(\/.*)?$/.exec(path);
+  if (m) {
+    i = 2; // appId and region are the app's own
+    const label = m[1] === "rest" ? "api" : m[1] === "calls" ? "call" : "apiclient";
+    external = `/${APP_ID}.${label}-us${fill(m[2] ?? "")}`;
+  } else if (path.startsWith("/@mgmt")) external = "/apimgmt" + fill(path.slice(6));
+  else external = fill(path);
+  const q = c.query.map(([k, v]) => `${encode(k)}=${encode(v)}`).join("&");
+  return `http://localhost${external}${q ? "?" + q : ""}`;
+}
+
+function headersOf(c: Case, authToken: string): Record<string, string> {
+  const h: Record<string, string> = {};
+  const safe = (v: string) => v.replace(/[^\x20-\x7e]/g, "?"); // header values must be ASCII
+  if (c.keyed) {
+    h.apikey = REST_KEY;
+    Object.assign(h, MGMT);
+    h.appid = APP_ID;
+    h.authtoken = authToken;
+  }
+  if (c.onBehalfOf !== undefined) h.onbehalfof = safe(c.onBehalfOf);
+  if (c.body !== undefined && c.contentType !== "") h["content-type"] = safe(c.contentType);
+  return h;
+}
+
+const digest = (value: unknown) => createHash("sha1").update(JSON.stringify(value)).digest("hex");
+
+function isEnvelope(text: string): boolean {
+  try {
+    const e = JSON.parse(text)?.error;
+    return !!e && ["message", "devMessage", "source", "code"].every((k) => typeof e[k] === "string");
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `requests` fuzzed requests against a fresh in-process emulator; goes back to the seed every 100. */
+export async function fuzz(requests: number, seed: number): Promise<FuzzStats> {
+  const e = await createEmulator({ quiet: true, log: () => {} });
+  const { app, emulator } = e;
+  const protoBefore = Object.getOwnPropertyNames(Object.prototype).join();
+  const routes: Route[] = [];
+  const seen = new Set<string>();
+  for (const r of app.routes) {
+    const key = `${r.method} ${r.path}`;
+    if (r.method === "ALL" || seen.has(key) || SKIPPED.some((re) => re.test(r.path))) continue;
+    seen.add(key);
+    routes.push({ method: r.method, path: r.path });
+  }
+  const newToken = async () => {
+    const res = await app.request(`http://localhost/v3/users/superhero1/auth_tokens`, { method: "POST", headers: { apikey: REST_KEY } });
+    return ((await res.json()) as { data: { authToken: string } }).data.authToken;
+  };
+  let authToken = await newToken();
+
+  const stats: FuzzStats = { requests: 0, serverErrors: 0, nonEnvelope: 0, refusedButChanged: 0, routes: routes.length, byStatus: {}, byCode: {}, failures: [] };
+  const fail = (what: string, c: Case, status: number, text: string) => {
+    if (stats.failures.length < 20) stats.failures.push(`${what}: ${c.method} ${urlOf(c).slice(0, 300)} -> ${status} ${text.slice(0, 300)}`);
+  };
+
+  await fc.assert(
+    fc.asyncProperty(caseOf(routes), async (c) => {
+      // Back to the seed now and then: the state stays small, and an app or token a request deleted comes back.
+      if (stats.requests > 0 && stats.requests % 100 === 0) {
+        emulator.store.reset({ to: "seed" });
+        authToken = await newToken();
+      }
+      const before = digest(emulator.store.toData());
+      let status: number;
+      let text: string;
+      try {
+        const res = await app.request(urlOf(c), { method: c.method, headers: headersOf(c, authToken), body: c.body === undefined || c.method === "GET" || c.method === "HEAD" ? undefined : c.body });
+        status = res.status;
+        text = await res.text();
+      } catch (err) {
+        status = 599;
+        text = String(err);
+      }
+      stats.requests++;
+      stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+      const code = status >= 400 ? /"code":"(\w+)"/.exec(text)?.[1] : undefined;
+      if (code) stats.byCode[code] = (stats.byCode[code] ?? 0) + 1;
+      if (status >= 500) {
+        stats.serverErrors++;
+        fail("5xx", c, status, text);
+      }
+      const html = c.route.path.startsWith("/_emulator/ui") && text.startsWith("<!doctype html>");
+      if (status >= 400 && c.method !== "HEAD" && !html && !isEnvelope(text)) {
+        stats.nonEnvelope++;
+        fail("not in the envelope", c, status, text);
+      }
+      if (status >= 400 && digest(emulator.store.toData()) !== before) {
+        stats.refusedButChanged++;
+        fail("refused but changed the state", c, status, text);
+      }
+    }),
+    { numRuns: requests, seed, endOnFailure: true, verbose: 0, interruptAfterTimeLimit: 10 * 60_000 },
+  ).catch(() => undefined); // the properties are counted above; fast-check only drives the generation
+
+  const health = await app.request("http://localhost/_emulator/health");
+  if (health.status !== 200) stats.failures.push(`health answered ${health.status}`);
+  if (Object.getOwnPropertyNames(Object.prototype).join() !== protoBefore || ({} as Record<string, unknown>).polluted !== undefined)
+    stats.failures.push("Object.prototype changed");
+  return stats;
+}

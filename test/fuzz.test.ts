@@ -1,0 +1,20 @@
+import { expect, it } from "vitest";
+import { fuzz } from "./fuzz.lib.js";
+
+/**
+ * The fuzz suite: a bounded run here (part of `npm test`); `npm run fuzz` runs a long one
+ * (FUZZ_REQUESTS, FUZZ_SEED to repeat a run).
+ */
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
+const SEED = Number(process.env.FUZZ_SEED ?? 17);
+
+it(`${REQUESTS} fuzzed requests over every route: no 5xx, errors in the envelope, refusals change nothing`, async () => {
+  const stats = await fuzz(REQUESTS, SEED);
+  console.log(
+    `fuzz: ${stats.requests} requests over ${stats.routes} routes (seed ${SEED}): ${stats.serverErrors} 5xx, ` +
+      `${stats.nonEnvelope} errors outside the envelope, ${stats.refusedButChanged} refusals that changed state; ` +
+      `statuses ${JSON.stringify(stats.byStatus)}; codes ${JSON.stringify(stats.byCode)}`,
+  );
+  expect(stats.failures).toEqual([]);
+  expect(stats.requests).toBe(REQUESTS);
+}, Math.max(60_000, REQUESTS * 20));

@@ -1,0 +1,359 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { emulator, expectError, MGMT, type TestEmulator } from "./helpers.js";
+
+let e: TestEmulator;
+let events: { trigger: string; data: any }[];
+beforeEach(async () => {
+  e = await emulator();
+  e.clock.freeze(2_000_000_000_000);
+  events = [];
+  e.store.events.subscribe((ev) => events.push({ trigger: ev.trigger, data: ev.data() }));
+  base = e.store.defaultApp.messages.lastId;
+});
+
+const triggers = () => events.map((ev) => ev.trigger);
+const say = (receiver: string, text: string, from: string, receiverType = "user") =>
+  e.post("/v3/messages", { receiver, receiverType, data: { text } }, { onBehalfOf: from });
+const texts = (r: any) => r.body.data.map((m: any) => m.data.text ?? m.data.action);
+/** The texts of a one-on-one conversation, after the sample data's messages. */
+const dm = async (viewer: string, other: string) => {
+  const r = await e.get(`/v3/users/${other}/messages?limit=50`, { onBehalfOf: viewer });
+  return { body: { data: r.body.data.filter((m: any) => m.id > base) } };
+};
+let base = 0;
+const unread = async (viewer: string) =>
+  Object.fromEntries((await e.get("/v3/conversations", { onBehalfOf: viewer })).body.data.map((c: any) => [c.conversationId, c.unreadMessageCount]));
+
+/** A keyword list "banned" and an enabled rule blocking text that contains one of its words. */
+async function banWords(...words: string[]) {
+  expect((await e.post("/v3/moderation/keywords", { id: "banned", name: "Banned", searchTerms: words })).status).toBe(200);
+  const rule = await e.post("/v3/moderation/rules", {
+    id: "no-banned",
+    name: "No banned words",
+    enabled: true,
+    action: ["blockMessage"],
+    conditions: [{ entity: "message", operand: "text", operator: "contains", category: "word", isKeywordsReferencePresent: true, value: ["banned"] }],
+  });
+  expect(rule.status).toBe(200);
+  return rule.body.data;
+}
+
+describe("reasons", () => {
+  it("lists the platform's default reasons, creates, reads, updates and deletes one", async () => {
+    const list = await e.get("/v3/moderation/reasons");
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((r: any) => r.id)).toEqual(["spam", "sexual", "harassment"]);
+    expect(list.body.data[0]).toMatchObject({ name: "Spam / Unwanted Content", default: true, createdAt: expect.any(String) });
+    expect(list.body.meta).toEqual({ current: { limit: 100, count: 3 } });
+
+    const made = await e.post("/v3/moderation/reasons", { id: "unfiltered-content", name: "RawContent", description: "Raw" });
+    expect(made.body.data).toEqual({ id: "unfiltered-content", name: "RawContent", description: "Raw", createdAt: 2_000_000_000, updatedAt: 2_000_000_000 });
+    expect((await e.get("/v3/moderation/reasons/unfiltered-content")).body.data.name).toBe("RawContent");
+    expect((await e.put("/v3/moderation/reasons/unfiltered-content", { name: "Raw content" })).body.data.name).toBe("Raw content");
+    expect((await e.del("/v3/moderation/reasons/spam")).body).toEqual({ success: true, message: "The reason with id spam has been deleted successfully." });
+    expectError(await e.get("/v3/moderation/reasons/spam"), 404, "ERR_REASON_NOT_FOUND");
+  });
+
+  it("refuses bad bodies, duplicates and unknown ids, changing nothing", async () => {
+    expect(expectError(await e.post("/v3/moderation/reasons", { name: 3 }), 400, "ERR_BAD_REQUEST").details).toEqual({
+      id: ["The id field is required."],
+      name: ["The name must be a string."],
+    });
+    expectError(await e.post("/v3/moderation/reasons", { id: "spam", name: "Again" }), 400, "ERR_REASON_ALREADY_EXISTS");
+    expectError(await e.put("/v3/moderation/reasons/spam", { name: "" }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.del("/v3/moderation/reasons/nope"), 404, "ERR_REASON_NOT_FOUND");
+    expectError(await e.get("/v3/moderation/reasons/spam", { key: null }), 401, "AUTH_ERR_EMPTY_APIKEY");
+    expect((await e.get("/v3/moderation/reasons")).body.data).toHaveLength(3);
+  });
+});
+
+describe("rules and keyword lists", () => {
+  it("seeds the built-in rules disabled and the profanity list", async () => {
+    const rules = await e.get("/v3/moderation/rules");
+    expect(rules.body.data.map((r: any) => r.id)).toEqual([
+      "text-profanity-filter",
+      "custom-profanity-filter",
+      "contact_details_filter",
+      "email_filter",
+      "image-moderation",
+      "video-moderation",
+    ]);
+    expect(rules.body.data.every((r: any) => r.enabled === false && r.default === true && r.active === true)).toBe(true);
+    expect(rules.body.meta).toEqual({ current: { limit: 50, count: 6 } });
+    const lists = await e.get("/v3/moderation/keywords");
+    expect(lists.body.data[0]).toMatchObject({ id: "profanity-list", name: "Profane Words", appId: "default", __v: 0, _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
+  });
+
+  it("creates a rule, and every update is a new revision (only the newest active)", async () => {
+    const rule = await banWords("darn");
+    expect(rule).toMatchObject({ id: "no-banned", enabled: true, active: true, action: ["blockMessage"], revisionId: expect.stringMatching(/_no-banned_1$/) });
+    expect(rule.conditions[0]).toMatchObject({ id: 1, entity: "message", operand: "text", isKeywordsReferencePresent: true, value: ["banned"] });
+    const updated = await e.put("/v3/moderation/rules/no-banned", { enabled: false, description: "off for now" });
+    expect(updated.body.data).toMatchObject({ enabled: false, description: "off for now", name: "No banned words", revisionId: expect.stringMatching(/_no-banned_2$/) });
+    const revisions = await e.get("/v3/moderation/rules/no-banned/revisions");
+    expect(revisions.body.data.map((r: any) => [r.revisionId.split("_").pop(), r.active, r.enabled])).toEqual([["2", true, false], ["1", false, true]]);
+    expect(revisions.body.meta).toEqual({ current: { limit: 10, count: 2 } });
+    expect((await e.get("/v3/moderation/rules/no-banned")).body.data.enabled).toBe(false);
+    expect((await e.del("/v3/moderation/rules/no-banned")).body).toEqual({ data: { success: true, message: "Rule with id no-banned has been deleted successfully." } });
+    expectError(await e.get("/v3/moderation/rules/no-banned"), 404, "ERR_MODERATION_RULE_NOT_FOUND");
+  });
+
+  it("refuses unknown keyword lists, unsafe patterns, duplicates and bad conditions", async () => {
+    const cond = (c: object) => ({ id: "r", name: "R", conditions: [{ operand: "text", value: ["x"], ...c }] });
+    expect(expectError(await e.post("/v3/moderation/rules", cond({ isKeywordsReferencePresent: true, value: ["nope"] })), 400, "ERR_BAD_REQUEST").details).toEqual({
+      "conditions.0.value.0": ["The keyword list nope does not exist."],
+    });
+    expect(expectError(await e.post("/v3/moderation/rules", cond({ category: "pattern", value: ["(a+)+$"] })), 400, "ERR_BAD_REQUEST").details).toEqual({
+      "conditions.0.value.0": ["The pattern may not repeat a group that repeats (nested quantifiers)."],
+    });
+    expect(expectError(await e.post("/v3/moderation/rules", cond({ operand: "sound" })), 400, "ERR_BAD_REQUEST").details).toEqual({
+      "conditions.0.operand": ["The selected conditions.0.operand is invalid."],
+    });
+    expectError(await e.post("/v3/moderation/rules", { id: "email_filter", name: "Again" }), 400, "ERR_MODERATION_RULE_ALREADY_EXISTS");
+    expectError(await e.put("/v3/moderation/rules/nope", { enabled: true }), 404, "ERR_MODERATION_RULE_NOT_FOUND");
+    expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(6);
+  });
+
+  it("accepts management credentials (key + secret) on rule, keyword and blocked-message operations", async () => {
+    const mgmt = { key: null, headers: { ...MGMT } };
+    expect((await e.get("/v3/moderation/rules", mgmt)).status).toBe(200);
+    expect((await e.get("/v3/moderation/blocked-messages", mgmt)).status).toBe(200);
+    expectError(await e.get("/v3/moderation/keywords", { key: null, headers: { key: MGMT.key, secret: "wrong" } }), 401, "AUTH_ERR_INVALID_CREDENTIALS");
+    expectError(await e.get("/v3/moderation/reasons", mgmt), 401, "AUTH_ERR_EMPTY_APIKEY");
+  });
+
+  it("keyword lists: JSON and multipart with a CSV file, revisions on update, delete", async () => {
+    const made = await e.post("/v3/moderation/keywords", { id: "brands", name: "Brands", searchTerms: ["acme", "globex"] });
+    expect(made.body.data).toMatchObject({ id: "brands", category: "word", isCSV: false, searchTerms: ["acme", "globex"], active: true, revisionId: expect.stringMatching(/_brands_1$/) });
+    const form = new FormData();
+    form.append("id", "csv-list");
+    form.append("name", "From CSV");
+    form.append("file", new Blob(['"alpha","beta"\ngamma'], { type: "text/csv" }), "words.csv");
+    const res = await e.app.request("http://localhost/v3/moderation/keywords", { method: "POST", headers: { apikey: "1f9f0b22749354cad59f77bcdfe2f768620afeb6" }, body: form });
+    const csv = (await res.json()) as any;
+    expect(csv.data).toMatchObject({ id: "csv-list", isCSV: true, searchTerms: ["alpha", "beta", "gamma"] });
+    const put = await e.put("/v3/moderation/keywords/brands", { searchTerms: ["initech"] });
+    expect(put.body.data).toMatchObject({ searchTerms: ["initech"], revisionId: expect.stringMatching(/_brands_2$/) });
+    expect((await e.get("/v3/moderation/keywords?limit=50")).body.data.map((k: any) => k.id)).toEqual(["profanity-list", "brands", "csv-list"]);
+    expect((await e.del("/v3/moderation/keywords/brands")).body.data.message).toBe("Keyword with id brands has been deleted successfully.");
+    expectError(await e.get("/v3/moderation/keywords/brands"), 404, "ERR_KEYWORD_NOT_FOUND");
+    expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P", category: "pattern", searchTerms: ["(x*)*"] }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P" }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.post("/v3/moderation/keywords", { id: "csv-list", name: "P", searchTerms: ["a"] }), 400, "ERR_KEYWORD_ALREADY_EXISTS");
+  });
+});
+
+describe("a blocking rule on the send path", () => {
+  it("passes messages while no rule is enabled, unmarked (no moderation work)", async () => {
+    const r = await say("superhero2", "fuck this", "superhero1");
+    expect(r.body.data.data.moderation).toBeUndefined();
+    expect(triggers()).toEqual(["message_sent"]);
+  });
+
+  it("holds a matching one-on-one message: invisible to the receiver everywhere until approved", async () => {
+    await banWords("darn");
+    const conv = "superhero1_user_superhero2";
+    const before = Number((await unread("superhero2"))[conv]);
+    await say("superhero2", "hello", "superhero1");
+    events = [];
+    const blocked = await say("superhero2", "well DARN it", "superhero1");
+    expect(blocked.status).toBe(200);
+    expect(blocked.body.data.data.moderation).toMatchObject({ status: "disapproved", rule: { id: "no-banned" } });
+    const id = blocked.body.data.id;
+    // Whole words only: "darning" passes (and is marked approved).
+    const clean = await say("superhero2", "darning socks", "superhero1");
+    expect(clean.body.data.data.moderation).toEqual({ status: "approved" });
+    expect(triggers()).toEqual(["moderation_engine_blocked", "moderation_engine_approved", "message_sent"]);
+    expect(events[0].data).toMatchObject({ message: { id, data: { moderation: { status: "disapproved" } } }, moderation: [{ rule: { id: "no-banned", action: ["blockMessage"] } }] });
+
+    expect(texts(await dm("superhero2", "superhero1"))).toEqual(["hello", "darning socks"]);
+    expect(texts(await dm("superhero1", "superhero2"))).toEqual(["hello", "darning socks"]);
+    expect(Number((await unread("superhero2"))[conv])).toBe(before + 2);
+    expectError(await e.get(`/v3/messages/${id}`), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+    const conversation = await e.get("/v3/users/superhero1/conversation", { onBehalfOf: "superhero2" });
+    expect(conversation.body.data.lastMessage.data.text).toBe("darning socks");
+    expect(texts(await e.get("/v3/messages?limit=100")).includes("well DARN it")).toBe(false);
+
+    const queue = await e.get("/v3/moderation/blocked-messages");
+    expect(queue.body.meta).toEqual({ current: { limit: 50, count: 1 } });
+    expect(queue.body.data[0]).toMatchObject({
+      ruleId: "no-banned",
+      ruleName: "No banned words",
+      revisionId: expect.stringMatching(/_no-banned_1$/),
+      condition: { id: 1, operand: "text", weight: 1 },
+      action: ["blockMessage"],
+      status: "pending",
+      kind: "send",
+      message: { id, sender: "superhero1", data: { text: "well DARN it", moderation: { status: "pending" } } },
+    });
+
+    events = [];
+    const approve = await e.call("PATCH", `/v3/moderation/blocked-messages/${id}`, { body: { status: "approved" }, onBehalfOf: "superhero5" });
+    expect(approve.body).toEqual({ data: { success: true, message: `Message with ID ${id} has been approved.` } });
+    expect(triggers()).toEqual(["message_sent", "moderation_manual_approved"]);
+    expect(events[0].data.message).toMatchObject({ id, data: { text: "well DARN it", moderation: { status: "approved" } } });
+    expect(texts(await dm("superhero2", "superhero1"))).toEqual(["hello", "well DARN it", "darning socks"]);
+    expect(Number((await unread("superhero2"))[conv])).toBe(before + 3);
+    expect((await e.get(`/v3/messages/${id}`)).body.data.data.moderation).toEqual({ status: "approved" });
+    const reviewed = (await e.get("/v3/moderation/blocked-messages")).body.data[0];
+    expect(reviewed).toMatchObject({ status: "approved", reviewedBy: "superhero5", reviewedAt: 2_000_000_000 });
+    expectError(await e.call("PATCH", `/v3/moderation/blocked-messages/${id}`, { body: { status: "rejected" } }), 400, "ERR_BLOCKED_MESSAGE_ALREADY_REVIEWED");
+  });
+
+  it("holds group messages and media captions; a rejection keeps them hidden", async () => {
+    await banWords("darn");
+    const group = await say("supergroup", "darn group", "superhero1", "group");
+    const media = await e.post(
+      "/v3/messages",
+      { receiver: "superhero2", receiverType: "user", type: "image", data: { text: "a darn picture", attachments: [{ url: "https://x.io/a.png", name: "a.png" }] } },
+      { onBehalfOf: "superhero1" },
+    );
+    expect([group.body.data.data.moderation.status, media.body.data.data.moderation.status]).toEqual(["disapproved", "disapproved"]);
+    expect(triggers()).toEqual(["moderation_engine_blocked", "moderation_engine_blocked"]);
+    const gid = group.body.data.id;
+    const reject = await e.call("PATCH", `/v3/moderation/blocked-messages/${gid}`, { body: { status: "rejected", reviewed: true } });
+    expect(reject.body.data.message).toBe(`Message with ID ${gid} has been reviewed successfully.`);
+    expect((await e.get("/v3/groups/supergroup/messages", { onBehalfOf: "superhero2" })).body.data.map((m: any) => m.id)).not.toContain(gid);
+    expect((await e.get("/v3/moderation/blocked-messages?status=rejected")).body.data.map((b: any) => b.message.id)).toEqual([gid]);
+    expect(triggers()).not.toContain("message_sent");
+    expectError(await e.call("PATCH", "/v3/moderation/blocked-messages/999", { body: { status: "approved" } }), 404, "ERR_BLOCKED_MESSAGE_NOT_FOUND");
+    expectError(await e.call("PATCH", `/v3/moderation/blocked-messages/${gid}`, { body: { status: "maybe" } }), 400, "ERR_BAD_REQUEST");
+  });
+
+  it("holds an edit that matches: the message stays as it was until the edit is approved", async () => {
+    const sent = await say("superhero2", "fine words", "superhero1");
+    const id = sent.body.data.id;
+    await banWords("darn");
+    events = [];
+    const edit = await e.put(`/v3/messages/${id}`, { data: { text: "darn words" } }, { onBehalfOf: "superhero1" });
+    expect(edit.status).toBe(200);
+    expect(edit.body.data).toMatchObject({ id, data: { text: "darn words", moderation: { status: "disapproved" } } });
+    expect(triggers()).toEqual(["moderation_engine_blocked"]);
+    expect((await e.get(`/v3/messages/${id}`, { onBehalfOf: "superhero2" })).body.data.data.text).toBe("fine words");
+    const queued = (await e.get("/v3/moderation/blocked-messages")).body.data[0];
+    expect(queued).toMatchObject({ kind: "edit", message: { id, data: { text: "darn words" } } });
+    await e.call("PATCH", `/v3/moderation/blocked-messages/${id}`, { body: { status: "approved" } });
+    expect(triggers()).toEqual(["moderation_engine_blocked", "message_edited", "moderation_manual_approved"]);
+    const now = (await e.get(`/v3/messages/${id}`, { onBehalfOf: "superhero2" })).body.data;
+    expect(now).toMatchObject({ data: { text: "darn words", moderation: { status: "approved" } }, editedBy: "superhero1" });
+  });
+
+  it("a held thread reply does not count until approved; custom messages are read by `custom` conditions", async () => {
+    await banWords("darn");
+    const parent = await say("superhero2", "parent", "superhero1");
+    const reply = await e.post(`/v3/messages/${parent.body.data.id}/thread`, { data: { text: "darn reply" } }, { onBehalfOf: "superhero2" });
+    expect((await e.get(`/v3/messages/${parent.body.data.id}`)).body.data.replyCount).toBeUndefined();
+    await e.call("PATCH", `/v3/moderation/blocked-messages/${reply.body.data.id}`, { body: { status: "approved" } });
+    expect((await e.get(`/v3/messages/${parent.body.data.id}`)).body.data.replyCount).toBe(1);
+
+    await e.put("/v3/moderation/rules/custom-profanity-filter", { enabled: true });
+    const custom = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", category: "custom", type: "poll", data: { customData: { question: "why the shit?" } } }, { onBehalfOf: "superhero1" });
+    expect(custom.body.data.data.moderation).toMatchObject({ status: "disapproved", rule: { id: "custom-profanity-filter" } });
+  });
+});
+
+describe("flags", () => {
+  it("flags with a reason and remark, counts flags, and reviews move messages to the reviewed list", async () => {
+    const m = await say("supergroup", "buy cheap watches", "superhero1", "group");
+    const id = m.body.data.id;
+    const flag = await e.post(`/v3/messages/${id}/flagged`, { id: "spam", remark: "ad" }, { onBehalfOf: "superhero2" });
+    expect(flag.body).toEqual({ success: true, message: `Message ${id} has been flagged successfully.` });
+    await e.post(`/v3/messages/${id}/flagged`, { reasonId: "harassment" }, { onBehalfOf: "superhero3" });
+    expectError(await e.post(`/v3/messages/${id}/flagged`, { id: "spam" }, { onBehalfOf: "superhero2" }), 400, "ERR_MESSAGE_ALREADY_FLAGGED");
+    expectError(await e.post(`/v3/messages/${id}/flagged`, { id: "nope" }, { onBehalfOf: "superhero2" }), 404, "ERR_REASON_NOT_FOUND");
+    expectError(await e.post(`/v3/messages/${id}/flagged`, {}, { onBehalfOf: "superhero2" }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.post(`/v3/messages/${id}/flagged`, { id: "spam" }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.post("/v3/messages/99999/flagged", { id: "spam" }, { onBehalfOf: "superhero2" }), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+
+    const flagged = await e.get("/v3/moderation/flagged-messages");
+    expect(flagged.body.meta).toEqual({ current: { limit: 50, count: 1 } });
+    expect(flagged.body.data[0]).toMatchObject({
+      id,
+      appId: expect.any(String),
+      flaggedCount: 2,
+      status: "pending",
+      flaggedBy: [
+        { uid: "superhero2", reasonId: "spam", reasonName: "Spam / Unwanted Content", remark: "ad", flaggedAt: 2_000_000_000 },
+        { uid: "superhero3", reasonId: "harassment", reasonName: "Harassment / Bullying" },
+      ],
+    });
+
+    // The message stays delivered while flagged; disapproval withdraws it.
+    expect(texts(await e.get("/v3/groups/supergroup/messages", { onBehalfOf: "superhero2" }))).toContain("buy cheap watches");
+    const review = await e.call("PATCH", `/v3/moderation/flagged-messages/${id}`, { body: { status: "disapproved" } });
+    expect(review.body).toEqual({ success: true, message: `Message with id ${id} has been disapproved successfully.` });
+    expect(texts(await e.get("/v3/groups/supergroup/messages", { onBehalfOf: "superhero2" }))).not.toContain("buy cheap watches");
+    expect((await e.get("/v3/moderation/flagged-messages")).body.data).toEqual([]);
+    const reviewed = await e.get("/v3/moderation/reviewed-messages");
+    expect(reviewed.body.data[0]).toMatchObject({ id, status: "disapproved", reviewedBy: "app_system", data: { moderation: { status: "disapproved" } } });
+    expectError(await e.call("PATCH", `/v3/moderation/flagged-messages/${id}`, { body: { status: "approved" } }), 404, "ERR_FLAGGED_MESSAGE_NOT_FOUND");
+
+    const other = await say("superhero2", "ok", "superhero1");
+    await e.post(`/v3/messages/${other.body.data.id}/flagged`, { id: "sexual" }, { onBehalfOf: "superhero2" });
+    const ok = await e.call("PATCH", `/v3/moderation/flagged-messages/${other.body.data.id}`, { body: { status: "approved" } });
+    expect(ok.body.message).toBe(`Message with id ${other.body.data.id} has been unflagged successfully.`);
+    expect(texts(await dm("superhero2", "superhero1"))).toEqual(["ok"]);
+  });
+});
+
+describe("/moderation/messages", () => {
+  it("screens submitted messages even with no rule enabled, creating missing users, and lists, gets, updates, deletes them", async () => {
+    const r = await e.post("/v3/moderation/messages", {
+      category: "message",
+      type: "text",
+      data: { text: "Hi new user" },
+      sender: "newbie",
+      senderUserDetails: { uid: "newbie", name: "New Bie" },
+      receiver: "superhero1",
+      receiverType: "user",
+      sentAt: 1_750_335_220,
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ sender: "newbie", sentAt: 1_750_335_220, data: { text: "Hi new user", moderation: { status: "approved" } } });
+    expect((await e.get("/v3/users/newbie")).status).toBe(200);
+    await banWords("darn");
+    const held = await e.post("/v3/moderation/messages", { data: { text: "darn" }, sender: "superhero1", receiver: "superhero2", receiverType: "user" });
+    const heldId = held.body.data.id;
+
+    const list = await e.get("/v3/moderation/messages?moderationStatus=disapproved");
+    expect(list.body.data.map((m: any) => m.id)).toEqual([heldId]);
+    expect(list.body.meta).toMatchObject({ current: { limit: 100, count: 1 }, next: { affix: "append", id: heldId } });
+    expect((await e.get("/v3/moderation/messages?sender=newbie")).body.data).toHaveLength(1);
+    expect((await e.get(`/v3/moderation/messages/${heldId}`)).body.data.data.text).toBe("darn");
+
+    // Re-screened on update: clean content is delivered now.
+    events = [];
+    const put = await e.put(`/v3/moderation/messages/${heldId}`, { data: { text: "dear" } });
+    expect(put.body.data).toMatchObject({ data: { text: "dear", moderation: { status: "approved" } }, editedBy: "app_system" });
+    expect(triggers()).toEqual(["message_sent", "moderation_engine_approved"]);
+    expect(texts(await dm("superhero2", "superhero1"))).toEqual(["dear"]);
+
+    const del = await e.del(`/v3/moderation/messages/${heldId}`);
+    expect(del.body).toEqual({ data: { success: true, message: `Message with id ${heldId} has been deleted successfully.` } });
+    expectError(await e.get(`/v3/moderation/messages/${heldId}`), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+    expectError(await e.post("/v3/moderation/messages", { sender: "ghost", receiver: "superhero1", receiverType: "user", data: { text: "x" } }), 404, "ERR_UID_NOT_FOUND");
+    expect(expectError(await e.post("/v3/moderation/messages", { data: { text: "x" } }), 400, "ERR_BAD_REQUEST").details).toMatchObject({
+      sender: ["The sender field is required."],
+    });
+  });
+});
+
+describe("state", () => {
+  it("moderation is part of the app's data: state round-trips, resets restore the defaults, old files load", async () => {
+    await banWords("darn");
+    const held = await say("superhero2", "darn", "superhero1");
+    const state = (await e.get("/_emulator/state", { key: null })).body;
+    expect(state.apps[0].moderation.blocked).toHaveLength(1);
+    expect((await e.post("/_emulator/reset", undefined, { key: null })).status).toBeLessThan(300);
+    expect((await e.get("/v3/moderation/rules/no-banned")).status).toBe(404);
+    expect((await e.get("/v3/moderation/blocked-messages")).body.data).toEqual([]);
+    expect((await e.put("/_emulator/state", state, { key: null })).status).toBeLessThan(300);
+    expect((await e.get("/v3/moderation/blocked-messages")).body.data[0].message.id).toBe(held.body.data.id);
+    const approve = await e.call("PATCH", `/v3/moderation/blocked-messages/${held.body.data.id}`, { body: { status: "approved" } });
+    expect(approve.status).toBe(200);
+    const old = structuredClone(state);
+    delete old.apps[0].moderation;
+    expect((await e.put("/_emulator/state", old, { key: null })).status).toBeLessThan(300);
+    expect((await e.get("/v3/moderation/reasons")).body.data).toHaveLength(3);
+  });
+});

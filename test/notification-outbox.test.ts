@@ -1,0 +1,247 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { emulator, expectError, type TestEmulator } from "./helpers.js";
+
+let e: TestEmulator;
+beforeEach(async () => {
+  e = await emulator();
+  // Monday 2023-11-13 12:00 UTC.
+  e.clock.freeze(Date.UTC(2023, 10, 13, 12, 0));
+  await e.post(`${N}/push/v1/providers/fcm`, FCM);
+});
+afterEach(() => e.emulator.notifications.close());
+
+const N = "/v3/notifications";
+const FCM = { providerId: "fcm-main", serviceAccountCreds: { project_id: "p1", client_email: "sa@p1.test", private_key: "key0123456789" }, notificationInPayload: { android: { chat: true, call: true } } };
+const patch = (path: string, body: unknown, opts = {}) => e.call("PATCH", path, { body, ...opts });
+async function device(uid: string, token = `${uid}-phone`, extra: Record<string, unknown> = {}) {
+  const authToken = (await e.post(`/v3/users/${uid}/auth_tokens`, { force: true })).body.data.authToken;
+  const r = await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: token, authToken, ...extra });
+  expect(r.status).toBe(200);
+}
+const say = (from: string, to: string, text: string, receiverType = "user") =>
+  e.post("/v3/messages", { receiver: to, receiverType, data: { text } }, { onBehalfOf: from });
+const outbox = async (q = "") => (await e.get(`/_emulator/notifications${q}`, { key: null })).body.notifications as any[];
+const pushesTo = async (uid: string) => (await outbox(`?uid=${uid}&channel=push`)).filter((n) => n.provider !== "custom");
+
+describe("the notification outbox", () => {
+  it("B gets exactly one push for A's one-on-one message, with the rendered template and the FCM payload", async () => {
+    await device("superhero2");
+    const sent = await say("superhero1", "superhero2", "Hello <@uid:superhero3>!");
+    const [n, ...rest] = await pushesTo("superhero2");
+    expect(rest).toEqual([]);
+    expect(n).toMatchObject({
+      appId: "62c95aeb231ec058",
+      uid: "superhero2",
+      channel: "push",
+      provider: "fcm",
+      providerId: "fcm-main",
+      tokenType: "fcm_android",
+      pushToken: "superhero2-phone",
+      event: "message_sent",
+      trigger: "after_message",
+      conversationId: "superhero1_user_superhero2",
+      messageId: Number(sent.body.data.id),
+      sender: "superhero1",
+      receiver: "superhero2",
+      receiverType: "user",
+      title: "Iron Man",
+      body: "Hello @Spiderman!",
+      notificationTriggered: true,
+      status: "sent",
+    });
+    expect(n.payload).toMatchObject({ token: "superhero2-phone", type: "fcm", notification: { title: "Iron Man", body: "Hello @Spiderman!" }, android: { priority: "high" } });
+    expect(n.payload.data).toMatchObject({ title: "Iron Man", sender: "superhero1", receiverType: "user", tag: sent.body.data.id, type: "chat" });
+    expect(JSON.parse(n.payload.data.message).id).toBe(sent.body.data.id);
+    // The same through the programmatic API.
+    expect((await e.notifications.waitFor({ uid: "superhero2", channel: "push" }, 100)).map((x) => x.id)).toEqual([n.id]);
+    e.notifications.clear();
+    expect(e.notifications.list()).toEqual([]);
+  });
+
+  it("honours a muted conversation until its `until` passes on the emulator clock", async () => {
+    await device("superhero2");
+    const until = e.clock.nowMs() + 60_000;
+    await e.put(`${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "superhero1", type: "oneOnOne", until }] });
+    await say("superhero1", "superhero2", "muted");
+    expect((await pushesTo("superhero2")).map((n) => [n.status, n.reason, n.notificationTriggered])).toEqual([["suppressed", "MUTE_PREFERENCE", false]]);
+    e.clock.advance(61);
+    await say("superhero1", "superhero2", "audible");
+    expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["suppressed", "sent"]);
+  });
+
+  it("honours a preference turned off, and mentions-only for groups", async () => {
+    await device("superhero2");
+    await patch(`${N}/v1/preferences?uid=superhero2`, { oneOnOnePreferences: { oneOnOneMessages: 1 }, groupPreferences: { groupMessages: 3 } });
+    await say("superhero1", "superhero2", "nope");
+    await say("superhero1", "supergroup", "hi all", "group");
+    await say("superhero1", "supergroup", "hey <@uid:superhero2>", "group");
+    expect((await pushesTo("superhero2")).map((n) => [n.receiverType, n.reason ?? n.status])).toEqual([
+      ["user", "MESSAGES_PREFERENCE"],
+      ["group", "MESSAGES_PREFERENCE"],
+      ["group", "sent"],
+    ]);
+    const mention = (await pushesTo("superhero2"))[2];
+    expect(mention).toMatchObject({ title: "Iron Man @ Comic Heros' Hangout", body: "hey @Captain America", member: "superhero2", receiver: "supergroup" });
+  });
+
+  it("honours do-not-disturb schedules in the user's timezone", async () => {
+    // 12:00 UTC is 21:00 in Tokyo: outside a 09:00-18:00 Monday schedule there, inside it in London.
+    await device("superhero2", "b-phone", { timezone: "Asia/Tokyo" });
+    await device("superhero3", "c-phone", { timezone: "Europe/London" });
+    for (const uid of ["superhero2", "superhero3"]) await patch(`${N}/v1/preferences?uid=${uid}`, { mutePreferences: { schedule: { monday: { from: 900, to: 1800, dnd: false } } } });
+    await say("superhero1", "supergroup", "status?", "group");
+    expect((await pushesTo("superhero2")).map((n) => n.reason)).toEqual(["SCHEDULE_PREFERENCE"]);
+    expect((await pushesTo("superhero3")).map((n) => n.status)).toEqual(["sent"]);
+    await patch(`${N}/v1/preferences?uid=superhero3`, { mutePreferences: { dnd: 2 } });
+    await say("superhero1", "supergroup", "again", "group");
+    expect((await pushesTo("superhero3")).map((n) => n.reason ?? n.status)).toEqual(["sent", "DND_PREFERENCE"]);
+  });
+
+  it("suppresses a group message for a member who blocked the sender", async () => {
+    await device("superhero2");
+    await e.post("/v3/users/superhero2/blockedusers", { blockedUids: ["superhero1"] });
+    await say("superhero1", "supergroup", "hello", "group");
+    expect((await pushesTo("superhero2")).map((n) => n.reason)).toEqual(["BLOCKED"]);
+  });
+
+  it("never notifies the sender's own devices, and only group members for group messages", async () => {
+    await device("superhero1");
+    await device("superhero2");
+    await device("superhero4");
+    await say("superhero1", "supergroup", "hello", "group");
+    expect((await pushesTo("superhero1")).map((n) => n.reason)).toEqual(["SENDER"]);
+    expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["sent"]);
+    expect(await pushesTo("superhero4")).toEqual([]);
+    await say("superhero1", "superhero4", "direct");
+    expect((await pushesTo("superhero4")).map((n) => [n.receiverType, n.status])).toEqual([["user", "sent"]]);
+  });
+
+  it("notifies reactions on one's own messages, group events when turned on, and calls", async () => {
+    await device("superhero1");
+    await device("superhero2");
+    const m = await say("superhero1", "supergroup", "react", "group");
+    await e.post(`/v3/messages/${m.body.data.id}/reactions/👍`, undefined, { onBehalfOf: "superhero2" });
+    const reaction = (await outbox("?uid=superhero1&event=message_reaction_added"))[0];
+    expect(reaction).toMatchObject({ trigger: "message_reaction_added", body: "Reacted to your message: 👍", title: "Captain America", reactionSender: "superhero2", status: "sent" });
+    await patch(`${N}/v1/settings`, { preferences: { group: { memberJoinedSetting: 2 } } });
+    await e.post("/v3/groups/supergroup/members", { participants: ["superhero4"] });
+    expect((await outbox("?uid=superhero2&event=group_member_added")).map((n) => n.reason)).toEqual(["GROUP_ACTIONS_PREFERENCE"]);
+    await patch(`${N}/v1/preferences?uid=superhero2`, { groupPreferences: { groupMemberKicked: 2 } });
+    await e.del("/v3/groups/supergroup/members/superhero4");
+    expect((await outbox("?uid=superhero2&event=group_member_kicked")).map((n) => [n.trigger, n.title, n.body, n.status])).toEqual([
+      ["after_group_members_kicked", "Comic Heros' Hangout", "System kicked Wolverine", "sent"],
+    ]);
+    const r = await e.post("/_emulator/apps/62c95aeb231ec058/calls", { initiator: "superhero1", receiver: "superhero2", type: "video", status: "unanswered" }, { key: null });
+    expect(r.status).toBe(201);
+    const calls = await outbox("?uid=superhero2&provider=fcm");
+    expect(calls.filter((n) => n.payload?.data?.type === "call").map((n) => [n.trigger, n.title, n.body, JSON.parse(JSON.stringify(n.payload.data.callAction))])).toEqual([
+      ["initiated", "Iron Man", "VIDEO CALL", "initiated"],
+      ["unanswered", "Iron Man", "VIDEO CALL", "unanswered"],
+    ]);
+  });
+
+  it("answers /notifications/v1/logs from the same records, with its filters", async () => {
+    await device("superhero2");
+    await say("superhero1", "superhero2", "one");
+    await e.put(`${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "superhero1", type: "oneOnOne" }] });
+    await say("superhero1", "superhero2", "two");
+    const logs = await e.get(`${N}/v1/logs`);
+    expect(logs.status).toBe(200);
+    expect(logs.body.data.map((l: any) => [l.notificationTriggered, l.reason])).toEqual([[false, "MUTE_PREFERENCE"], [true, null]]);
+    expect(logs.body.data[1]).toMatchObject({ component: "notifications-core", channel: "push", provider: "fcm", trigger: "after_message", sender: "superhero1", receiver: "superhero2", tokenType: "fcm_android", pushToken: "superhero2-phone", providerId: "fcm-main" });
+    expect(logs.body.meta.current).toEqual({ limit: 20, count: 2 });
+    expect((await e.get(`${N}/v1/logs?reason=MUTE_PREFERENCE`)).body.data).toHaveLength(1);
+    expect((await e.get(`${N}/v1/logs?notificationTriggered=true`)).body.data).toHaveLength(1);
+    const next = await e.get(`${N}/v1/logs?logId=${logs.body.data[0]._id}&affix=append`);
+    expect(next.body.data.map((l: any) => l._id)).toEqual([logs.body.data[1]._id]);
+    expectError(await e.get(`${N}/v1/logs?channel=pigeon`), 400, "ERR_BAD_REQUEST");
+  });
+
+  it("filters, waits for and clears the outbox", async () => {
+    await device("superhero2");
+    const waiting = e.get("/_emulator/notifications?uid=superhero2&wait=5000", { key: null });
+    await say("superhero1", "superhero2", "wake up");
+    expect((await waiting).body.notifications).toHaveLength(1);
+    expect(await outbox("?channel=email")).toEqual([]);
+    expect(await outbox("?conversationId=superhero1_user_superhero2")).toHaveLength(1);
+    expectError(await e.get("/_emulator/notifications?channel=fax", { key: null }), 400, "ERR_BAD_REQUEST");
+    expect((await e.del("/_emulator/notifications", undefined, { key: null })).body).toEqual({ cleared: true });
+    expect(await outbox()).toEqual([]);
+  });
+
+  it("sends email and SMS digests after the interval for unread messages, and records missing contacts", async () => {
+    await e.post(`${N}/email/v1/providers/sendgrid`, { sendGridApiKey: "SG.key0123456789", sendGridTemplateID: "d-1", sendGridUnsubscribeGroupID: "1", senderName: "Acme", senderEmail: "noreply@acme.test" });
+    await e.post(`${N}/sms/v1/providers/twilio`, { twilioAccountSID: "AC1", twilioAuthToken: "token0123456789", twilioSenderPhoneNumber: "+14155550100" });
+    await patch(`${N}/v1/contact-details`, { email: "cap@example.com" }, { onBehalfOf: "superhero2" });
+    await say("superhero1", "superhero2", "first");
+    await say("superhero1", "superhero2", "second");
+    expect((await outbox("?uid=superhero2&channel=sms")).map((n) => n.reason)).toEqual(["MISSING_PHNO", "MISSING_PHNO"]);
+    const [email] = await outbox("?uid=superhero2&channel=email");
+    expect(email).toMatchObject({ provider: "sendgrid", status: "scheduled", dueAt: e.clock.nowMs() + 7_200_000 });
+    e.clock.advance(7200);
+    const [done] = await outbox("?uid=superhero2&channel=email");
+    expect(done).toMatchObject({ status: "sent", title: "New messages from Iron Man", notificationTriggered: true });
+    expect(done.payload.data.messages.map((m: any) => [m.message, m.messageObject.data.text, m.sender.name])).toEqual([["first", "first", "Iron Man"], ["second", "second", "Iron Man"]]);
+    expect(done.payload.data.to).toEqual({ uid: "superhero2", name: "Captain America", email: "cap@example.com" });
+    // Read before the interval ends: nothing goes out.
+    const third = await say("superhero1", "superhero2", "third");
+    expect((await e.post("/v3/users/superhero1/conversation/read", { messageId: Number(third.body.data.id) }, { onBehalfOf: "superhero2" })).status).toBe(200);
+    e.clock.advance(7200);
+    expect((await outbox("?uid=superhero2&channel=email")).map((n) => n.reason ?? n.status)).toEqual(["sent", "READ"]);
+  });
+});
+
+describe("custom providers", () => {
+  let receiver: Server;
+  let url: string;
+  let received: { body: any; headers: IncomingMessage["headers"] }[];
+  let status: number;
+  beforeEach(async () => {
+    received = [];
+    status = 200;
+    receiver = createServer((req, res) => {
+      let text = "";
+      req.on("data", (d) => (text += d));
+      req.on("end", () => {
+        received.push({ body: JSON.parse(text), headers: req.headers });
+        res.statusCode = status;
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/push`;
+  });
+  afterEach(async () => {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  it("POSTs the platform's payload once per receiver with Basic auth, and retries failures on the emulator clock", async () => {
+    await e.post(`${N}/push/v1/providers/custom`, { isEnabled: true, webhookURL: url, useBasicAuth: true, basicAuthUsername: "u", basicAuthPassword: "p" });
+    await say("superhero1", "superhero2", "via custom");
+    const [delivered] = await e.emulator.notifications.waitFor({ uid: "superhero2", status: "delivered" }, 5000);
+    expect(delivered).toMatchObject({ provider: "custom", channel: "push", success: true, attempts: [{ status: 200 }] });
+    expect(received).toHaveLength(1);
+    expect(received[0].headers.authorization).toBe(`Basic ${Buffer.from("u:p").toString("base64")}`);
+    expect(received[0].body).toMatchObject({
+      trigger: "push-notification-payload-generated",
+      webhook: "custom",
+      appId: "62c95aeb231ec058",
+      region: "us",
+      data: { to: { uid: "superhero2" }, notificationDetails: { title: "Iron Man", body: "via custom", sender: "superhero1", receiver: "superhero2", type: "chat" } },
+    });
+
+    status = 500;
+    await say("superhero1", "superhero2", "fails");
+    const [retrying] = await e.emulator.notifications.waitFor({ uid: "superhero2", status: "retrying" }, 5000);
+    expect(retrying.attempts.map((a) => a.status)).toEqual([500]);
+    status = 200;
+    e.clock.advance(10);
+    for (let i = 0; i < 500 && retrying.status !== "delivered"; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(retrying.status).toBe("delivered");
+    expect(retrying.attempts.map((a) => a.status)).toEqual([500, 200]);
+    expect(received).toHaveLength(3);
+  });
+});
