@@ -60,18 +60,27 @@ async function timed(url, body, runs = 5) {
   return times;
 }
 
-// Start-up
+// Start-up, next to a bare node:http server started the same way
 {
-  const times = await startupTimes(10);
-  rows.push({ scenario: "start-up to healthy (median of 10)", medianMs: +median(times).toFixed(1), target: "< 300 ms", pass: median(times) < 300 });
+  const t = await startupTimes(10);
+  rows.push({
+    scenario: "start-up to healthy (median of 10)",
+    medianMs: t.emulatorMs,
+    bareMs: t.bareMs,
+    startupRatio: t.ratio,
+    target: "< 300 ms and ≤ 2× a bare node:http server",
+    pass: t.emulatorMs < 300 && t.ratio <= 2,
+  });
 }
 
 // Reads
 const send = (from, to) => ({ path: "/v3/messages", method: "POST", headers: headers(from), body: sendBody(to) });
 await withServer({}, async (s) => {
-  await throughput("GET /v3/users/{uid}", s, { path: "/v3/users/superhero1", headers: headers() }, "≥ 0.8× baseline", 0.8);
+  await throughput("GET /v3/users/{uid}", s, { path: "/v3/users/superhero1", headers: headers() }, "≥ 0.85× baseline", 0.85);
   rows.unshift({ scenario: "baseline: bare Hono, fixed JSON (GET /v3/users/{uid})", ...getBaseline });
-  await throughput("POST /v3/messages (in memory)", s, send("superhero1", "superhero2"), "≥ 0.6× baseline", 0.6);
+  await throughput("GET /v3/messages/{id}", s, { path: "/v3/messages/1", headers: headers() }, "≥ 0.8× baseline", 0.8);
+  await throughput("GET /v3/groups/{guid}", s, { path: "/v3/groups/supergroup", headers: headers() }, "≥ 0.8× baseline", 0.8);
+  await throughput("POST /v3/messages (in memory)", s, send("superhero1", "superhero2"), "≥ 0.65× baseline", 0.65);
 });
 await withServer({ users: 10_000 }, async (s) => {
   await throughput("GET /v3/users?perPage=100 (10k users)", s, { path: "/v3/users?perPage=100", headers: headers() });
@@ -80,11 +89,11 @@ await withServer({ users: 10_000 }, async (s) => {
   const file = join(tmpdir(), `chat-emulator-bench-${process.pid}.json`);
   const name = "POST /v3/messages (--data, 100k messages persisted)";
   const out = await withServer({ data: file, messages: 100_000, conversations: 1000 }, async (s) => ({
-    ratio: await throughput(name, s, send("bench-0", "bench-2"), "≥ 0.5× baseline, event-loop p99 < 50 ms"),
+    ratio: await throughput(name, s, send("bench-0", "bench-2"), "≥ 0.55× baseline, event-loop p99 < 20 ms"),
   }));
   rmSync(file, { force: true });
   const eld = out.info.eventLoopDelayP99Ms;
-  Object.assign(rows.at(-1), { eventLoopDelayP99Ms: eld, pass: out.ratio >= 0.5 && eld < 50 });
+  Object.assign(rows.at(-1), { eventLoopDelayP99Ms: eld, pass: out.ratio >= 0.55 && eld < 20 });
 }
 
 // Latest 100 of one conversation, small and large store (one request at a time: the cost of one request)
@@ -113,10 +122,22 @@ for (const size of [10_000, BIG]) {
   });
 }
 
-// Conversations of a user with 1k conversations
-await withServer({ userConversations: 1000 }, async (s) => {
-  await throughput("GET /v3/conversations (user with 1k conversations)", s, { path: "/v3/conversations", headers: headers("bench-0") });
-});
+// Conversations: one page (100, the default) for a user with 100 conversations and with 1,000. The cost of a page
+// must not depend on the user's total; and 1,000 must run at 5× the figure before the per-user activity index
+// (2026-11-23: 345 / 574 / 407 req/s on this kind of machine, median 407).
+{
+  const CONVERSATIONS_BEFORE = 407;
+  const rps = {};
+  for (const total of [100, 1000])
+    await withServer({ userConversations: total }, async (s) => {
+      const request = { path: "/v3/conversations", headers: headers("bench-0") };
+      const { emulator: r } = await compare(baseline.url, s.url, request);
+      rps[total] = r.rps;
+      row(`GET /v3/conversations (user with ${total.toLocaleString("en")} conversations)`, r, total === 100 ? "-" : `≥ 5× ${CONVERSATIONS_BEFORE} req/s, within 1.2× of 100`);
+    });
+  const flat = rps[100] / rps[1000];
+  Object.assign(rows.at(-1), { costVs100: +flat.toFixed(2), pass: rps[1000] >= 5 * CONVERSATIONS_BEFORE && flat <= 1.2 });
+}
 
 // Reset and snapshot restore of an app holding 100k records
 await withServer({ messages: 100_000, conversations: 1000 }, async (s) => {
@@ -169,6 +190,8 @@ for (const r of rows) {
     r.ratio !== undefined &&
       `${r.ratio}× baseline (${r.baselineRps} req/s on the same request; ${r.ratioToGetBaseline}× its GET /v3/users/{uid})`,
     r.medianMs !== undefined && `${r.medianMs} ms`,
+    r.startupRatio !== undefined && `${r.startupRatio}× a bare node:http server (${r.bareMs} ms)`,
+    r.costVs100 !== undefined && `cost ${r.costVs100}× the 100-conversation figure`,
     r.bytes !== undefined && `${r.bytes} B`,
     r.costVs10k !== undefined && `cost ${r.costVs10k}× the 10k figure`,
     r.eventLoopDelayP99Ms !== undefined && `event-loop p99 ${r.eventLoopDelayP99Ms} ms`,

@@ -10,7 +10,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startEmulator } from "../../dist/index.js";
 
 const spec = JSON.parse(process.argv[2] ?? "{}");
-const e = await startEmulator({ port: 0, quiet: true, data: spec.data });
+const e = await startEmulator({ port: 0, quiet: true, data: spec.data, ...(spec.journalSize === undefined ? {} : { journalSize: spec.journalSize }) });
 const app = e.store.defaultApp;
 const now = Math.floor(Date.now() / 1000);
 
