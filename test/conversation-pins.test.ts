@@ -118,6 +118,8 @@ describe("reset with preserveOrder", () => {
     const kept = (await e.get("/v3/conversations", as("a"))).body.data[1];
     expect(kept).toMatchObject({ conversationId: "a_user_c", unreadMessageCount: "0", updatedAt: 2_000_000_002 });
     expect(kept).not.toHaveProperty("lastMessage");
+    expect((await e.del("/v3/groups/g/conversation", { preserveOrder: true }, as("a"))).status).toBe(200);
+    expect(await convIds("a")).toEqual(["a_user_d", "a_user_c", "a_user_b", "group_g"]);
     expect((await e.del("/v3/groups/g/conversation", { preserveOrder: false }, as("a"))).status).toBe(200);
     expect((await e.del("/v3/users/d/conversation", {}, as("a"))).status).toBe(200);
     expect(await convIds("a")).toEqual(["a_user_c", "a_user_b"]);

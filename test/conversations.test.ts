@@ -103,6 +103,11 @@ describe("one conversation", () => {
     expect((await e.post("/v3/groups/g/conversation/delivered", { messageId: lastId("group_g") }, { onBehalfOf: "b" })).body.data.message).toBe(
       "All the messages in the group are marked as delivered for the requesting user.",
     );
+    // Marking a group conversation unread acts for a member: the newest reference declares onBehalfOf required.
+    const gu = await e.del("/v3/groups/g/conversation/read", { messageId: lastId("group_g") }, { onBehalfOf: "b" });
+    expect(gu.body.data.message).toBe(`The messages after the message id ${lastId("group_g")} in the group g are marked as unread for the user b.`);
+    const anonymous = await e.del("/v3/groups/g/conversation/read", { messageId: lastId("group_g") });
+    expect(expectError(anonymous, 400, "ERR_BAD_REQUEST").details).toEqual({ onBehalfOf: ["The onBehalfOf header is required."] });
     expectError(await e.post("/v3/users/a/conversation/read", { messageId: lastId("group_g") }, { onBehalfOf: "b" }), 404, "ERR_MESSAGE_ID_NOT_FOUND");
     expect(expectError(await e.post("/v3/users/a/conversation/read", {}, { onBehalfOf: "b" }), 400, "ERR_BAD_REQUEST").details).toEqual({
       messageId: ["The messageId field is required."],

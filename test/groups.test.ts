@@ -104,6 +104,12 @@ describe("POST /groups", () => {
     expect(expectError(long, 400, "ERR_BAD_REQUEST").details).toEqual({ guid: ["The guid may not be greater than 100 characters."] });
     const members = await create({ guid: "m", name: "n", type: "public", members: { admins: "superhero1" } });
     expect(expectError(members, 400, "ERR_BAD_REQUEST").details).toEqual({ "members.admins": ["The members.admins must be an array."] });
+    // `members` holds the four lists and nothing else (additionalProperties: false): a misspelt list is refused.
+    const misspelt = await create({ guid: "m", name: "n", type: "public", members: { participant: ["superhero2"], owners: [] } });
+    expect(expectError(misspelt, 400, "ERR_BAD_REQUEST").details).toEqual({
+      "members.participant": ["The members.participant field is not allowed."],
+      "members.owners": ["The members.owners field is not allowed."],
+    });
     expect((await e.get("/v3/groups?perPage=100")).body.meta.pagination.total).toBe(1);
   });
 

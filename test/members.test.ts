@@ -105,6 +105,10 @@ describe("POST /groups/{guid}/members", () => {
     expect(expectError(empty, 400, "ERR_BAD_REQUEST").details!.admins).toEqual([
       "The admins field is required when none of moderators / participants / usersToBan are present.",
     ]);
+    // A list that is given names someone (minItems: 1), and a refused request adds nobody.
+    const emptyList = await e.post("/v3/groups/supergroup/members", { participants: ["hero6"], admins: [] });
+    expect(expectError(emptyList, 400, "ERR_BAD_REQUEST").details).toEqual({ admins: ["The admins must have at least 1 items."] });
+    expect((await e.get("/v3/groups/supergroup/members")).body.data.map((m: any) => m.uid)).not.toContain("hero6");
     expectError(await e.post("/v3/groups/nope/members", { participants: ["hero6"] }), 404, "ERR_GUID_NOT_FOUND");
   });
 

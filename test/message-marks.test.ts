@@ -67,6 +67,8 @@ describe("POST|DELETE /messages/{id}/pin", () => {
     const scope = (await e.get("/v3/groups/supergroup/members")).body.data.find((x: any) => x.scope === "participant" && x.uid !== "superhero2");
     const scoped = expectError(await e.post(`/v3/messages/${m.id}/pin`, undefined, as(scope.uid)), 403, "ERR_PERMISSION_DENIED");
     expect(scoped.message).toBe("Permission denied for action pinMessage with scope participant as per RBAC policy.");
+    const unpin = expectError(await e.del(`/v3/messages/${m.id}/pin`, undefined, as("superhero2")), 403, "ERR_PERMISSION_DENIED");
+    expect(unpin.message).toBe("Permission denied for action unpinMessage with role nopin as per RBAC policy.");
     const dm = await text("superhero2", "private", "superhero1");
     expectError(await e.post(`/v3/messages/${dm.id}/pin`, undefined, as("superhero4")), 403, "ERR_MESSAGE_NO_ACCESS");
     expectError(await e.post("/v3/messages/abc/pin"), 404, "ERR_MESSAGE_ID_NOT_FOUND");
@@ -92,6 +94,7 @@ describe("POST|DELETE /messages/{id}/save", () => {
 
   it("requires onBehalfOf, limits a user to 100 saved messages and survives a state round trip", async () => {
     expectError(await e.post("/v3/messages/1/save"), 400, "ERR_BAD_REQUEST");
+    expectError(await e.del("/v3/messages/1/save"), 400, "ERR_BAD_REQUEST");
     const ids: string[] = [];
     for (let i = 0; i < 101; i++) ids.push((await text("superhero2", `m${i}`, "superhero1")).id);
     for (let i = 0; i < 100; i++) expect((await e.post(`/v3/messages/${ids[i]}/save`, undefined, as("superhero1"))).status).toBe(200);
@@ -163,8 +166,15 @@ describe("quotedMessageId", () => {
     expect(r.body.data).toMatchObject({ quotedMessageId: q.id, quotedMessage: { id: q.id, data: { text: "original" } } });
     const list = await e.get("/v3/users/superhero1/messages", as("superhero2"));
     expect(list.body.data.at(-1).quotedMessage.id).toBe(q.id);
-    for (const path of ["/v3/users/superhero1/messages?hideQuotedMessages=true", "/v3/messages?hideQuotedMessages=true"])
-      expect((await e.get(path, as("superhero2"))).body.data.at(-1)).not.toHaveProperty("quotedMessage");
+    const g = await text("supergroup", "group original", "superhero1", "group");
+    await e.post("/v3/messages", { receiver: "supergroup", receiverType: "group", quotedMessageId: g.id, data: { text: "group reply" } }, as("superhero2"));
+    expect((await e.get("/v3/groups/supergroup/messages", as("superhero2"))).body.data.at(-1).quotedMessage.id).toBe(g.id);
+    const hiding = ["users/superhero1/messages", "groups/supergroup/messages", "messages"].map((p) => `/v3/${p}?hideQuotedMessages=true&affix=prepend`);
+    for (const path of hiding) {
+      const last = (await e.get(path, as("superhero2"))).body.data.at(-1);
+      expect(last).toHaveProperty("quotedMessageId");
+      expect(last).not.toHaveProperty("quotedMessage");
+    }
     expectError(await e.post("/v3/messages", { receiver: "superhero1", receiverType: "user", quotedMessageId: "99999", data: { text: "x" } }, as("superhero2")), 404, "ERR_MESSAGE_ID_NOT_FOUND");
     const hidden = await text("superhero3", "not yours", "superhero1");
     expectError(await e.post("/v3/messages", { receiver: "superhero1", receiverType: "user", quotedMessageId: hidden.id, data: { text: "x" } }, as("superhero2")), 404, "ERR_MESSAGE_ID_NOT_FOUND");

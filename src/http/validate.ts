@@ -143,6 +143,10 @@ export interface FieldSpec {
   type?: "string" | "boolean" | "integer" | "number" | "object" | "array";
   /** Characters for strings (code points: emoji count once), items for arrays. */
   max?: number;
+  /** Arrays: the fewest items a present array may have (the reference's `minItems`). */
+  minItems?: number;
+  /** Objects: the only keys allowed (the reference's `additionalProperties: false`). */
+  keys?: readonly string[];
   /** Serialized size limit for objects. */
   maxKb?: number;
   in?: readonly string[];
@@ -191,10 +195,13 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
       if (typeof v !== "object" || Array.isArray(v) || v === null) return fail(`The ${name} must be an object.`);
       if (spec.maxKb !== undefined && Buffer.byteLength(JSON.stringify(v)) > spec.maxKb * 1024)
         fail(`The ${name} may not be greater than ${spec.maxKb} kilobytes.`);
+      for (const k of Object.keys(v).filter((k) => spec.keys && !spec.keys.includes(k)))
+        (details[`${name}.${k}`] ??= []).push(`The ${name}.${k} field is not allowed.`);
       break;
     case "array":
       if (!Array.isArray(v)) return fail(`The ${name} must be an array.`);
       if (spec.max !== undefined && v.length > spec.max) fail(`The ${name} may not have more than ${spec.max} items.`);
+      if (spec.minItems !== undefined && v.length < spec.minItems) fail(`The ${name} must have at least ${spec.minItems} items.`);
       if (spec.items) v.forEach((item, i) => checkField(`${name}.${i}`, item, spec.items!, details));
       break;
   }

@@ -24,6 +24,13 @@ export const MEMBER_LISTS = { admins: "admin", moderators: "moderator", particip
   Scope
 >;
 
+export const MEMBERS: Schema = {
+  admins: UID_LIST,
+  moderators: UID_LIST,
+  participants: UID_LIST,
+  usersToBan: UID_LIST,
+};
+
 const ATTRIBUTES: Schema = {
   type: { type: "string", in: GROUP_TYPES },
   password: { type: "string", max: 100 },
@@ -45,20 +52,14 @@ export const CREATE: Schema = {
   name: { required: true, type: "string", max: 100 },
   ...ATTRIBUTES,
   type: { required: true, type: "string", in: GROUP_TYPES },
-  members: { type: "object" },
+  // The create's `members` holds the add-members lists and nothing else (`additionalProperties: false`).
+  members: { type: "object", keys: Object.keys(MEMBERS) },
 };
 
 const UPDATE: Schema = {
   name: { filled: true, type: "string", max: 100 },
   ...ATTRIBUTES,
   unset: { type: "array", items: { type: "string", in: ["icon", "description", "metadata"] } },
-};
-
-export const MEMBERS: Schema = {
-  admins: UID_LIST,
-  moderators: UID_LIST,
-  participants: UID_LIST,
-  usersToBan: UID_LIST,
 };
 
 export function applyAttributes(g: GroupRecord, body: Body): void {

@@ -4,7 +4,7 @@ import { badRequest, keyedMap } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
 import { bulkFailure, ok, page, success, prependCursor } from "../../http/reply.js";
-import { Query, readBody, validate, type Body } from "../../http/validate.js";
+import { Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import { SCOPES, type Scope } from "../../store/types.js";
 import { MEMBER_LISTS, MEMBERS } from "../groups/routes.js";
 import { addMember, banUser, changeScope, pathGroup, removeMember } from "../groups/membership.js";
@@ -12,6 +12,9 @@ import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
 import { requireScopeAllowed, scopeAllowList } from "../roles/enforce.js";
+
+/** The add-members lists: a list that is given names someone (`minItems: 1`). */
+const ADD: Schema = Object.fromEntries(Object.entries(MEMBERS).map(([list, spec]) => [list, { ...spec, minItems: 1 }]));
 
 /** At least one list must name someone (Laravel's required_without_all). */
 function requireSomeList(body: Body): void {
@@ -30,7 +33,7 @@ export async function addMembers(c: Ctx) {
   const app = c.get("app");
   const group = pathGroup(app, c.req.param("guid")!);
   const body = await readBody(c);
-  validate(body, MEMBERS);
+  validate(body, ADD);
   requireSomeList(body);
   const now = c.get("emulator").clock.now();
   const data: Record<string, Record<string, unknown>> = {};
