@@ -62,6 +62,18 @@ describe("notification settings", () => {
     expect((await e.get(`${N}/v1/settings`)).body.data.preferences.group.messagesSetting).toBe(2);
   });
 
+  it("refuses names every object inherits (constructor, __proto__, toString), changing nothing", async () => {
+    const before = (await e.get(`${N}/v1/settings`)).body.data;
+    const raw = '{"constructor":1,"__proto__":{"toString":"x"},"preferences":{"group":{"toString":2}}}';
+    const err = expectError(await e.call("PATCH", `${N}/v1/settings`, { raw, headers: { "content-type": "application/json" } }), 400, "ERR_BAD_REQUEST");
+    expect(Object.keys(err.details!).sort()).toEqual(["__proto__", "constructor", "preferences.group.toString"]);
+    expect((await e.get(`${N}/v1/settings`)).body.data).toEqual(before);
+    const prefs = expectError(await patch(`${N}/v1/preferences?uid=superhero2`, { groupPreferences: { constructor: 2 } }), 400, "ERR_BAD_REQUEST");
+    expect(prefs.details).toEqual({ "groupPreferences.constructor": ["The groupPreferences.constructor field is not allowed."] });
+    const proto = await e.call("PATCH", `${N}/v1/preferences?uid=superhero2`, { raw: '{"__proto__":1}', headers: { "content-type": "application/json" } });
+    expect(expectError(proto, 400, "ERR_BAD_REQUEST").details).toEqual({ ["__proto__"]: ["The __proto__ field is not allowed."] });
+  });
+
   it("needs a full-access key", async () => {
     expectError(await e.get(`${N}/v1/settings`, { key: AUTH_KEY }), 403, "AUTH_ERR_NO_ACCESS");
     expectError(await e.get(`${N}/v1/settings`, { key: null }), 401, "AUTH_ERR_EMPTY_APIKEY");
