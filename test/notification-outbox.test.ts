@@ -86,6 +86,26 @@ describe("the notification outbox", () => {
     expect(mention).toMatchObject({ title: "Iron Man @ Comic Heros' Hangout", body: "hey @Captain America", member: "superhero2", receiver: "supergroup" });
   });
 
+  it("governs thread replies and quoted replies by their own settings", async () => {
+    await device("superhero2");
+    await patch(`${N}/v1/preferences?uid=superhero2`, { oneOnOnePreferences: { oneOnOneReplies: 1, oneOnOneQuotedReplies: 1 } });
+    const parent = await say("superhero1", "superhero2", "parent");
+    const reply = () => e.post(`/v3/messages/${parent.body.data.id}/thread`, { receiver: "superhero2", receiverType: "user", data: { text: "in thread" } }, { onBehalfOf: "superhero1" });
+    const quote = () => e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", quotedMessageId: parent.body.data.id, data: { text: "quoting" } }, { onBehalfOf: "superhero1" });
+    const ids = [parent, await reply(), await quote()].map((r) => Number(r.body.data.id));
+    expect((await pushesTo("superhero2")).map((n) => [n.messageId, n.reason ?? n.status])).toEqual([
+      [ids[0], "sent"],
+      [ids[1], "REPLIES_PREFERENCE"],
+      [ids[2], "QUOTED_REPLIES_PREFERENCE"],
+    ]);
+    await patch(`${N}/v1/preferences?uid=superhero2`, { oneOnOnePreferences: { oneOnOneReplies: 2, oneOnOneQuotedReplies: 2 } });
+    const more = [await reply(), await quote()].map((r) => Number(r.body.data.id));
+    expect((await pushesTo("superhero2")).slice(3).map((n) => [n.messageId, n.body, n.status])).toEqual([
+      [more[0], "in thread", "sent"],
+      [more[1], "quoting", "sent"],
+    ]);
+  });
+
   it("honours do-not-disturb schedules in the user's timezone", async () => {
     // 12:00 UTC is 21:00 in Tokyo: outside a 09:00-18:00 Monday schedule there, inside it in London.
     await device("superhero2", "b-phone", { timezone: "Asia/Tokyo" });
