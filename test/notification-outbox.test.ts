@@ -71,7 +71,7 @@ describe("the notification outbox", () => {
     expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["suppressed", "sent"]);
   });
 
-  it("honours a preference turned off, and mentions-only for groups", async () => {
+  it("honours a preference turned off, and mentions-only (setting 3) for groups", async () => {
     await device("superhero2");
     await patch(`${N}/v1/preferences?uid=superhero2`, { oneOnOnePreferences: { oneOnOneMessages: 1 }, groupPreferences: { groupMessages: 3 } });
     await say("superhero1", "superhero2", "nope");
@@ -119,23 +119,66 @@ describe("the notification outbox", () => {
     expect((await pushesTo("superhero3")).map((n) => n.reason ?? n.status)).toEqual(["sent", "DND_PREFERENCE"]);
   });
 
-  it("suppresses a group message for a member who blocked the sender", async () => {
+  it("suppresses a message between two users when either blocked the other", async () => {
     await device("superhero2");
+    await device("superhero3");
     await e.post("/v3/users/superhero2/blockedusers", { blockedUids: ["superhero1"] });
+    await e.post("/v3/users/superhero1/blockedusers", { blockedUids: ["superhero3"] });
     await say("superhero1", "supergroup", "hello", "group");
-    expect((await pushesTo("superhero2")).map((n) => n.reason)).toEqual(["BLOCKED"]);
+    expect((await pushesTo("superhero2")).map((n) => [n.reason, n.notificationTriggered])).toEqual([["BLOCKED", false]]);
+    expect((await pushesTo("superhero3")).map((n) => [n.reason, n.notificationTriggered])).toEqual([["BLOCKED", false]]);
+    await e.del("/v3/users/superhero2/blockedusers", { blockedUids: ["superhero1"] });
+    await say("superhero1", "supergroup", "again", "group");
+    expect((await pushesTo("superhero2")).map((n) => n.reason ?? n.status)).toEqual(["BLOCKED", "sent"]);
   });
 
-  it("never notifies the sender's own devices, and only group members for group messages", async () => {
-    await device("superhero1");
+  it("never notifies the sender's own devices: each gets a SENDER record", async () => {
+    await device("superhero1", "a-phone");
+    await device("superhero1", "a-laptop");
     await device("superhero2");
+    await say("superhero1", "superhero2", "direct");
+    await say("superhero1", "supergroup", "hello", "group");
+    expect((await pushesTo("superhero1")).map((n) => [n.pushToken, n.receiverType, n.reason, n.notificationTriggered])).toEqual([
+      ["a-phone", "user", "SENDER", false],
+      ["a-laptop", "user", "SENDER", false],
+      ["a-phone", "group", "SENDER", false],
+      ["a-laptop", "group", "SENDER", false],
+    ]);
+    expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["sent", "sent"]);
+  });
+
+  it("notifies a group's members with the group title, and a one-on-one message's receiver only with the one-on-one title", async () => {
+    await device("superhero2");
+    await device("superhero3");
     await device("superhero4");
     await say("superhero1", "supergroup", "hello", "group");
-    expect((await pushesTo("superhero1")).map((n) => n.reason)).toEqual(["SENDER"]);
-    expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["sent"]);
+    for (const uid of ["superhero2", "superhero3"])
+      expect((await pushesTo(uid)).map((n) => [n.receiverType, n.receiver, n.member, n.title, n.status])).toEqual([
+        ["group", "supergroup", uid, "Iron Man @ Comic Heros' Hangout", "sent"],
+      ]);
     expect(await pushesTo("superhero4")).toEqual([]);
     await say("superhero1", "superhero4", "direct");
-    expect((await pushesTo("superhero4")).map((n) => [n.receiverType, n.status])).toEqual([["user", "sent"]]);
+    expect((await pushesTo("superhero4")).map((n) => [n.receiverType, n.receiver, n.member, n.title, n.body])).toEqual([["user", "superhero4", undefined, "Iron Man", "direct"]]);
+    expect(await pushesTo("superhero3")).toHaveLength(1);
+  });
+
+  it("mentions: the mention templates, mentions-only settings and bypassPreferencesForMentions past a mute", async () => {
+    await device("superhero2");
+    await patch(`${N}/v1/settings`, { preferences: { bypassPreferencesForMentions: true } });
+    await e.put(`${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "supergroup", type: "group" }] });
+    await say("superhero1", "supergroup", "hi all", "group");
+    await say("superhero1", "supergroup", "look <@uid:superhero2>", "group");
+    await patch(`${N}/v1/preferences?uid=superhero2`, { usePrivacyTemplate: true });
+    await say("superhero1", "supergroup", "again <@uid:superhero2>", "group");
+    expect((await pushesTo("superhero2")).map((n) => [n.reason ?? n.status, n.title, n.body])).toEqual([
+      ["MUTE_PREFERENCE", undefined, undefined],
+      ["sent", "Iron Man @ Comic Heros' Hangout", "look @Captain America"],
+      ["sent", "Iron Man @ Comic Heros' Hangout", "Mentioned you"],
+    ]);
+    // Without the bypass, a mention is muted like any message.
+    await patch(`${N}/v1/settings`, { preferences: { bypassPreferencesForMentions: false } });
+    await say("superhero1", "supergroup", "still <@uid:superhero2>", "group");
+    expect((await pushesTo("superhero2")).at(-1).reason).toBe("MUTE_PREFERENCE");
   });
 
   it("notifies reactions on one's own messages, group events when turned on, and calls", async () => {
