@@ -259,17 +259,22 @@ describe("the notification outbox", () => {
 describe("custom providers", () => {
   let receiver: Server;
   let url: string;
-  let received: { body: any; headers: IncomingMessage["headers"] }[];
+  let received: { body: any; headers: IncomingMessage["headers"]; path?: string }[];
   let status: number;
+  /** How many more requests to a path fail with 503 (whatever `status` says). */
+  let failing: Record<string, number>;
   beforeEach(async () => {
     received = [];
     status = 200;
+    failing = {};
     receiver = createServer((req, res) => {
       let text = "";
       req.on("data", (d) => (text += d));
       req.on("end", () => {
-        received.push({ body: JSON.parse(text), headers: req.headers });
-        res.statusCode = status;
+        received.push({ body: JSON.parse(text), headers: req.headers, path: req.url });
+        const fail = (failing[req.url!] ?? 0) > 0;
+        if (fail) failing[req.url!]--;
+        res.statusCode = fail ? 503 : status;
         res.end("ok");
       });
     });
@@ -306,5 +311,45 @@ describe("custom providers", () => {
     expect(retrying.status).toBe("delivered");
     expect(retrying.attempts.map((a) => a.status)).toEqual([500, 200]);
     expect(received).toHaveLength(3);
+  });
+
+  it("POSTs email and SMS digests to the custom providers after the interval, with retries and a delivery record", async () => {
+    const custom = (path: string, flag: string, stored: boolean) =>
+      e.post(`${N}/${path}/v1/providers/custom`, { isEnabled: true, webhookURL: url.replace("/push", `/${path}`), useBasicAuth: false, basicAuthUsername: "u", basicAuthPassword: "p", [flag]: stored });
+    expect((await custom("email", "useStoredEmailID", true)).status).toBe(200);
+    expect((await custom("sms", "useStoredPhNo", false)).status).toBe(200);
+    await patch(`${N}/v1/contact-details`, { email: "cap@example.com" }, { onBehalfOf: "superhero2" });
+    await say("superhero1", "superhero2", "for B");
+    await say("superhero1", "superhero3", "for C");
+    // C has no stored email and the email provider wants one; the SMS provider does not.
+    expect((await outbox("?uid=superhero3")).map((n) => [n.channel, n.reason ?? n.status])).toEqual([["email", "MISSING_EMAIL"], ["sms", "scheduled"]]);
+    expect((await outbox("?uid=superhero2&provider=custom")).map((n) => [n.channel, n.status])).toEqual([["email", "scheduled"], ["sms", "scheduled"]]);
+    expect(received).toEqual([]);
+
+    failing["/email"] = 1;
+    e.clock.advance(7200);
+    const retrying = await e.emulator.notifications.waitFor({ uid: "superhero2", channel: "email", status: "retrying" }, 5000);
+    expect(retrying.map((n) => n.attempts.map((a) => a.status))).toEqual([[503]]);
+    e.clock.advance(10);
+    const delivered = async () => (await outbox("?status=delivered")).map((n) => [n.uid, n.channel, n.provider, n.success, n.attempts.length]).sort();
+    for (let i = 0; i < 1000 && (await delivered()).length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await delivered()).toEqual([
+      ["superhero2", "email", "custom", true, 2],
+      ["superhero2", "sms", "custom", true, 1],
+      ["superhero3", "sms", "custom", true, 1],
+    ]);
+    const email = received.filter((r) => r.path === "/email");
+    expect(email.map((r) => r.body.data.to)).toEqual([{ uid: "superhero2", name: "Captain America", email: "cap@example.com" }, { uid: "superhero2", name: "Captain America", email: "cap@example.com" }]);
+    expect(email[1].body).toMatchObject({
+      trigger: "email-notification-payload-generated",
+      webhook: "custom",
+      data: { subject: "New messages from Iron Man", senderDetails: { uid: "superhero1", name: "Iron Man" }, messages: [{ message: "for B", sender: { uid: "superhero1" } }] },
+    });
+    expect(email[1].headers.authorization).toBeUndefined();
+    const sms = received.filter((r) => r.path === "/sms").map((r) => r.body);
+    expect(sms.map((b) => [b.trigger, b.data.to.uid, b.data.smsContent]).sort()).toEqual([
+      ["sms-notification-payload-generated", "superhero2", "You've received new messages from Iron Man!"],
+      ["sms-notification-payload-generated", "superhero3", "You've received new messages from Iron Man!"],
+    ]);
   });
 });
