@@ -222,6 +222,50 @@ describe("the notification outbox", () => {
     expectError(await e.get(`${N}/v1/logs?channel=pigeon`), 400, "ERR_BAD_REQUEST");
   });
 
+  it("filters /notifications/v1/logs by message, reaction, people, trigger, category, type, channel, provider and time window", async () => {
+    for (const uid of ["superhero1", "superhero2", "superhero3"]) await device(uid);
+    const direct = await say("superhero1", "superhero2", "direct");
+    e.clock.advance(60);
+    const group = await say("superhero1", "supergroup", "to all", "group");
+    await e.post(`/v3/messages/${group.body.data.id}/reactions/👍`, undefined, { onBehalfOf: "superhero2" });
+    await e.post("/_emulator/apps/62c95aeb231ec058/calls", { initiator: "superhero1", receiver: "superhero2", type: "video", status: "unanswered" }, { key: null });
+    const logs = async (q: string) => {
+      const r = await e.get(`${N}/v1/logs?${q}`);
+      expect(r.status).toBe(200);
+      return (r.body.data as any[]).map((l) => [l.trigger, l.receiver, l.member, l.reason]);
+    };
+    const all = (await e.get(`${N}/v1/logs`)).body.data as any[];
+    expect(all.map((l) => l.messageSentAtMS)).toEqual([...all.map((l) => l.messageSentAtMS)].sort((a, b) => b - a));
+    expect((await logs(`messageId=${direct.body.data.id}`)).map((l) => l[3])).toEqual(["SENDER", null]);
+    expect(await logs(`messageId=${direct.body.data.id}&receiver=superhero2`)).toEqual([["after_message", "superhero2", null, null]]);
+    expect((await logs("trigger=after_message&receiverType=group&notificationTriggered=true")).map((l) => l[2]).sort()).toEqual(["superhero2", "superhero3"]);
+    expect(await logs("member=superhero3")).toEqual([["after_message", "supergroup", "superhero3", null]]);
+    const [reaction] = (await e.get(`${N}/v1/logs?trigger=message_reaction_added&success=true`)).body.data;
+    expect(reaction).toMatchObject({ reactionSender: "superhero2", reactionReceiver: "superhero1", sender: "superhero2", receiver: "supergroup", messageId: Number(group.body.data.id) });
+    expect(await logs(`reactionId=${reaction.reactionId}&reactionReceiver=superhero1`)).toEqual([["message_reaction_added", "supergroup", "superhero1", null]]);
+    expect(await logs("reactionSender=superhero2")).toEqual([
+      ["message_reaction_added", "supergroup", "superhero2", "SENDER"],
+      ["message_reaction_added", "supergroup", "superhero1", null],
+    ]);
+    expect((await logs("messageType=video")).map((l) => l[0]).sort()).toEqual(["initiated", "initiated", "unanswered", "unanswered"]);
+    expect((await logs("messageCategory=message")).map((l) => l[0])).not.toContain("initiated");
+    expect((await logs("messageCategory=message")).length).toBe(all.length - 4);
+    expect(await logs(`to=${Number(direct.body.data.sentAt) * 1000}`)).toHaveLength(2);
+    expect((await logs(`from=${Number(direct.body.data.sentAt) * 1000 + 1}`)).length).toBe(all.length - 2);
+    expect((await logs("sender=superhero1&reason=SENDER")).length).toBe(4);
+    expect(await logs("channel=email")).toEqual([]);
+    expect((await logs("provider=fcm")).length).toBe(all.length);
+    const newer = (await e.get(`${N}/v1/logs?logId=${all[2]._id}&affix=prepend`)).body;
+    expect(newer.data.map((l: any) => l._id)).toEqual([all[0]._id, all[1]._id]);
+    expect(newer.meta).toEqual({
+      previous: { affix: "prepend", logId: all[0]._id, messageId: all[0].messageId },
+      current: { limit: 20, count: 2 },
+      next: { affix: "append", logId: all[1]._id, messageId: all[1].messageId },
+    });
+    for (const bad of ["receiverType=channel", "trigger=after_lunch", "from=yesterday", "success=maybe", "messageCategory=custom"])
+      expectError(await e.get(`${N}/v1/logs?${bad}`), 400, "ERR_BAD_REQUEST");
+  });
+
   it("filters, waits for and clears the outbox", async () => {
     await device("superhero2");
     const waiting = e.get("/_emulator/notifications?uid=superhero2&wait=5000", { key: null });
