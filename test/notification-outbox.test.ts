@@ -273,6 +273,11 @@ describe("the notification outbox", () => {
     expect((await waiting).body.notifications).toHaveLength(1);
     expect(await outbox("?channel=email")).toEqual([]);
     expect(await outbox("?conversationId=superhero1_user_superhero2")).toHaveLength(1);
+    expect(await outbox("?conversationId=group_supergroup")).toEqual([]);
+    expect(await outbox("?appId=62C95AEB231EC058&provider=fcm&status=sent&event=after_message")).toHaveLength(1);
+    expect(await outbox("?appId=someotherapp")).toEqual([]);
+    expect(await outbox("?provider=apns")).toEqual([]);
+    expect(await outbox("?uid=superhero3&wait=50")).toEqual([]);
     expectError(await e.get("/_emulator/notifications?channel=fax", { key: null }), 400, "ERR_BAD_REQUEST");
     expect((await e.del("/_emulator/notifications", undefined, { key: null })).body).toEqual({ cleared: true });
     expect(await outbox()).toEqual([]);
