@@ -109,6 +109,15 @@ describe("push providers", () => {
     expectError(await e.put(`${N}/push/v1/providers/fcm/default/nope`), 404, "ERR_PROVIDER_NOT_FOUND");
     const err = expectError(await e.post(`${N}/push/v1/providers/fcm`, { providerId: "x", serviceAccountCreds: { project_id: "p" } }), 400, "ERR_BAD_REQUEST");
     expect(Object.keys(err.details!).sort()).toEqual(["serviceAccountCreds.client_email", "serviceAccountCreds.private_key"]);
+    const payload = { android: { chat: "yes", sms: true }, watch: { chat: true }, web: 1 };
+    expect(expectError(await e.post(`${N}/push/v1/providers/fcm`, { ...FCM, providerId: "x", notificationInPayload: payload }), 400, "ERR_BAD_REQUEST").details).toEqual({
+      "notificationInPayload.android.chat": ["The notificationInPayload.android.chat field must be true or false."],
+      "notificationInPayload.android.sms": ["The notificationInPayload.android.sms field is not allowed."],
+      "notificationInPayload.watch": ["The notificationInPayload.watch field is not allowed."],
+      "notificationInPayload.web": ["The notificationInPayload.web must be an object."],
+    });
+    expectError(await e.put(`${N}/push/v1/providers/fcm`, { providerId: "fcm-main", notificationInPayload: { ios: { call: null } } }), 400, "ERR_BAD_REQUEST");
+    expect((await e.get(`${N}/push/v1/providers/fcm`)).body.data.pushProviders.map((p: any) => [p.providerId, p.notificationInPayload])).toEqual([["fcm-main", FCM.notificationInPayload]]);
     expect(expectError(await e.post(`${N}/push/v1/providers/fcm`, {}), 400, "ERR_BAD_REQUEST").details).toMatchObject({
       providerId: ["The providerId field is required."],
       serviceAccountCreds: ["The serviceAccountCreds field is required."],
