@@ -205,6 +205,41 @@ describe("the notification outbox", () => {
     ]);
   });
 
+  it("reactions reach the message's author under setting 2, every party under setting 3", async () => {
+    await device("superhero1");
+    await device("superhero3");
+    const m = await say("superhero1", "supergroup", "react", "group");
+    await e.post(`/v3/messages/${m.body.data.id}/reactions/🔥`, undefined, { onBehalfOf: "superhero2" });
+    expect((await outbox("?uid=superhero1&event=message_reaction_added")).map((n) => n.status)).toEqual(["sent"]);
+    expect(await outbox("?uid=superhero3&event=message_reaction_added")).toEqual([]);
+    await patch(`${N}/v1/preferences?uid=superhero3`, { groupPreferences: { groupReactions: 3 } });
+    await patch(`${N}/v1/preferences?uid=superhero1`, { groupPreferences: { groupReactions: 1 } });
+    await e.post(`/v3/messages/${m.body.data.id}/reactions/👀`, undefined, { onBehalfOf: "superhero2" });
+    expect((await outbox("?uid=superhero3&event=message_reaction_added")).map((n) => [n.status, n.body])).toEqual([["sent", "Reacted to your message: 👀"]]);
+    expect((await outbox("?uid=superhero1&event=message_reaction_added")).map((n) => n.reason ?? n.status)).toEqual(["sent", "REACTIONS_PREFERENCE"]);
+  });
+
+  it("calls follow the app's call settings, and ring VoIP tokens", async () => {
+    await device("superhero2");
+    const authToken = (await e.post("/v3/users/superhero2/auth_tokens", { force: true })).body.data.authToken;
+    await e.post(`${N}/push/v1/providers/apns`, { providerId: "apns-main", keyId: "K", teamId: "T", bundleId: "com.example", p8Key: "p8key0123456789" });
+    await e.post(`${N}/push/v1/tokens`, { platform: "apns_ios_voip", voipToken: "b-voip", authToken });
+    await patch(`${N}/v1/settings`, { preferences: { call: { unansweredSetting: 1 } } });
+    await e.post("/_emulator/apps/62c95aeb231ec058/calls", { initiator: "superhero1", receiver: "superhero2", type: "audio", status: "unanswered" }, { key: null });
+    expect((await pushesTo("superhero2")).map((n) => [n.trigger, n.pushToken, n.reason ?? n.status])).toEqual([
+      ["initiated", "superhero2-phone", "sent"],
+      ["initiated", "b-voip", "sent"],
+      ["unanswered", "superhero2-phone", "CALL_PREFERENCE"],
+      ["unanswered", "b-voip", "CALL_PREFERENCE"],
+    ]);
+    const voip = (await pushesTo("superhero2"))[1];
+    expect(voip).toMatchObject({ provider: "apns", tokenType: "apns_ios_voip", title: "Iron Man", body: "AUDIO CALL" });
+    expect(voip.payload).toMatchObject({ pushType: "voip", topic: "com.example.voip", type: "apns", payload: { type: "call", callAction: "initiated", callType: "audio" } });
+    // VoIP tokens ring for calls only.
+    await say("superhero1", "superhero2", "text");
+    expect((await pushesTo("superhero2")).filter((n) => n.trigger === "after_message").map((n) => n.pushToken)).toEqual(["superhero2-phone"]);
+  });
+
   it("answers /notifications/v1/logs from the same records, with its filters", async () => {
     await device("superhero2");
     await say("superhero1", "superhero2", "one");
