@@ -71,6 +71,20 @@ describe("the notification outbox", () => {
     expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["suppressed", "sent"]);
   });
 
+  it("honours a muted group, unless the app no longer lets users mute groups", async () => {
+    await device("superhero2");
+    await e.put(`${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "supergroup", type: "group" }] });
+    await say("superhero1", "supergroup", "muted", "group");
+    await say("superhero1", "superhero2", "direct");
+    await patch(`${N}/v1/settings`, { preferences: { mute: { mutedGroupsOverride: false } } });
+    await say("superhero1", "supergroup", "heard", "group");
+    expect((await pushesTo("superhero2")).map((n) => [n.receiverType, n.reason ?? n.status])).toEqual([
+      ["group", "MUTE_PREFERENCE"],
+      ["user", "sent"],
+      ["group", "sent"],
+    ]);
+  });
+
   it("honours a preference turned off, and mentions-only (setting 3) for groups", async () => {
     await device("superhero2");
     await patch(`${N}/v1/preferences?uid=superhero2`, { oneOnOnePreferences: { oneOnOneMessages: 1 }, groupPreferences: { groupMessages: 3 } });
