@@ -18,6 +18,41 @@ const FCM = {
 const APNS = { providerId: "apns-main", keyId: "K1", teamId: "T1", bundleId: "com.example.app", p8KeyFilename: "k.p8", p8Key: "-----BEGIN PRIVATE KEY-----xyz0123456789", productionMode: false };
 const CUSTOM = { isEnabled: true, webhookURL: "https://example.com/push", useBasicAuth: true, basicAuthUsername: "user", basicAuthPassword: "secretpassword123" };
 
+describe("notification operations", () => {
+  it("serves the 49 operations of the reference's notifications area, and no other", () => {
+    const crud = (path: string) => ["GET", "POST", "PUT", "DELETE"].map((m) => `${m} ${path}`);
+    const push = (kind: string) => [
+      ...crud(`/notifications/push/v1/providers/${kind}`).slice(0, 3),
+      `DELETE /notifications/push/v1/providers/${kind}/:providerId`,
+      `PUT /notifications/push/v1/providers/${kind}/default/:providerId`,
+    ];
+    const published = [
+      ...["GET", "PATCH", "DELETE"].map((m) => `${m} /notifications/v1/settings`),
+      ...push("fcm"),
+      ...push("apns"),
+      ...crud("/notifications/push/v1/providers/custom"),
+      ...["GET", "PATCH", "DELETE"].map((m) => `${m} /notifications/v1/preferences`),
+      ...["GET", "PUT", "DELETE"].map((m) => `${m} /notifications/v1/preferences/mute`),
+      ...["GET", "PATCH"].map((m) => `${m} /notifications/v1/preferences/timezone`),
+      ...["GET", "PATCH", "DELETE"].map((m) => `${m} /notifications/v1/contact-details`),
+      ...["POST", "GET", "DELETE"].map((m) => `${m} /notifications/push/v1/tokens`),
+      "DELETE /notifications/push/v1/tokens/:pushToken",
+      ...crud("/notifications/sms/v1/providers/twilio"),
+      ...crud("/notifications/email/v1/providers/sendgrid"),
+      ...crud("/notifications/sms/v1/providers/custom"),
+      ...crud("/notifications/email/v1/providers/custom"),
+      "GET /notifications/v1/logs",
+    ];
+    const served = new Set<string>();
+    for (const r of e.app.routes) {
+      const path = /^\/@rest\/:appId\/:region\/v3(\/notifications\/.*)$/.exec(r.path)?.[1];
+      if (path && r.method !== "ALL") served.add(`${r.method} ${path}`);
+    }
+    expect(published).toHaveLength(49);
+    expect([...served].sort()).toEqual([...published].sort());
+  });
+});
+
 describe("notification settings", () => {
   it("answers the defaults, applies a partial update and resets", async () => {
     const r = await e.get(`${N}/v1/settings`);
