@@ -285,8 +285,12 @@ describe("the notification outbox", () => {
     };
     const all = (await e.get(`${N}/v1/logs`)).body.data as any[];
     expect(all.map((l) => l.messageSentAtMS)).toEqual([...all.map((l) => l.messageSentAtMS)].sort((a, b) => b - a));
-    expect((await logs(`messageId=${direct.body.data.id}`)).map((l) => l[3])).toEqual(["SENDER", null]);
-    expect(await logs(`messageId=${direct.body.data.id}&receiver=superhero2`)).toEqual([["after_message", "superhero2", null, null]]);
+    // The sender's own device is recorded too (SENDER), against the message's receiver.
+    expect(await logs(`messageId=${direct.body.data.id}&receiver=superhero2`)).toEqual([
+      ["after_message", "superhero2", null, "SENDER"],
+      ["after_message", "superhero2", null, null],
+    ]);
+    expect(await logs(`messageId=${direct.body.data.id}&receiver=superhero1`)).toEqual([]);
     expect((await logs("trigger=after_message&receiverType=group&notificationTriggered=true")).map((l) => l[2]).sort()).toEqual(["superhero2", "superhero3"]);
     expect(await logs("member=superhero3")).toEqual([["after_message", "supergroup", "superhero3", null]]);
     const [reaction] = (await e.get(`${N}/v1/logs?trigger=message_reaction_added&success=true`)).body.data;
