@@ -430,7 +430,7 @@ describe("custom providers", () => {
 
     failing["/email"] = 1;
     e.clock.advance(7200);
-    const retrying = await e.emulator.notifications.waitFor({ uid: "superhero2", channel: "email", status: "retrying" }, 5000);
+    const retrying = await e.emulator.notifications.waitFor({ uid: "superhero2", channel: "email", status: "retrying" }, 10_000);
     expect(retrying.map((n) => n.attempts.map((a) => a.status))).toEqual([[503]]);
     e.clock.advance(10);
     const delivered = async () => (await outbox("?status=delivered")).map((n) => [n.uid, n.channel, n.provider, n.success, n.attempts.length]).sort();
