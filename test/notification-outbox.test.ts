@@ -71,7 +71,21 @@ describe("the notification outbox", () => {
     expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["suppressed", "sent"]);
   });
 
-  it("honours a preference turned off, and mentions-only for groups", async () => {
+  it("honours a muted group, unless the app no longer lets users mute groups", async () => {
+    await device("superhero2");
+    await e.put(`${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "supergroup", type: "group" }] });
+    await say("superhero1", "supergroup", "muted", "group");
+    await say("superhero1", "superhero2", "direct");
+    await patch(`${N}/v1/settings`, { preferences: { mute: { mutedGroupsOverride: false } } });
+    await say("superhero1", "supergroup", "heard", "group");
+    expect((await pushesTo("superhero2")).map((n) => [n.receiverType, n.reason ?? n.status])).toEqual([
+      ["group", "MUTE_PREFERENCE"],
+      ["user", "sent"],
+      ["group", "sent"],
+    ]);
+  });
+
+  it("honours a preference turned off, and mentions-only (setting 3) for groups", async () => {
     await device("superhero2");
     await patch(`${N}/v1/preferences?uid=superhero2`, { oneOnOnePreferences: { oneOnOneMessages: 1 }, groupPreferences: { groupMessages: 3 } });
     await say("superhero1", "superhero2", "nope");
@@ -84,6 +98,26 @@ describe("the notification outbox", () => {
     ]);
     const mention = (await pushesTo("superhero2"))[2];
     expect(mention).toMatchObject({ title: "Iron Man @ Comic Heros' Hangout", body: "hey @Captain America", member: "superhero2", receiver: "supergroup" });
+  });
+
+  it("governs thread replies and quoted replies by their own settings", async () => {
+    await device("superhero2");
+    await patch(`${N}/v1/preferences?uid=superhero2`, { oneOnOnePreferences: { oneOnOneReplies: 1, oneOnOneQuotedReplies: 1 } });
+    const parent = await say("superhero1", "superhero2", "parent");
+    const reply = () => e.post(`/v3/messages/${parent.body.data.id}/thread`, { receiver: "superhero2", receiverType: "user", data: { text: "in thread" } }, { onBehalfOf: "superhero1" });
+    const quote = () => e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", quotedMessageId: parent.body.data.id, data: { text: "quoting" } }, { onBehalfOf: "superhero1" });
+    const ids = [parent, await reply(), await quote()].map((r) => Number(r.body.data.id));
+    expect((await pushesTo("superhero2")).map((n) => [n.messageId, n.reason ?? n.status])).toEqual([
+      [ids[0], "sent"],
+      [ids[1], "REPLIES_PREFERENCE"],
+      [ids[2], "QUOTED_REPLIES_PREFERENCE"],
+    ]);
+    await patch(`${N}/v1/preferences?uid=superhero2`, { oneOnOnePreferences: { oneOnOneReplies: 2, oneOnOneQuotedReplies: 2 } });
+    const more = [await reply(), await quote()].map((r) => Number(r.body.data.id));
+    expect((await pushesTo("superhero2")).slice(3).map((n) => [n.messageId, n.body, n.status])).toEqual([
+      [more[0], "in thread", "sent"],
+      [more[1], "quoting", "sent"],
+    ]);
   });
 
   it("honours do-not-disturb schedules in the user's timezone", async () => {
@@ -99,23 +133,66 @@ describe("the notification outbox", () => {
     expect((await pushesTo("superhero3")).map((n) => n.reason ?? n.status)).toEqual(["sent", "DND_PREFERENCE"]);
   });
 
-  it("suppresses a group message for a member who blocked the sender", async () => {
+  it("suppresses a message between two users when either blocked the other", async () => {
     await device("superhero2");
+    await device("superhero3");
     await e.post("/v3/users/superhero2/blockedusers", { blockedUids: ["superhero1"] });
+    await e.post("/v3/users/superhero1/blockedusers", { blockedUids: ["superhero3"] });
     await say("superhero1", "supergroup", "hello", "group");
-    expect((await pushesTo("superhero2")).map((n) => n.reason)).toEqual(["BLOCKED"]);
+    expect((await pushesTo("superhero2")).map((n) => [n.reason, n.notificationTriggered])).toEqual([["BLOCKED", false]]);
+    expect((await pushesTo("superhero3")).map((n) => [n.reason, n.notificationTriggered])).toEqual([["BLOCKED", false]]);
+    await e.del("/v3/users/superhero2/blockedusers", { blockedUids: ["superhero1"] });
+    await say("superhero1", "supergroup", "again", "group");
+    expect((await pushesTo("superhero2")).map((n) => n.reason ?? n.status)).toEqual(["BLOCKED", "sent"]);
   });
 
-  it("never notifies the sender's own devices, and only group members for group messages", async () => {
-    await device("superhero1");
+  it("never notifies the sender's own devices: each gets a SENDER record", async () => {
+    await device("superhero1", "a-phone");
+    await device("superhero1", "a-laptop");
     await device("superhero2");
+    await say("superhero1", "superhero2", "direct");
+    await say("superhero1", "supergroup", "hello", "group");
+    expect((await pushesTo("superhero1")).map((n) => [n.pushToken, n.receiverType, n.reason, n.notificationTriggered])).toEqual([
+      ["a-phone", "user", "SENDER", false],
+      ["a-laptop", "user", "SENDER", false],
+      ["a-phone", "group", "SENDER", false],
+      ["a-laptop", "group", "SENDER", false],
+    ]);
+    expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["sent", "sent"]);
+  });
+
+  it("notifies a group's members with the group title, and a one-on-one message's receiver only with the one-on-one title", async () => {
+    await device("superhero2");
+    await device("superhero3");
     await device("superhero4");
     await say("superhero1", "supergroup", "hello", "group");
-    expect((await pushesTo("superhero1")).map((n) => n.reason)).toEqual(["SENDER"]);
-    expect((await pushesTo("superhero2")).map((n) => n.status)).toEqual(["sent"]);
+    for (const uid of ["superhero2", "superhero3"])
+      expect((await pushesTo(uid)).map((n) => [n.receiverType, n.receiver, n.member, n.title, n.status])).toEqual([
+        ["group", "supergroup", uid, "Iron Man @ Comic Heros' Hangout", "sent"],
+      ]);
     expect(await pushesTo("superhero4")).toEqual([]);
     await say("superhero1", "superhero4", "direct");
-    expect((await pushesTo("superhero4")).map((n) => [n.receiverType, n.status])).toEqual([["user", "sent"]]);
+    expect((await pushesTo("superhero4")).map((n) => [n.receiverType, n.receiver, n.member, n.title, n.body])).toEqual([["user", "superhero4", undefined, "Iron Man", "direct"]]);
+    expect(await pushesTo("superhero3")).toHaveLength(1);
+  });
+
+  it("mentions: the mention templates, mentions-only settings and bypassPreferencesForMentions past a mute", async () => {
+    await device("superhero2");
+    await patch(`${N}/v1/settings`, { preferences: { bypassPreferencesForMentions: true } });
+    await e.put(`${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "supergroup", type: "group" }] });
+    await say("superhero1", "supergroup", "hi all", "group");
+    await say("superhero1", "supergroup", "look <@uid:superhero2>", "group");
+    await patch(`${N}/v1/preferences?uid=superhero2`, { usePrivacyTemplate: true });
+    await say("superhero1", "supergroup", "again <@uid:superhero2>", "group");
+    expect((await pushesTo("superhero2")).map((n) => [n.reason ?? n.status, n.title, n.body])).toEqual([
+      ["MUTE_PREFERENCE", undefined, undefined],
+      ["sent", "Iron Man @ Comic Heros' Hangout", "look @Captain America"],
+      ["sent", "Iron Man @ Comic Heros' Hangout", "Mentioned you"],
+    ]);
+    // Without the bypass, a mention is muted like any message.
+    await patch(`${N}/v1/settings`, { preferences: { bypassPreferencesForMentions: false } });
+    await say("superhero1", "supergroup", "still <@uid:superhero2>", "group");
+    expect((await pushesTo("superhero2")).at(-1).reason).toBe("MUTE_PREFERENCE");
   });
 
   it("notifies reactions on one's own messages, group events when turned on, and calls", async () => {
@@ -142,6 +219,41 @@ describe("the notification outbox", () => {
     ]);
   });
 
+  it("reactions reach the message's author under setting 2, every party under setting 3", async () => {
+    await device("superhero1");
+    await device("superhero3");
+    const m = await say("superhero1", "supergroup", "react", "group");
+    await e.post(`/v3/messages/${m.body.data.id}/reactions/🔥`, undefined, { onBehalfOf: "superhero2" });
+    expect((await outbox("?uid=superhero1&event=message_reaction_added")).map((n) => n.status)).toEqual(["sent"]);
+    expect(await outbox("?uid=superhero3&event=message_reaction_added")).toEqual([]);
+    await patch(`${N}/v1/preferences?uid=superhero3`, { groupPreferences: { groupReactions: 3 } });
+    await patch(`${N}/v1/preferences?uid=superhero1`, { groupPreferences: { groupReactions: 1 } });
+    await e.post(`/v3/messages/${m.body.data.id}/reactions/👀`, undefined, { onBehalfOf: "superhero2" });
+    expect((await outbox("?uid=superhero3&event=message_reaction_added")).map((n) => [n.status, n.body])).toEqual([["sent", "Reacted to your message: 👀"]]);
+    expect((await outbox("?uid=superhero1&event=message_reaction_added")).map((n) => n.reason ?? n.status)).toEqual(["sent", "REACTIONS_PREFERENCE"]);
+  });
+
+  it("calls follow the app's call settings, and ring VoIP tokens", async () => {
+    await device("superhero2");
+    const authToken = (await e.post("/v3/users/superhero2/auth_tokens", { force: true })).body.data.authToken;
+    await e.post(`${N}/push/v1/providers/apns`, { providerId: "apns-main", keyId: "K", teamId: "T", bundleId: "com.example", p8Key: "p8key0123456789" });
+    await e.post(`${N}/push/v1/tokens`, { platform: "apns_ios_voip", voipToken: "b-voip", authToken });
+    await patch(`${N}/v1/settings`, { preferences: { call: { unansweredSetting: 1 } } });
+    await e.post("/_emulator/apps/62c95aeb231ec058/calls", { initiator: "superhero1", receiver: "superhero2", type: "audio", status: "unanswered" }, { key: null });
+    expect((await pushesTo("superhero2")).map((n) => [n.trigger, n.pushToken, n.reason ?? n.status])).toEqual([
+      ["initiated", "superhero2-phone", "sent"],
+      ["initiated", "b-voip", "sent"],
+      ["unanswered", "superhero2-phone", "CALL_PREFERENCE"],
+      ["unanswered", "b-voip", "CALL_PREFERENCE"],
+    ]);
+    const voip = (await pushesTo("superhero2"))[1];
+    expect(voip).toMatchObject({ provider: "apns", tokenType: "apns_ios_voip", title: "Iron Man", body: "AUDIO CALL" });
+    expect(voip.payload).toMatchObject({ pushType: "voip", topic: "com.example.voip", type: "apns", payload: { type: "call", callAction: "initiated", callType: "audio" } });
+    // VoIP tokens ring for calls only.
+    await say("superhero1", "superhero2", "text");
+    expect((await pushesTo("superhero2")).filter((n) => n.trigger === "after_message").map((n) => n.pushToken)).toEqual(["superhero2-phone"]);
+  });
+
   it("answers /notifications/v1/logs from the same records, with its filters", async () => {
     await device("superhero2");
     await say("superhero1", "superhero2", "one");
@@ -159,6 +271,54 @@ describe("the notification outbox", () => {
     expectError(await e.get(`${N}/v1/logs?channel=pigeon`), 400, "ERR_BAD_REQUEST");
   });
 
+  it("filters /notifications/v1/logs by message, reaction, people, trigger, category, type, channel, provider and time window", async () => {
+    for (const uid of ["superhero1", "superhero2", "superhero3"]) await device(uid);
+    const direct = await say("superhero1", "superhero2", "direct");
+    e.clock.advance(60);
+    const group = await say("superhero1", "supergroup", "to all", "group");
+    await e.post(`/v3/messages/${group.body.data.id}/reactions/👍`, undefined, { onBehalfOf: "superhero2" });
+    await e.post("/_emulator/apps/62c95aeb231ec058/calls", { initiator: "superhero1", receiver: "superhero2", type: "video", status: "unanswered" }, { key: null });
+    const logs = async (q: string) => {
+      const r = await e.get(`${N}/v1/logs?${q}`);
+      expect(r.status).toBe(200);
+      return (r.body.data as any[]).map((l) => [l.trigger, l.receiver, l.member, l.reason]);
+    };
+    const all = (await e.get(`${N}/v1/logs`)).body.data as any[];
+    expect(all.map((l) => l.messageSentAtMS)).toEqual([...all.map((l) => l.messageSentAtMS)].sort((a, b) => b - a));
+    // The sender's own device is recorded too (SENDER), against the message's receiver.
+    expect(await logs(`messageId=${direct.body.data.id}&receiver=superhero2`)).toEqual([
+      ["after_message", "superhero2", null, "SENDER"],
+      ["after_message", "superhero2", null, null],
+    ]);
+    expect(await logs(`messageId=${direct.body.data.id}&receiver=superhero1`)).toEqual([]);
+    expect((await logs("trigger=after_message&receiverType=group&notificationTriggered=true")).map((l) => l[2]).sort()).toEqual(["superhero2", "superhero3"]);
+    expect(await logs("member=superhero3")).toEqual([["after_message", "supergroup", "superhero3", null]]);
+    const [reaction] = (await e.get(`${N}/v1/logs?trigger=message_reaction_added&success=true`)).body.data;
+    expect(reaction).toMatchObject({ reactionSender: "superhero2", reactionReceiver: "superhero1", sender: "superhero2", receiver: "supergroup", messageId: Number(group.body.data.id) });
+    expect(await logs(`reactionId=${reaction.reactionId}&reactionReceiver=superhero1`)).toEqual([["message_reaction_added", "supergroup", "superhero1", null]]);
+    expect(await logs("reactionSender=superhero2")).toEqual([
+      ["message_reaction_added", "supergroup", "superhero2", "SENDER"],
+      ["message_reaction_added", "supergroup", "superhero1", null],
+    ]);
+    expect((await logs("messageType=video")).map((l) => l[0]).sort()).toEqual(["initiated", "initiated", "unanswered", "unanswered"]);
+    expect((await logs("messageCategory=message")).map((l) => l[0])).not.toContain("initiated");
+    expect((await logs("messageCategory=message")).length).toBe(all.length - 4);
+    expect(await logs(`to=${Number(direct.body.data.sentAt) * 1000}`)).toHaveLength(2);
+    expect((await logs(`from=${Number(direct.body.data.sentAt) * 1000 + 1}`)).length).toBe(all.length - 2);
+    expect((await logs("sender=superhero1&reason=SENDER")).length).toBe(4);
+    expect(await logs("channel=email")).toEqual([]);
+    expect((await logs("provider=fcm")).length).toBe(all.length);
+    const newer = (await e.get(`${N}/v1/logs?logId=${all[2]._id}&affix=prepend`)).body;
+    expect(newer.data.map((l: any) => l._id)).toEqual([all[0]._id, all[1]._id]);
+    expect(newer.meta).toEqual({
+      previous: { affix: "prepend", logId: all[0]._id, messageId: all[0].messageId },
+      current: { limit: 20, count: 2 },
+      next: { affix: "append", logId: all[1]._id, messageId: all[1].messageId },
+    });
+    for (const bad of ["receiverType=channel", "trigger=after_lunch", "from=yesterday", "success=maybe", "messageCategory=custom"])
+      expectError(await e.get(`${N}/v1/logs?${bad}`), 400, "ERR_BAD_REQUEST");
+  });
+
   it("filters, waits for and clears the outbox", async () => {
     await device("superhero2");
     const waiting = e.get("/_emulator/notifications?uid=superhero2&wait=5000", { key: null });
@@ -166,6 +326,11 @@ describe("the notification outbox", () => {
     expect((await waiting).body.notifications).toHaveLength(1);
     expect(await outbox("?channel=email")).toEqual([]);
     expect(await outbox("?conversationId=superhero1_user_superhero2")).toHaveLength(1);
+    expect(await outbox("?conversationId=group_supergroup")).toEqual([]);
+    expect(await outbox("?appId=62C95AEB231EC058&provider=fcm&status=sent&event=after_message")).toHaveLength(1);
+    expect(await outbox("?appId=someotherapp")).toEqual([]);
+    expect(await outbox("?provider=apns")).toEqual([]);
+    expect(await outbox("?uid=superhero3&wait=50")).toEqual([]);
     expectError(await e.get("/_emulator/notifications?channel=fax", { key: null }), 400, "ERR_BAD_REQUEST");
     expect((await e.del("/_emulator/notifications", undefined, { key: null })).body).toEqual({ cleared: true });
     expect(await outbox()).toEqual([]);
@@ -196,17 +361,22 @@ describe("the notification outbox", () => {
 describe("custom providers", () => {
   let receiver: Server;
   let url: string;
-  let received: { body: any; headers: IncomingMessage["headers"] }[];
+  let received: { body: any; headers: IncomingMessage["headers"]; path?: string }[];
   let status: number;
+  /** How many more requests to a path fail with 503 (whatever `status` says). */
+  let failing: Record<string, number>;
   beforeEach(async () => {
     received = [];
     status = 200;
+    failing = {};
     receiver = createServer((req, res) => {
       let text = "";
       req.on("data", (d) => (text += d));
       req.on("end", () => {
-        received.push({ body: JSON.parse(text), headers: req.headers });
-        res.statusCode = status;
+        received.push({ body: JSON.parse(text), headers: req.headers, path: req.url });
+        const fail = (failing[req.url!] ?? 0) > 0;
+        if (fail) failing[req.url!]--;
+        res.statusCode = fail ? 503 : status;
         res.end("ok");
       });
     });
@@ -243,5 +413,45 @@ describe("custom providers", () => {
     expect(retrying.status).toBe("delivered");
     expect(retrying.attempts.map((a) => a.status)).toEqual([500, 200]);
     expect(received).toHaveLength(3);
+  });
+
+  it("POSTs email and SMS digests to the custom providers after the interval, with retries and a delivery record", async () => {
+    const custom = (path: string, flag: string, stored: boolean) =>
+      e.post(`${N}/${path}/v1/providers/custom`, { isEnabled: true, webhookURL: url.replace("/push", `/${path}`), useBasicAuth: false, basicAuthUsername: "u", basicAuthPassword: "p", [flag]: stored });
+    expect((await custom("email", "useStoredEmailID", true)).status).toBe(200);
+    expect((await custom("sms", "useStoredPhNo", false)).status).toBe(200);
+    await patch(`${N}/v1/contact-details`, { email: "cap@example.com" }, { onBehalfOf: "superhero2" });
+    await say("superhero1", "superhero2", "for B");
+    await say("superhero1", "superhero3", "for C");
+    // C has no stored email and the email provider wants one; the SMS provider does not.
+    expect((await outbox("?uid=superhero3")).map((n) => [n.channel, n.reason ?? n.status])).toEqual([["email", "MISSING_EMAIL"], ["sms", "scheduled"]]);
+    expect((await outbox("?uid=superhero2&provider=custom")).map((n) => [n.channel, n.status])).toEqual([["email", "scheduled"], ["sms", "scheduled"]]);
+    expect(received).toEqual([]);
+
+    failing["/email"] = 1;
+    e.clock.advance(7200);
+    const retrying = await e.emulator.notifications.waitFor({ uid: "superhero2", channel: "email", status: "retrying" }, 10_000);
+    expect(retrying.map((n) => n.attempts.map((a) => a.status))).toEqual([[503]]);
+    e.clock.advance(10);
+    const delivered = async () => (await outbox("?status=delivered")).map((n) => [n.uid, n.channel, n.provider, n.success, n.attempts.length]).sort();
+    for (let i = 0; i < 1000 && (await delivered()).length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await delivered()).toEqual([
+      ["superhero2", "email", "custom", true, 2],
+      ["superhero2", "sms", "custom", true, 1],
+      ["superhero3", "sms", "custom", true, 1],
+    ]);
+    const email = received.filter((r) => r.path === "/email");
+    expect(email.map((r) => r.body.data.to)).toEqual([{ uid: "superhero2", name: "Captain America", email: "cap@example.com" }, { uid: "superhero2", name: "Captain America", email: "cap@example.com" }]);
+    expect(email[1].body).toMatchObject({
+      trigger: "email-notification-payload-generated",
+      webhook: "custom",
+      data: { subject: "New messages from Iron Man", senderDetails: { uid: "superhero1", name: "Iron Man" }, messages: [{ message: "for B", sender: { uid: "superhero1" } }] },
+    });
+    expect(email[1].headers.authorization).toBeUndefined();
+    const sms = received.filter((r) => r.path === "/sms").map((r) => r.body);
+    expect(sms.map((b) => [b.trigger, b.data.to.uid, b.data.smsContent]).sort()).toEqual([
+      ["sms-notification-payload-generated", "superhero2", "You've received new messages from Iron Man!"],
+      ["sms-notification-payload-generated", "superhero3", "You've received new messages from Iron Man!"],
+    ]);
   });
 });

@@ -18,6 +18,41 @@ const FCM = {
 const APNS = { providerId: "apns-main", keyId: "K1", teamId: "T1", bundleId: "com.example.app", p8KeyFilename: "k.p8", p8Key: "-----BEGIN PRIVATE KEY-----xyz0123456789", productionMode: false };
 const CUSTOM = { isEnabled: true, webhookURL: "https://example.com/push", useBasicAuth: true, basicAuthUsername: "user", basicAuthPassword: "secretpassword123" };
 
+describe("notification operations", () => {
+  it("serves the 49 operations of the reference's notifications area, and no other", () => {
+    const crud = (path: string) => ["GET", "POST", "PUT", "DELETE"].map((m) => `${m} ${path}`);
+    const push = (kind: string) => [
+      ...crud(`/notifications/push/v1/providers/${kind}`).slice(0, 3),
+      `DELETE /notifications/push/v1/providers/${kind}/:providerId`,
+      `PUT /notifications/push/v1/providers/${kind}/default/:providerId`,
+    ];
+    const published = [
+      ...["GET", "PATCH", "DELETE"].map((m) => `${m} /notifications/v1/settings`),
+      ...push("fcm"),
+      ...push("apns"),
+      ...crud("/notifications/push/v1/providers/custom"),
+      ...["GET", "PATCH", "DELETE"].map((m) => `${m} /notifications/v1/preferences`),
+      ...["GET", "PUT", "DELETE"].map((m) => `${m} /notifications/v1/preferences/mute`),
+      ...["GET", "PATCH"].map((m) => `${m} /notifications/v1/preferences/timezone`),
+      ...["GET", "PATCH", "DELETE"].map((m) => `${m} /notifications/v1/contact-details`),
+      ...["POST", "GET", "DELETE"].map((m) => `${m} /notifications/push/v1/tokens`),
+      "DELETE /notifications/push/v1/tokens/:pushToken",
+      ...crud("/notifications/sms/v1/providers/twilio"),
+      ...crud("/notifications/email/v1/providers/sendgrid"),
+      ...crud("/notifications/sms/v1/providers/custom"),
+      ...crud("/notifications/email/v1/providers/custom"),
+      "GET /notifications/v1/logs",
+    ];
+    const served = new Set<string>();
+    for (const r of e.app.routes) {
+      const path = /^\/@rest\/:appId\/:region\/v3(\/notifications\/.*)$/.exec(r.path)?.[1];
+      if (path && r.method !== "ALL") served.add(`${r.method} ${path}`);
+    }
+    expect(published).toHaveLength(49);
+    expect([...served].sort()).toEqual([...published].sort());
+  });
+});
+
 describe("notification settings", () => {
   it("answers the defaults, applies a partial update and resets", async () => {
     const r = await e.get(`${N}/v1/settings`);
@@ -62,6 +97,18 @@ describe("notification settings", () => {
     expect((await e.get(`${N}/v1/settings`)).body.data.preferences.group.messagesSetting).toBe(2);
   });
 
+  it("refuses names every object inherits (constructor, __proto__, toString), changing nothing", async () => {
+    const before = (await e.get(`${N}/v1/settings`)).body.data;
+    const raw = '{"constructor":1,"__proto__":{"toString":"x"},"preferences":{"group":{"toString":2}}}';
+    const err = expectError(await e.call("PATCH", `${N}/v1/settings`, { raw, headers: { "content-type": "application/json" } }), 400, "ERR_BAD_REQUEST");
+    expect(Object.keys(err.details!).sort()).toEqual(["__proto__", "constructor", "preferences.group.toString"]);
+    expect((await e.get(`${N}/v1/settings`)).body.data).toEqual(before);
+    const prefs = expectError(await patch(`${N}/v1/preferences?uid=superhero2`, { groupPreferences: { constructor: 2 } }), 400, "ERR_BAD_REQUEST");
+    expect(prefs.details).toEqual({ "groupPreferences.constructor": ["The groupPreferences.constructor field is not allowed."] });
+    const proto = await e.call("PATCH", `${N}/v1/preferences?uid=superhero2`, { raw: '{"__proto__":1}', headers: { "content-type": "application/json" } });
+    expect(expectError(proto, 400, "ERR_BAD_REQUEST").details).toEqual({ ["__proto__"]: ["The __proto__ field is not allowed."] });
+  });
+
   it("needs a full-access key", async () => {
     expectError(await e.get(`${N}/v1/settings`, { key: AUTH_KEY }), 403, "AUTH_ERR_NO_ACCESS");
     expectError(await e.get(`${N}/v1/settings`, { key: null }), 401, "AUTH_ERR_EMPTY_APIKEY");
@@ -97,6 +144,15 @@ describe("push providers", () => {
     expectError(await e.put(`${N}/push/v1/providers/fcm/default/nope`), 404, "ERR_PROVIDER_NOT_FOUND");
     const err = expectError(await e.post(`${N}/push/v1/providers/fcm`, { providerId: "x", serviceAccountCreds: { project_id: "p" } }), 400, "ERR_BAD_REQUEST");
     expect(Object.keys(err.details!).sort()).toEqual(["serviceAccountCreds.client_email", "serviceAccountCreds.private_key"]);
+    const payload = { android: { chat: "yes", sms: true }, watch: { chat: true }, web: 1 };
+    expect(expectError(await e.post(`${N}/push/v1/providers/fcm`, { ...FCM, providerId: "x", notificationInPayload: payload }), 400, "ERR_BAD_REQUEST").details).toEqual({
+      "notificationInPayload.android.chat": ["The notificationInPayload.android.chat field must be true or false."],
+      "notificationInPayload.android.sms": ["The notificationInPayload.android.sms field is not allowed."],
+      "notificationInPayload.watch": ["The notificationInPayload.watch field is not allowed."],
+      "notificationInPayload.web": ["The notificationInPayload.web must be an object."],
+    });
+    expectError(await e.put(`${N}/push/v1/providers/fcm`, { providerId: "fcm-main", notificationInPayload: { ios: { call: null } } }), 400, "ERR_BAD_REQUEST");
+    expect((await e.get(`${N}/push/v1/providers/fcm`)).body.data.pushProviders.map((p: any) => [p.providerId, p.notificationInPayload])).toEqual([["fcm-main", FCM.notificationInPayload]]);
     expect(expectError(await e.post(`${N}/push/v1/providers/fcm`, {}), 400, "ERR_BAD_REQUEST").details).toMatchObject({
       providerId: ["The providerId field is required."],
       serviceAccountCreds: ["The serviceAccountCreds field is required."],

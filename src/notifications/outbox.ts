@@ -189,7 +189,8 @@ export class Outbox extends FilteredLog<Notification, NotificationFilter> {
       messageId: m.id,
       messageSentAtMS: m.sentAt * 1000,
       sender: plan.actor,
-      receiver: m.receiverType === "group" ? m.receiver : uid,
+      // One-on-one: the party who did not act (the user notified; for the actor's own devices, the other one).
+      receiver: m.receiverType === "group" || plan.actor === m.sender ? m.receiver : m.sender,
       receiverType: m.receiverType,
       notificationTriggered: false,
       status: "suppressed",

@@ -127,7 +127,7 @@ export function planOf(event: DomainEvent): Plan | undefined {
   switch (event.trigger) {
     case "message_sent": {
       if (!m || (m.category !== "message" && m.category !== "custom")) return undefined;
-      const setting = m.parentId !== undefined ? "replies" : m.data.quotedMessageId !== undefined ? "quotedReplies" : "messages";
+      const setting = m.parentId !== undefined ? "replies" : m.quotedMessageId !== undefined ? "quotedReplies" : "messages";
       return {
         event: event.trigger,
         trigger: "after_message",

@@ -84,7 +84,7 @@ export const logs = new Hono<Env>().get("/notifications/v1/logs", (c) => {
   const reactionId = num("reactionId");
   const from = num("from");
   const to = num("to");
-  q.oneOf("messageCategory", ["message"] as const);
+  const messageCategory = q.oneOf("messageCategory", ["message"] as const);
   const messageType = q.str("messageType");
   const trigger = q.oneOf("trigger", TRIGGERS);
   const str = (name: string) => q.str(name)?.toLowerCase();
@@ -100,7 +100,7 @@ export const logs = new Hono<Env>().get("/notifications/v1/logs", (c) => {
   q.done();
   const app = c.get("app");
   const { notifications } = c.get("emulator");
-  const type = (n: Notification) => app.messages.get(n.messageId)?.type;
+  const message = (n: Notification) => app.messages.get(n.messageId);
   // Newest first; `append` pages go back in time from the cursor, `prepend` forward.
   const all = notifications
     .list({ appId: app.meta.appId })
@@ -110,7 +110,8 @@ export const logs = new Hono<Env>().get("/notifications/v1/logs", (c) => {
         (reactionId === undefined || n.reactionId === reactionId) &&
         (from === undefined || n.messageSentAtMS >= from) &&
         (to === undefined || n.messageSentAtMS <= to) &&
-        (messageType === undefined || type(n) === messageType) &&
+        (messageCategory === undefined || message(n)?.category === messageCategory) &&
+        (messageType === undefined || message(n)?.type === messageType) &&
         (trigger === undefined || n.trigger === trigger) &&
         (sender === undefined || n.sender === sender) &&
         (reactionSender === undefined || n.reactionSender === reactionSender) &&

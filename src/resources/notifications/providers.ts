@@ -60,13 +60,26 @@ const APNS: Schema = {
 };
 const FCM_CREDS = ["project_id", "client_email", "private_key"];
 
-function checkFcmCreds(body: Body, creating: boolean): void {
-  const creds = body.serviceAccountCreds as Record<string, unknown> | undefined;
-  if (!creds) return;
+const PAYLOAD_PLATFORMS = ["ios", "android", "web"];
+const PAYLOAD_KINDS = ["chat", "call"];
+
+/** The FCM fields inside objects: the service account's credentials and `notificationInPayload {ios, android, web: {chat, call}}`. */
+function checkFcm(body: Body, creating: boolean): void {
   const details: Record<string, string[]> = {};
-  for (const k of FCM_CREDS)
-    if (creating || k in creds)
-      if (typeof creds[k] !== "string" || creds[k] === "") details[`serviceAccountCreds.${k}`] = [`The serviceAccountCreds.${k} field is required.`];
+  const creds = body.serviceAccountCreds as Record<string, unknown> | undefined;
+  for (const k of creds ? FCM_CREDS : [])
+    if (creating || Object.hasOwn(creds!, k))
+      if (typeof creds![k] !== "string" || creds![k] === "") details[`serviceAccountCreds.${k}`] = [`The serviceAccountCreds.${k} field is required.`];
+  const inPayload = body.notificationInPayload as Record<string, unknown> | undefined;
+  for (const [platform, kinds] of Object.entries(inPayload ?? {})) {
+    const name = `notificationInPayload.${platform}`;
+    if (!PAYLOAD_PLATFORMS.includes(platform)) details[name] = [`The ${name} field is not allowed.`];
+    else if (typeof kinds !== "object" || kinds === null || Array.isArray(kinds)) details[name] = [`The ${name} must be an object.`];
+    else
+      for (const [kind, v] of Object.entries(kinds))
+        if (!PAYLOAD_KINDS.includes(kind)) details[`${name}.${kind}`] = [`The ${name}.${kind} field is not allowed.`];
+        else if (typeof v !== "boolean") details[`${name}.${kind}`] = [`The ${name}.${kind} field must be true or false.`];
+  }
   if (Object.keys(details).length > 0) throw badRequest(details);
 }
 
@@ -84,7 +97,7 @@ function pushProviderRoutes(kind: ProviderKind, schema: Schema, createdReply: (a
   const base = `/notifications/push/v1/providers/${kind}`;
   const list = (app: AppState) => ({ pushProviders: app.notifications.providersOf(kind).map(providerView) });
   const checkExtra = (body: Body, creating: boolean) => {
-    if (kind === "fcm") checkFcmCreds(body, creating);
+    if (kind === "fcm") checkFcm(body, creating);
   };
   const requiredOnCreate = kind === "fcm" ? ["serviceAccountCreds"] : ["keyId", "teamId", "bundleId", "p8Key"];
   return new Hono<Env>()
