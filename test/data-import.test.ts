@@ -181,6 +181,26 @@ describe("data import: messages", () => {
     expect((await imp("messages", { messages: { old1: history("old1", 1) } })).body.data.old1.error.code).toBe("ERR_IMPORT_MUID_ALREADY_EXISTS");
   });
 
+  it("lists conversations by the time of their last message, and threads live replies under imported messages", async () => {
+    const now = e.clock.now();
+    const conversations = async () => (await e.get("/v3/conversations", { onBehalfOf: "superhero1" })).body.data.map((c: any) => c.conversationId);
+    const before = await conversations();
+    // A conversation holding only old history lists after the ones active since, though its message id is newer.
+    const r = await imp("messages", { messages: { past: text("past", now - 86_400, { receiver: "superhero3" }) } });
+    const past = r.body.data.past.data;
+    expect(await conversations()).toEqual([...before, "superhero1_user_superhero3"]);
+    // A live message makes it the latest again.
+    await e.post("/v3/messages", { receiver: "superhero3", receiverType: "user", data: { text: "back" } }, { onBehalfOf: "superhero1" });
+    expect((await conversations())[0]).toBe("superhero1_user_superhero3");
+
+    const reply = await e.post(`/v3/messages/${past.id}/thread`, { receiver: "superhero1", receiverType: "user", data: { text: "late reply" } }, { onBehalfOf: "superhero3" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ parentId: past.id, sender: "superhero3" });
+    const thread = await e.get(`/v3/messages/${past.id}/thread`, { onBehalfOf: "superhero1" });
+    expect(thread.body.data.map((m: any) => m.data.text)).toEqual(["late reply"]);
+    expect((await e.get(`/v3/messages/${past.id}`)).body.data).toMatchObject({ muid: "past", sentAt: now - 86_400, replyCount: 1 });
+  });
+
   it("fires no webhooks or events", async () => {
     const events: string[] = [];
     e.store.events.subscribe((ev) => events.push(ev.trigger));
