@@ -181,6 +181,42 @@ describe("data import: messages", () => {
     expect((await imp("messages", { messages: { old1: history("old1", 1) } })).body.data.old1.error.code).toBe("ERR_IMPORT_MUID_ALREADY_EXISTS");
   });
 
+  it("creates what an item names from its details only when the whole item succeeds", async () => {
+    const now = e.clock.now();
+    const r = await imp("messages", {
+      messages: {
+        // The sender is new, the receiver unknown: the item fails and no sender is left behind.
+        orphan: text("orphan", now - 60, { sender: "new-sender", senderUserDetails: { uid: "new-sender", name: "New" }, receiver: "ghost" }),
+        // A new group (with a new owner) and an invalid message: neither is made.
+        badgroup: { muid: "badgroup", sender: "superhero1", receiverType: "group", receiver: "newgroup", category: "nope", data: { text: "x" }, sentAt: now - 60, receiverGroupDetails: { guid: "newgroup", name: "N", type: "public", owner: "newowner" }, receiverGroupOwnerDetails: { uid: "newowner", name: "Owner" } },
+        // Mentioned users are created from mentionedUserDetails; a user named twice in one item is made once.
+        mention: text("mention", now - 50, { sender: "twice", senderUserDetails: { uid: "twice", name: "Twice" }, receiver: "superhero2", data: { text: "hi <@uid:fresh> and <@uid:twice>" }, mentionedUserDetails: { fresh: { uid: "fresh", name: "Fresh" }, twice: { uid: "twice", name: "Twice" } } }),
+      },
+    });
+    expect(r.body.data.orphan).toMatchObject({ success: false, error: { code: "ERR_UID_NOT_FOUND" } });
+    expect(r.body.data.badgroup).toMatchObject({ success: false, error: { code: "ERR_INVALID_MESSAGE_CATEGORY" } });
+    expect(r.body.data.mention).toMatchObject({ success: true, data: { sender: "twice" } });
+    expect(r.body.data.mention.data.mentionedUsers.map((u: any) => u.uid)).toEqual(["fresh", "twice"]);
+    expectError(await e.get("/v3/users/new-sender"), 404, "ERR_UID_NOT_FOUND");
+    expectError(await e.get("/v3/users/newowner"), 404, "ERR_UID_NOT_FOUND");
+    expectError(await e.get("/v3/groups/newgroup"), 404, "ERR_GUID_NOT_FOUND");
+    expect((await e.get("/v3/users/fresh")).body.data).toMatchObject({ uid: "fresh", name: "Fresh" });
+
+    // Members: a new group and user with a joinedAt out of range leave nothing behind either.
+    const m = await imp("members", {
+      members: { g9_member_u9: { memberId: "g9_member_u9", guid: "g9", uid: "u9", joinedAt: now + 60, groupDetails: { guid: "g9", name: "G9", type: "public", createdAt: now - 600 }, userDetails: { uid: "u9", name: "U9" } } },
+    });
+    expect(m.body.data.g9_member_u9).toMatchObject({ success: false, error: { code: "ERR_IMPORT_INVALID_JOINEDAT" } });
+    expectError(await e.get("/v3/groups/g9"), 404, "ERR_GUID_NOT_FOUND");
+    expectError(await e.get("/v3/users/u9"), 404, "ERR_UID_NOT_FOUND");
+    // A group whose owner is its imported member: the owner is made once and is already a member.
+    const own = await imp("members", {
+      members: { g8_member_u8: { memberId: "g8_member_u8", guid: "g8", uid: "u8", joinedAt: now - 30, groupDetails: { guid: "g8", name: "G8", type: "public", owner: "u8", createdAt: now - 600 }, userDetails: { uid: "u8", name: "U8" } } },
+    });
+    expect(own.body.data.g8_member_u8).toMatchObject({ success: false, error: { code: "ERR_ALREADY_JOINED" } });
+    expectError(await e.get("/v3/groups/g8"), 404, "ERR_GUID_NOT_FOUND");
+  });
+
   it("lists conversations by the time of their last message, and threads live replies under imported messages", async () => {
     const now = e.clock.now();
     const conversations = async () => (await e.get("/v3/conversations", { onBehalfOf: "superhero1" })).body.data.map((c: any) => c.conversationId);
