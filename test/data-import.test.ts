@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { emulator, expectError, type TestEmulator } from "./helpers.js";
+import { AUTH_KEY, emulator, expectError, type TestEmulator } from "./helpers.js";
 
 let e: TestEmulator;
 beforeEach(async () => {
@@ -57,6 +57,12 @@ describe("data import: users, groups, members", () => {
     delete many.u50;
     const fifty = await imp("users", { users: many });
     expect(Object.values(fifty.body.data).every((x: any) => x.success)).toBe(true);
+    // The API key: missing, unknown, or an Auth Key (authOnly) are refused before anything is read.
+    const one = { users: { k1: { uid: "k1", name: "K" } } };
+    expectError(await e.post("/v3/data_import/users", one, { key: null }), 401, "AUTH_ERR_EMPTY_APIKEY");
+    expectError(await e.post("/v3/data_import/users", one, { key: "nope" }), 401, "AUTH_ERR_APIKEY_NOT_FOUND");
+    expectError(await e.post("/v3/data_import/users", one, { key: AUTH_KEY }), 403, "AUTH_ERR_NO_ACCESS");
+    expectError(await e.get("/v3/users/k1"), 404, "ERR_UID_NOT_FOUND");
     // An array of items is taken too, each keyed by its id.
     expect((await imp("users", { users: [{ uid: "arr1", name: "Arr" }] })).body.data.arr1.success).toBe(true);
   });
