@@ -253,9 +253,9 @@ describe("data import: messages", () => {
     expect(events).toEqual([]);
   });
 
-  it("allows 60 requests per minute per endpoint when rate limits are on", async () => {
+  it("allows 60 requests per minute per endpoint when rate limits are on (--rate-limit)", async () => {
+    e = await emulator({ rateLimit: true }); // what the --rate-limit flag sets
     e.clock.freeze(1_700_000_040_000); // the start of a minute
-    await e.put("/_emulator/rate-limits", { enabled: true }, { key: null });
     for (let i = 0; i < 60; i++) expect((await imp("users", { users: { [`r${i}`]: { uid: `r${i}`, name: "R" } } })).status).toBe(200);
     const refused = expectError(await imp("users", { users: { r60: { uid: "r60", name: "R" } } }), 429, "ERR_TOO_MANY_REQUESTS");
     expect(refused.message).toBe("Too many requests for data import API. 60 per minute is the maximum request allowed. Please retry after 60 seconds.");
