@@ -42,6 +42,8 @@ describe("BYO agents", () => {
     expect(isAgentic(app, "superhero1")).toBe(false);
     expectError(await e.get(`/v3/bots/${agent.uid}`), 404, "ERR_BOT_NOT_FOUND");
     expectError(await e.put(`/v3/bots/${agent.uid}`, { enabled: true }), 404, "ERR_BOT_NOT_FOUND");
+    const asBot = expectError(await e.post("/v3/bots", { uid: agent.uid, webhookURL: "https://example.com/bot" }), 400, "ERR_BAD_REQUEST");
+    expect(asBot.details).toEqual({ uid: ["The uid belongs to an AI agent, which the bots API does not manage."] });
     expect((await e.get("/v3/bots")).body.data).toEqual([]);
 
     expect((await e.get("/v3/ai-agents/agents")).body).toEqual({ agents: [agent] });

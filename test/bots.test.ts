@@ -128,6 +128,11 @@ describe("POST /bots/{uid}/messages", () => {
     expectError(await e.post("/v3/bots/echo-bot/messages", { receiverType: "user", data: { text: "x" } }), 400, "ERR_EMPTY_RECEIVER");
     expectError(await e.post("/v3/bots/echo-bot/messages", { receiver: "superhero1", receiverType: "user", data: {} }), 400, "ERR_EMPTY_MESSAGE_TEXT");
     expectError(await e.post("/v3/bots/echo-bot/messages", { receiver: "supergroup", receiverType: "group", data: { text: "x" } }), 403, "ERR_GROUP_NOT_JOINED");
+    // The send is one event of the store's stream, as for POST /messages (webhooks and realtime subscribe to it).
+    const events: string[] = [];
+    e.store.events.subscribe((ev) => events.push(`${ev.trigger}:${ev.message?.sender}`));
+    expect((await e.post("/v3/bots/echo-bot/messages", { receiver: "superhero2", receiverType: "user", data: { text: "event" } })).status).toBe(200);
+    expect(events).toEqual(["message_sent:echo-bot"]);
     // Only bots may: users that are not bots are not found.
     expectError(await e.post("/v3/bots/superhero1/messages", { receiver: "superhero2", receiverType: "user", data: { text: "x" } }), 404, "ERR_BOT_NOT_FOUND");
   });
@@ -184,6 +189,16 @@ describe("bot relays", () => {
     expect(rx.received.every((r) => r.body.data.receiverType === "group" && r.body.data.receiver === "supergroup")).toBe(true);
   });
 
+  /** The first relay once it has `status` and `attempts` attempts (a deadline, not a count: the machine may be busy). */
+  const relayWith = async (status: string, attempts: number) => {
+    for (const until = Date.now() + 10_000; Date.now() < until; ) {
+      const [d] = (await relays()).body.deliveries;
+      if (d?.status === status && d.attempts.length === attempts) return d;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`no ${status} relay with ${attempts} attempts`);
+  };
+
   it("retries a failed relay twice, 10 s and 30 s later on the emulator clock", async () => {
     await makeBot("flaky-bot");
     e.clock.freeze();
@@ -192,25 +207,28 @@ describe("bot relays", () => {
       res.end();
     };
     await e.post("/v3/messages", { receiver: "flaky-bot", receiverType: "user", data: { text: "are you there" } }, { onBehalfOf: "superhero1" });
-    const wait = async (status: string, attempts: number) => {
-      for (let i = 0; i < 300; i++) {
-        const [d] = (await relays()).body.deliveries;
-        if (d?.status === status && d.attempts.length === attempts) return d;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      throw new Error(`no ${status} relay with ${attempts} attempts`);
-    };
-    await wait("retrying", 1);
+    await relayWith("retrying", 1);
     e.clock.advance(9);
     await new Promise((r) => setTimeout(r, 50));
     expect(rx.received).toHaveLength(1);
     e.clock.advance(1);
-    await wait("retrying", 2);
+    await relayWith("retrying", 2);
     rx.answer = (_, res) => res.end();
     e.clock.advance(30);
-    const done = await wait("delivered", 3);
+    const done = await relayWith("delivered", 3);
     expect(done.attempts.map((a: any) => a.at - done.attempts[0].at)).toEqual([0, 10_000, 40_000]);
     expect(done.attempts.map((a: any) => a.status)).toEqual([503, 503, 200]);
+  });
+
+  it("counts a callback that does not answer within 2 s as a failed attempt, to be retried", async () => {
+    await makeBot("slow-bot");
+    e.clock.freeze();
+    rx.answer = () => {}; // never answers
+    await e.post("/v3/messages", { receiver: "slow-bot", receiverType: "user", data: { text: "hello?" } }, { onBehalfOf: "superhero1" });
+    const d = await relayWith("retrying", 1);
+    expect(d.attempts).toEqual([{ at: expect.any(Number), error: "no answer within 2000 ms", durationMs: expect.any(Number) }]);
+    expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(1900);
+    expect(rx.received).toHaveLength(1);
   });
 
   it("runs a complete bot: it answers each relayed message through POST /bots/{uid}/messages", async () => {

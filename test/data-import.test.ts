@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { emulator, expectError, type TestEmulator } from "./helpers.js";
+import { AUTH_KEY, emulator, expectError, type TestEmulator } from "./helpers.js";
 
 let e: TestEmulator;
 beforeEach(async () => {
@@ -57,6 +57,12 @@ describe("data import: users, groups, members", () => {
     delete many.u50;
     const fifty = await imp("users", { users: many });
     expect(Object.values(fifty.body.data).every((x: any) => x.success)).toBe(true);
+    // The API key: missing, unknown, or an Auth Key (authOnly) are refused before anything is read.
+    const one = { users: { k1: { uid: "k1", name: "K" } } };
+    expectError(await e.post("/v3/data_import/users", one, { key: null }), 401, "AUTH_ERR_EMPTY_APIKEY");
+    expectError(await e.post("/v3/data_import/users", one, { key: "nope" }), 401, "AUTH_ERR_APIKEY_NOT_FOUND");
+    expectError(await e.post("/v3/data_import/users", one, { key: AUTH_KEY }), 403, "AUTH_ERR_NO_ACCESS");
+    expectError(await e.get("/v3/users/k1"), 404, "ERR_UID_NOT_FOUND");
     // An array of items is taken too, each keyed by its id.
     expect((await imp("users", { users: [{ uid: "arr1", name: "Arr" }] })).body.data.arr1.success).toBe(true);
   });
@@ -181,6 +187,62 @@ describe("data import: messages", () => {
     expect((await imp("messages", { messages: { old1: history("old1", 1) } })).body.data.old1.error.code).toBe("ERR_IMPORT_MUID_ALREADY_EXISTS");
   });
 
+  it("creates what an item names from its details only when the whole item succeeds", async () => {
+    const now = e.clock.now();
+    const r = await imp("messages", {
+      messages: {
+        // The sender is new, the receiver unknown: the item fails and no sender is left behind.
+        orphan: text("orphan", now - 60, { sender: "new-sender", senderUserDetails: { uid: "new-sender", name: "New" }, receiver: "ghost" }),
+        // A new group (with a new owner) and an invalid message: neither is made.
+        badgroup: { muid: "badgroup", sender: "superhero1", receiverType: "group", receiver: "newgroup", category: "nope", data: { text: "x" }, sentAt: now - 60, receiverGroupDetails: { guid: "newgroup", name: "N", type: "public", owner: "newowner" }, receiverGroupOwnerDetails: { uid: "newowner", name: "Owner" } },
+        // Mentioned users are created from mentionedUserDetails; a user named twice in one item is made once.
+        mention: text("mention", now - 50, { sender: "twice", senderUserDetails: { uid: "twice", name: "Twice" }, receiver: "superhero2", data: { text: "hi <@uid:fresh> and <@uid:twice>" }, mentionedUserDetails: { fresh: { uid: "fresh", name: "Fresh" }, twice: { uid: "twice", name: "Twice" } } }),
+      },
+    });
+    expect(r.body.data.orphan).toMatchObject({ success: false, error: { code: "ERR_UID_NOT_FOUND" } });
+    expect(r.body.data.badgroup).toMatchObject({ success: false, error: { code: "ERR_INVALID_MESSAGE_CATEGORY" } });
+    expect(r.body.data.mention).toMatchObject({ success: true, data: { sender: "twice" } });
+    expect(r.body.data.mention.data.mentionedUsers.map((u: any) => u.uid)).toEqual(["fresh", "twice"]);
+    expectError(await e.get("/v3/users/new-sender"), 404, "ERR_UID_NOT_FOUND");
+    expectError(await e.get("/v3/users/newowner"), 404, "ERR_UID_NOT_FOUND");
+    expectError(await e.get("/v3/groups/newgroup"), 404, "ERR_GUID_NOT_FOUND");
+    expect((await e.get("/v3/users/fresh")).body.data).toMatchObject({ uid: "fresh", name: "Fresh" });
+
+    // Members: a new group and user with a joinedAt out of range leave nothing behind either.
+    const m = await imp("members", {
+      members: { g9_member_u9: { memberId: "g9_member_u9", guid: "g9", uid: "u9", joinedAt: now + 60, groupDetails: { guid: "g9", name: "G9", type: "public", createdAt: now - 600 }, userDetails: { uid: "u9", name: "U9" } } },
+    });
+    expect(m.body.data.g9_member_u9).toMatchObject({ success: false, error: { code: "ERR_IMPORT_INVALID_JOINEDAT" } });
+    expectError(await e.get("/v3/groups/g9"), 404, "ERR_GUID_NOT_FOUND");
+    expectError(await e.get("/v3/users/u9"), 404, "ERR_UID_NOT_FOUND");
+    // A group whose owner is its imported member: the owner is made once and is already a member.
+    const own = await imp("members", {
+      members: { g8_member_u8: { memberId: "g8_member_u8", guid: "g8", uid: "u8", joinedAt: now - 30, groupDetails: { guid: "g8", name: "G8", type: "public", owner: "u8", createdAt: now - 600 }, userDetails: { uid: "u8", name: "U8" } } },
+    });
+    expect(own.body.data.g8_member_u8).toMatchObject({ success: false, error: { code: "ERR_ALREADY_JOINED" } });
+    expectError(await e.get("/v3/groups/g8"), 404, "ERR_GUID_NOT_FOUND");
+  });
+
+  it("lists conversations by the time of their last message, and threads live replies under imported messages", async () => {
+    const now = e.clock.now();
+    const conversations = async () => (await e.get("/v3/conversations", { onBehalfOf: "superhero1" })).body.data.map((c: any) => c.conversationId);
+    const before = await conversations();
+    // A conversation holding only old history lists after the ones active since, though its message id is newer.
+    const r = await imp("messages", { messages: { past: text("past", now - 86_400, { receiver: "superhero3" }) } });
+    const past = r.body.data.past.data;
+    expect(await conversations()).toEqual([...before, "superhero1_user_superhero3"]);
+    // A live message makes it the latest again.
+    await e.post("/v3/messages", { receiver: "superhero3", receiverType: "user", data: { text: "back" } }, { onBehalfOf: "superhero1" });
+    expect((await conversations())[0]).toBe("superhero1_user_superhero3");
+
+    const reply = await e.post(`/v3/messages/${past.id}/thread`, { receiver: "superhero1", receiverType: "user", data: { text: "late reply" } }, { onBehalfOf: "superhero3" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ parentId: past.id, sender: "superhero3" });
+    const thread = await e.get(`/v3/messages/${past.id}/thread`, { onBehalfOf: "superhero1" });
+    expect(thread.body.data.map((m: any) => m.data.text)).toEqual(["late reply"]);
+    expect((await e.get(`/v3/messages/${past.id}`)).body.data).toMatchObject({ muid: "past", sentAt: now - 86_400, replyCount: 1 });
+  });
+
   it("fires no webhooks or events", async () => {
     const events: string[] = [];
     e.store.events.subscribe((ev) => events.push(ev.trigger));
@@ -191,9 +253,9 @@ describe("data import: messages", () => {
     expect(events).toEqual([]);
   });
 
-  it("allows 60 requests per minute per endpoint when rate limits are on", async () => {
+  it("allows 60 requests per minute per endpoint when rate limits are on (--rate-limit)", async () => {
+    e = await emulator({ rateLimit: true }); // what the --rate-limit flag sets
     e.clock.freeze(1_700_000_040_000); // the start of a minute
-    await e.put("/_emulator/rate-limits", { enabled: true }, { key: null });
     for (let i = 0; i < 60; i++) expect((await imp("users", { users: { [`r${i}`]: { uid: `r${i}`, name: "R" } } })).status).toBe(200);
     const refused = expectError(await imp("users", { users: { r60: { uid: "r60", name: "R" } } }), 429, "ERR_TOO_MANY_REQUESTS");
     expect(refused.message).toBe("Too many requests for data import API. 60 per minute is the maximum request allowed. Please retry after 60 seconds.");

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError } from "../../http/errors.js";
+import { apiError, badRequest } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
 import { asBool, Query, readBody, requireCredentials, validate, type Schema } from "../../http/validate.js";
+import { isAgentic } from "../../store/agents.js";
 import { GROUP_CHAT_SETTINGS, type BotRecord, type GroupChatSetting } from "../../store/types.js";
 import { requireUser } from "../users/lookup.js";
 import { sendMessage } from "../messages/routes.js";
@@ -49,6 +50,8 @@ export const bots = new Hono<Env>()
     validate(body, { uid: { required: true, type: "string", max: 50 }, ...FIELDS, webhookURL: { ...FIELDS.webhookURL, required: true } });
     const app = c.get("app");
     const user = requireUser(app, body.uid as string);
+    // AI agents are not managed by the bots API (reference/ai-agents.md §2.1).
+    if (isAgentic(app, user.uid)) throw badRequest({ uid: ["The uid belongs to an AI agent, which the bots API does not manage."] });
     if (app.bots.has(user.uid)) throw apiError("ERR_BOT_ALREADY_EXISTS", { uid: user.uid });
     if (app.bots.size >= BOTS_PER_APP)
       throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${BOTS_PER_APP} bot users.` });

@@ -32,6 +32,7 @@ interface Entry {
   last?: MessageRecord;
   /** Where it lists by activity: the last message's id (or the one it had when reset with `preserveOrder`). */
   order: number;
+  /** The last message's time: activity is ordered by it first, as imported history has new ids but old times. */
   updatedAt: number;
   pin?: Pin;
 }
@@ -114,7 +115,7 @@ function entriesOf(app: AppState, viewer: UserRecord): Entry[] {
     const e = entryOf(app, viewer, id);
     if (e) out.push(e);
   }
-  return out.sort((a, b) => (a.pin?.rank ?? Infinity) - (b.pin?.rank ?? Infinity) || b.order - a.order);
+  return out.sort((a, b) => (a.pin?.rank ?? Infinity) - (b.pin?.rank ?? Infinity) || b.updatedAt - a.updatedAt || b.order - a.order);
 }
 
 function requireEntry(app: AppState, viewer: UserRecord, conversationId: string): Entry {
