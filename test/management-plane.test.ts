@@ -122,8 +122,32 @@ describe("management API: usage", () => {
     const previous = (await e.mgmt("POST", `/apps/${APP_ID}/usage`, { usePreviousBillingCycle: true })).body.data.usage;
     expect(previous.cycle.name).toBe("October 2026");
     expect(previous.messages).toBe(0);
+    expect(usage.apps).toEqual([APP_ID]);
     expectError(await e.mgmt("POST", `/apps/${APP_ID}/usage`, { usePreviousBillingCycle: "soon" }), 400, "ERR_BAD_REQUEST");
     expectError(await e.mgmt("POST", "/apps/nosuch/usage", {}), 404, "ERR_APP_NOT_FOUND");
+  });
+
+  it("pools an account's apps in its base app: the base app reports them all, another app itself alone", async () => {
+    const hi = (base: string, key?: string) =>
+      e.post(`${base}/v3/messages`, { receiver: "superhero2", receiverType: "user", data: { text: "hi" } }, { onBehalfOf: "superhero1", key });
+    const report = async (appId: string) => (await e.mgmt("POST", `/apps/${appId}/usage`, {})).body.data.usage;
+    const before = await report(APP_ID);
+    const other = (await e.mgmt("POST", "/apps", { name: "Tenant A", region: "eu" })).body.data;
+    const key = Object.values(other.apiKeys as Record<string, { apiKey: string; scope: string }>).find((k) => k.scope === "fullAccess")!.apiKey;
+    expect((await hi(`/${other.id}.api-eu`, key)).status).toBe(200);
+    expect((await hi(`/${other.id}.api-eu`, key)).status).toBe(200);
+    const alone = await report(other.id);
+    expect(alone).toMatchObject({ apps: [other.id], total_users: 5 });
+    expect(alone.messages).toBeGreaterThanOrEqual(2); // and the sample messages of its birth
+    const pooled = await report(APP_ID);
+    expect(pooled.apps).toEqual([APP_ID, other.id]);
+    for (const figure of ["messages", "total_users", "monthly_active_users", "audio_minutes", "video_minutes"])
+      expect(pooled[figure], figure).toBe(before[figure] + alone[figure]);
+    // An account made with POST /tenants is another account: its first app is its own base app.
+    const account = await e.call("POST", "/apimgmt/tenants", { key: null, body: tenant, headers: basic(MGMT.key, MGMT.secret) });
+    const own = account.body.data.app.appId;
+    expect((await report(own)).apps).toEqual([own]);
+    expect((await report(APP_ID)).apps).toEqual([APP_ID, other.id]);
   });
 });
 
