@@ -152,7 +152,7 @@ describe("management API: usage", () => {
 });
 
 describe("management data in the data file", () => {
-  it("keeps extensions, widgets, certificates, collaborators, settings and tenants across a restart; a reset restores birth", async () => {
+  it("keeps extensions, widgets, certificates, collaborators, settings and tenants across a restart; a reset restores each app's birth", async () => {
     const file = join(tempDir("management"), "state.json");
     const first = await emulator({ data: file });
     const ext = (path: string) => `/apps/${APP_ID}/extensions${path}`;
@@ -190,6 +190,10 @@ describe("management data in the data file", () => {
     expect((await second.mgmt("GET", ext("?perPage=100"))).body.data.filter((x: any) => x.isActive)).toEqual([]);
     expect((await second.mgmt("GET", `/apps/${APP_ID}/collaborators`)).body.data).toEqual([]);
     expect((await second.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data["core.conversations.updateOnReplies"]).toBe(false);
+    // An app created before the restart goes back to its own birth, not to what was loaded.
+    await second.call("POST", "/_emulator/reset", { key: null, body: { appId: tenantApp } });
+    expect((await second.mgmt("GET", `/apps/${tenantApp}/extensions?perPage=100`)).body.data.filter((x: any) => x.isActive)).toEqual([]);
+    expect((await second.mgmt("GET", `/apps?searchKey=${tenantApp}`)).body.data[0]).toMatchObject({ plan: "Build", appOwner: { email: "my-email@example.com" } });
     second.persistence!.close();
   });
 });
