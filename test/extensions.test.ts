@@ -89,6 +89,13 @@ describe("management API: extensions", () => {
     const bad = expectError(await e.mgmt("POST", ext("/profanity-filter/v1/settings"), { settings: { dropMessage: false, badwords: [1] } }), 400, "ERR_BAD_REQUEST");
     expect(bad.details).toEqual({ "settings.badwords.0": ["The settings.badwords.0 must be a string."] });
     expectError(await e.mgmt("POST", ext("/profanity-filter/v1/settings"), { settings: [] }), 400, "ERR_BAD_REQUEST");
+    // Names every object has are no settings either, and a refused write stores nothing.
+    await e.mgmt("POST", ext("/profanity-filter/v1/settings"), { settings: { dropMessage: false, badwords: ["darn"] } });
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const refused = expectError(await e.mgmt("PUT", ext("/profanity-filter/v1/settings"), JSON.parse(`{"settings": {"${name}": {"dropMessage": true}}}`)), 400, "ERR_BAD_REQUEST");
+      expect(Object.keys(refused.details!)).toEqual([`settings.${name}`]);
+    }
+    expect((await e.mgmt("GET", ext("/profanity-filter/v1/settings"))).body.data.body.data.settings).toEqual({ dropMessage: false, badwords: ["darn"], appId: APP_ID });
   });
 
   it("keeps data masking's custom masks by id and refuses patterns that could backtrack", async () => {

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { APP_ID, emulator, expectError, MGMT, type TestEmulator } from "./helpers.js";
+import { tempDir } from "./tmp.helpers.js";
 
 let e: TestEmulator;
 beforeEach(async () => {
@@ -119,7 +122,78 @@ describe("management API: usage", () => {
     const previous = (await e.mgmt("POST", `/apps/${APP_ID}/usage`, { usePreviousBillingCycle: true })).body.data.usage;
     expect(previous.cycle.name).toBe("October 2026");
     expect(previous.messages).toBe(0);
+    expect(usage.apps).toEqual([APP_ID]);
     expectError(await e.mgmt("POST", `/apps/${APP_ID}/usage`, { usePreviousBillingCycle: "soon" }), 400, "ERR_BAD_REQUEST");
     expectError(await e.mgmt("POST", "/apps/nosuch/usage", {}), 404, "ERR_APP_NOT_FOUND");
+  });
+
+  it("pools an account's apps in its base app: the base app reports them all, another app itself alone", async () => {
+    const hi = (base: string, key?: string) =>
+      e.post(`${base}/v3/messages`, { receiver: "superhero2", receiverType: "user", data: { text: "hi" } }, { onBehalfOf: "superhero1", key });
+    const report = async (appId: string) => (await e.mgmt("POST", `/apps/${appId}/usage`, {})).body.data.usage;
+    const before = await report(APP_ID);
+    const other = (await e.mgmt("POST", "/apps", { name: "Tenant A", region: "eu" })).body.data;
+    const key = Object.values(other.apiKeys as Record<string, { apiKey: string; scope: string }>).find((k) => k.scope === "fullAccess")!.apiKey;
+    expect((await hi(`/${other.id}.api-eu`, key)).status).toBe(200);
+    expect((await hi(`/${other.id}.api-eu`, key)).status).toBe(200);
+    const alone = await report(other.id);
+    expect(alone).toMatchObject({ apps: [other.id], total_users: 5 });
+    expect(alone.messages).toBeGreaterThanOrEqual(2); // and the sample messages of its birth
+    const pooled = await report(APP_ID);
+    expect(pooled.apps).toEqual([APP_ID, other.id]);
+    for (const figure of ["messages", "total_users", "monthly_active_users", "audio_minutes", "video_minutes"])
+      expect(pooled[figure], figure).toBe(before[figure] + alone[figure]);
+    // An account made with POST /tenants is another account: its first app is its own base app.
+    const account = await e.call("POST", "/apimgmt/tenants", { key: null, body: tenant, headers: basic(MGMT.key, MGMT.secret) });
+    const own = account.body.data.app.appId;
+    expect((await report(own)).apps).toEqual([own]);
+    expect((await report(APP_ID)).apps).toEqual([APP_ID, other.id]);
+  });
+});
+
+describe("management data in the data file", () => {
+  it("keeps extensions, widgets, certificates, collaborators, settings and tenants across a restart; a reset restores each app's birth", async () => {
+    const file = join(tempDir("management"), "state.json");
+    const first = await emulator({ data: file });
+    const ext = (path: string) => `/apps/${APP_ID}/extensions${path}`;
+    await first.mgmt("POST", ext(""), { enabled: ["profanity-filter", "widget", "push-notification"] });
+    await first.mgmt("POST", ext("/profanity-filter/v1/settings"), { settings: { dropMessage: false, badwords: ["darn"] } });
+    const widgetId = (await first.mgmt("POST", ext("/widget/v2/settings"), { settings: { name: "Help", version: "v2" } })).body.data.body.data.widgetId;
+    const form = new FormData();
+    form.append("certificate", new Blob([readFileSync(new URL("./fixtures/apns-test.p8", import.meta.url))]), "AuthKey.p8");
+    const cert = await first.app.request(`http://localhost/apimgmt${ext("/push-notification/v1/upload-certificate-p8")}`, { method: "POST", headers: { ...MGMT }, body: form });
+    expect(cert.status).toBe(200);
+    await first.mgmt("POST", `/apps/${APP_ID}/collaborators`, { admins: ["ada@example.com"] });
+    await first.mgmt("POST", `/apps/${APP_ID}/settings`, { settings: { "core.conversations.updateOnReplies": true } });
+    const created = await first.call("POST", "/apimgmt/tenants", { key: null, body: tenant, headers: basic(MGMT.key, MGMT.secret) });
+    const tenantApp = created.body.data.app.appId;
+    await first.mgmt("POST", `/apps/${tenantApp}/extensions`, { enabled: ["xss-filter"] });
+    await first.persistence!.flush();
+    first.persistence!.close();
+
+    const second = await emulator({ data: file });
+    const listed = (await second.mgmt("GET", ext("?perPage=100"))).body.data.filter((x: any) => x.isActive).map((x: any) => x.id);
+    expect(listed.sort()).toEqual(["profanity-filter", "push-notification", "widget"]);
+    expect((await second.mgmt("GET", ext("/profanity-filter/v1/settings"))).body.data.body.data.settings.badwords).toEqual(["darn"]);
+    expect((await second.mgmt("GET", ext("/widget/v2/settings"))).body.data.body.data.configuration).toEqual([{ name: "Help", version: "v2", appId: APP_ID, widgetId }]);
+    expect((await second.mgmt("GET", ext("/push-notification/v1/query-certificates"))).body.data.body).toMatchObject({ certificate_p8: true, certificates: [{ type: "p8", fileName: "AuthKey.p8" }] });
+    expect((await second.mgmt("GET", `/apps/${APP_ID}/collaborators`)).body.data).toMatchObject([{ email: "ada@example.com", role: "admin" }]);
+    expect((await second.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data["core.conversations.updateOnReplies"]).toBe(true);
+    expect((await second.mgmt("GET", `/apps?searchKey=${tenantApp}`)).body.data[0].appOwner).toMatchObject({ email: "my-email@example.com" });
+    const tenantListed = (await second.mgmt("GET", `/apps/${tenantApp}/extensions?perPage=100`)).body.data;
+    expect(tenantListed.filter((x: any) => x.isActive).map((x: any) => x.id)).toEqual(["xss-filter"]);
+    // The effect is back with the settings: the stored bad word is masked.
+    const sent = await second.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "darn" } }, { onBehalfOf: "superhero1" });
+    expect(sent.body.data.data.metadata["@injected"].extensions["profanity-filter"]).toEqual({ profanity: "yes", message_clean: "****" });
+
+    await second.call("POST", "/_emulator/reset", { key: null, body: { appId: APP_ID } });
+    expect((await second.mgmt("GET", ext("?perPage=100"))).body.data.filter((x: any) => x.isActive)).toEqual([]);
+    expect((await second.mgmt("GET", `/apps/${APP_ID}/collaborators`)).body.data).toEqual([]);
+    expect((await second.mgmt("GET", `/apps/${APP_ID}/settings`)).body.data["core.conversations.updateOnReplies"]).toBe(false);
+    // An app created before the restart goes back to its own birth, not to what was loaded.
+    await second.call("POST", "/_emulator/reset", { key: null, body: { appId: tenantApp } });
+    expect((await second.mgmt("GET", `/apps/${tenantApp}/extensions?perPage=100`)).body.data.filter((x: any) => x.isActive)).toEqual([]);
+    expect((await second.mgmt("GET", `/apps?searchKey=${tenantApp}`)).body.data[0]).toMatchObject({ plan: "Build", appOwner: { email: "my-email@example.com" } });
+    second.persistence!.close();
   });
 });

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Env } from "../http/context.js";
 import { apiError, badRequest } from "../http/errors.js";
 import { MAX_JSON_DEPTH, readBody, validate } from "../http/validate.js";
-import { parseState, SeedError } from "../store/seed.js";
+import { parseSavedState, SeedError } from "../store/seed.js";
 import { deliveries } from "./webhooks.js";
 import { notificationsRoutes } from "./notifications.js";
 import { appsRoutes } from "./apps.js";
@@ -66,7 +66,8 @@ export const control = new Hono<Env>()
     const body = await readBody(c, STATE_BODY_LIMIT, STATE_DEPTH);
     const { store, clock } = c.get("emulator");
     try {
-      store.replace(parseState(body, clock.now(), "state"));
+      const { apps, births } = parseSavedState(body, clock.now(), "state");
+      store.replace(apps, births);
     } catch (e) {
       if (e instanceof SeedError) throw badRequest({ state: [e.message] });
       throw e;

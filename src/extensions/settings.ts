@@ -37,7 +37,7 @@ export function readSettings(ext: ExtensionSpec, spec: SettingsSpec, body: Body,
   }
   const details: Details = keyedMap();
   for (const k of Object.keys(raw))
-    if (!(k in spec.fields) && !(spec.topLevel && k === "appId"))
+    if (!Object.hasOwn(spec.fields, k) && !(spec.topLevel && k === "appId"))
       details[prefix + k] = [`The ${prefix}${k} field is not a setting of the ${ext.id} extension.`];
   const values: Body = {};
   const schema: Schema = {};

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Low } from "lowdb";
 import { DataFile } from "lowdb/node";
-import { parseState, SeedError } from "./seed.js";
+import { parseSavedState, SeedError } from "./seed.js";
 import { probeWritable, removeStaleTemps, writeStateFile } from "./state-writer.js";
 import type { Store } from "./store.js";
 import type { StateData } from "./types.js";
@@ -71,7 +71,8 @@ export class Persistence {
     const persistence = new Persistence(path, store, opts.delayMs ?? 20, opts.log ?? (() => {}));
     if (db.data) {
       try {
-        store.replace(parseState(db.data, opts.now, path));
+        const { apps, births } = parseSavedState(db.data, opts.now, path);
+        store.replace(apps, births);
       } catch (e) {
         persistence.close();
         if (e instanceof SeedError) throw new PersistenceError(`${e.message}; the file was left untouched.`);

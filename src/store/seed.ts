@@ -857,6 +857,18 @@ export function parseState(raw: unknown, now: number, source: string): AppData[]
   return apps;
 }
 
+/**
+ * A saved state (data file, `PUT /_emulator/state`): its apps, and the birth content of the apps created at run
+ * time, so that a reset after a restart still returns them to their birth (absent in older files).
+ */
+export function parseSavedState(raw: unknown, now: number, source: string): { apps: AppData[]; births: AppData[] } {
+  const apps = parseState(raw, now, source);
+  const c = new Checker(source);
+  const births = (raw as Record<string, unknown>).births;
+  if (births === undefined) return { apps, births: [] };
+  return { apps, births: c.arr(births, "births").map((a, i) => parseApp(a, `births[${i}]`, now, source, "state")) };
+}
+
 /** Reads and parses a seed file; any problem becomes a one-line SeedError. */
 export function readSeedFile(path: string | URL, now: number): AppData[] {
   const label = path instanceof URL ? path.pathname : path;

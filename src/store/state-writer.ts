@@ -54,7 +54,8 @@ export async function writeStateFile(path: string, data: StateData): Promise<voi
       }
       await out("}");
     }
-    await out("]}");
+    // The births of apps created at run time: their sample data or nothing, small.
+    await out(data.births ? `],"births":${JSON.stringify(data.births)}}` : "]}");
     await drain();
     await file.sync();
     await file.close();

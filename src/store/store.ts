@@ -32,6 +32,8 @@ export class Store {
   readonly apps = new Map<string, AppState>();
   /** What each app was born with: the seed entry, or the sample data of a created app. */
   private readonly origins = new Map<string, AppData>();
+  /** Apps created at run time whose origin is their birth (saved with the state, so a restart keeps it). */
+  private readonly created = new Set<string>();
   private readonly archived = new Set<string>();
   private seedApps: AppData[] = [];
   private listeners = new Set<() => void>();
@@ -46,16 +48,23 @@ export class Store {
     this.seedApps = apps.map((a) => structuredClone(a));
     this.apps.clear();
     this.origins.clear();
+    this.created.clear();
     for (const a of apps) this.install(a, a);
     this.defaultAppId = apps[0]?.app.appId;
   }
 
-  /** Replaces live content with saved state (data file or `PUT /_emulator/state`); origins of seed apps stay. */
-  replace(apps: AppData[]): void {
+  /**
+   * Replaces live content with saved state (data file or `PUT /_emulator/state`). Seed apps keep the seed as their
+   * origin; an app created at run time takes the birth the state carries; any other app, the content loaded now.
+   */
+  replace(apps: AppData[], births: AppData[] = []): void {
+    const born = new Map(births.map((b) => [b.app.appId, b]));
     this.apps.clear();
     for (const a of apps) {
-      const origin = this.origins.get(a.app.appId) ?? a;
-      this.install(a, origin);
+      const id = a.app.appId;
+      const birth = this.isSeedApp(id) ? undefined : born.get(id);
+      if (birth) this.created.add(id);
+      this.install(a, birth ?? this.origins.get(id) ?? a);
     }
     if (!this.defaultAppId || !this.apps.has(this.defaultAppId)) this.defaultAppId = apps[0]?.app.appId;
     this.changed();
@@ -106,6 +115,7 @@ export class Store {
     );
     if (opts.tenant) data.management.tenant = opts.tenant;
     const state = this.install(data, data);
+    this.created.add(appId);
     this.defaultAppId ??= appId;
     this.changed();
     return state;
@@ -168,7 +178,14 @@ export class Store {
   }
 
   toData(): StateData {
-    return { format: "chat-emulator/state@1", apps: [...this.apps.values()].map((a) => a.toData()) };
+    const data: StateData = { format: "chat-emulator/state@1", apps: [...this.apps.values()].map((a) => a.toData()) };
+    const created = [...this.created].filter((id) => this.apps.has(id));
+    if (created.length > 0) data.births = created.map((id) => this.origins.get(id)!);
+    return data;
+  }
+
+  private isSeedApp(appId: string): boolean {
+    return this.seedApps.some((s) => s.app.appId === appId);
   }
 
   onChange(fn: () => void): () => void {

@@ -365,4 +365,6 @@ export interface AppData {
 export interface StateData {
   format: "chat-emulator/state@1";
   apps: AppData[];
+  /** What the apps created at run time were born with (what a reset returns them to); seed apps have the seed. */
+  births?: AppData[];
 }

@@ -6,7 +6,7 @@ import { ok, page } from "../../http/reply.js";
 import { asBool, Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { REGIONS, type Region } from "../../store/types.js";
-import { usageReport } from "./usage.js";
+import { reportedApps, usageReport } from "./usage.js";
 
 const REGION_INFO: Record<Region, { id: Region; name: string; description: string }> = {
   us: { id: "us", name: "USA", description: "The USA region has servers located at Ohio." },
@@ -87,7 +87,8 @@ export const apps = new Hono<Env>()
     const app = pathApp(c);
     const body = await readBody(c);
     validate(body, { usePreviousBillingCycle: { type: "boolean" } });
-    const report = usageReport(app, c.get("emulator").clock.now(), asBool(body.usePreviousBillingCycle));
+    const { store, clock } = c.get("emulator");
+    const report = usageReport(reportedApps(store.apps.values(), app), clock.now(), asBool(body.usePreviousBillingCycle));
     const message =
       `Your usage request has been accepted and is being processed for ${report.cycle.name}. ` +
       `You will receive an email with the details at ${appOwner(app).email}`;

@@ -17,21 +17,26 @@ const toMs = (t: number) => (t >= 1e11 ? t : t * 1000);
  * Usage in [from, to] (seconds), from the calls initiated in it (a binary-searched range of the call index) and
  * the activity index: user-minutes of audio and video (each device's time in the call, rounded up to whole
  * minutes), recorded minutes, users active (sent a message or joined a call) and the peak of devices in calls at
- * the same time.
+ * the same time. Over several apps (a multi-tenant account's pooled usage) the figures add up and the peak is the
+ * peak of all their calls together.
  */
-export function usage(app: AppState, from: number, to: number, now: number) {
+export function usage(apps: readonly AppState[], from: number, to: number, now: number) {
   let audio = 0;
   let video = 0;
   let recorded = 0;
   const changes: [number, number][] = [];
-  for (const call of app.calls.initiatedBetween(from, to)) {
-    for (const p of call.participants) {
-      if (p.joinedAt === undefined) continue;
-      if (call.type === "audio") audio += participantSeconds(p, now);
-      else video += participantSeconds(p, now);
-      changes.push([p.joinedAt, 1], [p.leftAt ?? now, -1]);
+  let active = 0;
+  for (const app of apps) {
+    for (const call of app.calls.initiatedBetween(from, to)) {
+      for (const p of call.participants) {
+        if (p.joinedAt === undefined) continue;
+        if (call.type === "audio") audio += participantSeconds(p, now);
+        else video += participantSeconds(p, now);
+        changes.push([p.joinedAt, 1], [p.leftAt ?? now, -1]);
+      }
+      for (const r of call.recordings) recorded += r.endTime - r.startTime;
     }
-    for (const r of call.recordings) recorded += r.endTime - r.startTime;
+    active += app.activity.activeUsers(from, to);
   }
   // Leaving at t and joining at t do not overlap: at equal times, departures count first.
   changes.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -42,7 +47,7 @@ export function usage(app: AppState, from: number, to: number, now: number) {
     audio_minutes: Math.ceil(audio / 60),
     video_minutes: Math.ceil(video / 60),
     recorded_minutes: Math.ceil(recorded / 60),
-    active_users: app.activity.activeUsers(from, to),
+    active_users: active,
     concurrent_users: peak,
   };
 }
@@ -79,7 +84,7 @@ export const metrics = new Hono<Env>()
       q.fail("toDate", "The toDate must be a date after or equal to fromDate.");
     q.done();
     return ok(c, {
-      metrics: usage(c.get("app"), toSeconds(fromDate), toSeconds(toDate), c.get("emulator").clock.now()),
+      metrics: usage([c.get("app")], toSeconds(fromDate), toSeconds(toDate), c.get("emulator").clock.now()),
       time_range: { fromDate: toMs(fromDate), toDate: toMs(toDate) },
     });
   })
