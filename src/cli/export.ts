@@ -3,7 +3,7 @@ import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Command, CommanderError, Option } from "commander";
-import { fail } from "./args.js";
+import { fail, urlArg } from "./args.js";
 
 /**
  * `chat-emulator export [--url URL] [--out FILE] [--control-token T]`: saves a running emulator's whole state
@@ -14,7 +14,7 @@ import { fail } from "./args.js";
 export async function runExport(args: string[]): Promise<void> {
   const program = new Command("chat-emulator export")
     .description("Save a running emulator's state to a file (for --import)")
-    .addOption(new Option("--url <url>", "the emulator's address").env("CHAT_EMULATOR_URL").default("http://127.0.0.1:4780"))
+    .addOption(new Option("--url <url>", "the emulator's address").env("CHAT_EMULATOR_URL").default("http://127.0.0.1:4780").argParser(urlArg("--url")))
     .option("-o, --out <file>", "file to write (default: stdout)")
     .addOption(new Option("--control-token <token>", "the emulator's control token, if it was started with one").env("CHAT_EMULATOR_CONTROL_TOKEN"))
     .exitOverride()
@@ -26,7 +26,7 @@ export async function runExport(args: string[]): Promise<void> {
     throw e;
   }
   const o = program.opts<{ url: string; out?: string; controlToken?: string }>();
-  const url = `${o.url.replace(/\/+$/, "")}/_emulator/state`;
+  const url = `${o.url}/_emulator/state`;
   let res: Response;
   try {
     res = await fetch(url, { headers: o.controlToken ? { "x-emulator-token": o.controlToken } : {} });
