@@ -17,7 +17,7 @@ async function post(url: string, path: string, body: unknown, key = REST_KEY) {
 describe("chat-emulator demo, --import and --export-on-exit", () => {
   it("writes a demo file the same way twice, starts from it with --import without writing to it, and exports on a clean stop", async () => {
     const dir = tempDir("demo");
-    const [file, again, exported] = ["demo.json", "again.json", "new/folder/exported.json"].map((f) => join(dir, f));
+    const [file, again, exported] = ["demo.json", "new/again.json", "new/folder/exported.json"].map((f) => join(dir, f));
     const made = await runCli(["demo", ...SMALL, "--seed", "3", "--out", file]);
     expect(made.code).toBe(0);
     expect(made.stderr).toMatch(/demo app [0-9a-f]{16} \(30 users, 5 groups, 800 messages, \d+ reactions, \d+ calls\) written to .*demo\.json/);
@@ -77,8 +77,14 @@ describe("chat-emulator demo, --import and --export-on-exit", () => {
     expect(readFileSync(file, "utf8")).toBe(before);
 
     const unwritable = join(file, "out.json"); // a folder that is a file
+    const cannot = expect.stringMatching(/^chat-emulator: (demo: |export: )?.*state\.json\/out\.json: cannot be written \(.+\)\.\n$/);
     const exportTo = await runCli(["--port", "0", "--export-on-exit", unwritable]);
-    expect([exportTo.code, exportTo.stderr]).toEqual([2, expect.stringMatching(/^chat-emulator: .*state\.json\/out\.json: cannot be written \(.+\)\.\n$/)]);
+    expect([exportTo.code, exportTo.stderr]).toEqual([2, cannot]);
+    const demoTo = await runCli(["demo", ...SMALL, "--out", unwritable]);
+    expect([demoTo.code, demoTo.stderr]).toEqual([2, cannot]);
+    // before it asks the emulator (there is none at this address)
+    const saveTo = await runCli(["export", "--url", "http://127.0.0.1:9", "--out", unwritable]);
+    expect([saveTo.code, saveTo.stderr]).toEqual([2, cannot]);
   });
 });
 

@@ -1,9 +1,8 @@
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Command, CommanderError, Option } from "commander";
 import { fail, urlArg } from "./args.js";
+import { checkOut, writeOut } from "./out-file.js";
 
 /**
  * `chat-emulator export [--url URL] [--out FILE] [--control-token T]`: saves a running emulator's whole state
@@ -26,6 +25,7 @@ export async function runExport(args: string[]): Promise<void> {
     throw e;
   }
   const o = program.opts<{ url: string; out?: string; controlToken?: string }>();
+  await checkOut("export", o.out);
   const url = `${o.url}/_emulator/state`;
   let res: Response;
   try {
@@ -38,13 +38,7 @@ export async function runExport(args: string[]): Promise<void> {
     const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
     fail(`export: ${url} answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ""}`, 1);
   }
-  const temp = o.out && `${o.out}.${process.pid}.tmp`;
-  try {
-    await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), temp ? createWriteStream(temp) : process.stdout, { end: Boolean(temp) });
-    if (temp) await rename(temp, o.out!);
-  } catch (e) {
-    if (temp) await rm(temp, { force: true });
-    fail(`export: could not write ${o.out ?? "to stdout"}: ${(e as Error).message}`, 1);
-  }
+  const body = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);
+  await writeOut("export", o.out, (out) => pipeline(body, out, { end: false }));
   if (o.out) process.stderr.write(`chat-emulator: state of ${o.url} saved to ${o.out}\n`);
 }
