@@ -65,6 +65,20 @@ describe("chat-emulator demo, --import and --export-on-exit", () => {
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--users must be a whole number from 2")]);
   });
 
+  it("runs a CI command from a committed state with exec --import, leaving the file as it was, and exports what the command did", async () => {
+    const dir = tempDir("exec");
+    const [file, after] = [join(dir, "committed.json"), join(dir, "after.json")];
+    expect((await runCli(["demo", ...SMALL, "--out", file])).code).toBe(0);
+    const before = readFileSync(file, "utf8");
+    const [{ apiKeys }] = JSON.parse(before).apps;
+    const command = `fetch(process.env.CHAT_EMULATOR_BASE_URL + "/users", { method: "POST", headers: { apikey: process.env.CHAT_EMULATOR_API_KEY, "content-type": "application/json" }, body: JSON.stringify({ uid: "from-ci", name: "From CI" }) }).then((r) => process.exit(r.status === 200 && process.env.CHAT_EMULATOR_API_KEY === "${apiKeys[0].apiKey}" ? 0 : 1))`;
+    const ci = await runCli(["exec", "--port", "0", "--quiet", "--import", file, "--export-on-exit", after, "--", process.execPath, "-e", command], {}, 20_000);
+    expect([ci.code, ci.stderr]).toEqual([0, ""]);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    const exported = JSON.parse(readFileSync(after, "utf8"));
+    expect(exported.apps[0].users.map((u: { uid: string }) => u.uid)).toContain("from-ci");
+  });
+
   it("refuses at start, with exit 2, a --data that is the imported file and an --export-on-exit it cannot write", async () => {
     const dir = tempDir("refused");
     const file = join(dir, "state.json");
