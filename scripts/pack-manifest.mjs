@@ -1,7 +1,8 @@
 // The package.json of the packed package (npm pack, npm publish). `prepack` builds (unless CHAT_EMULATOR_PREBUILT=1:
 // the package test packs the dist that `npm test` has just built) and removes `prepare`: a git checkout needs it to
 // build, a packed package is built already, so installing the tarball runs no script. `postpack` puts the
-// checkout's package.json back (also after a pack that failed halfway, on the next pack).
+// checkout's package.json back; under `npm publish`, which reads package.json again after packing for the
+// registry's metadata, `postpublish` does. A pack or publish that failed halfway is undone by the next one.
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
@@ -16,9 +17,10 @@ if (process.argv[2] === "prepack") {
   delete manifest.scripts.prepare;
   writeFileSync(KEPT, text);
   writeFileSync(MANIFEST, JSON.stringify(manifest, null, 2) + "\n");
-} else if (process.argv[2] === "postpack") {
-  if (existsSync(KEPT)) renameSync(KEPT, MANIFEST);
+} else if (process.argv[2] === "postpack" || process.argv[2] === "postpublish") {
+  const publishing = process.env.npm_command === "publish";
+  if (existsSync(KEPT) && publishing === (process.argv[2] === "postpublish")) renameSync(KEPT, MANIFEST);
 } else {
-  console.error("usage: node scripts/pack-manifest.mjs prepack|postpack");
+  console.error("usage: node scripts/pack-manifest.mjs prepack|postpack|postpublish");
   process.exit(2);
 }

@@ -9,7 +9,7 @@ import type { RuleInput, RuleView } from "./control/rules.js";
 import type { SnapshotInfo } from "./control/snapshots.js";
 import { isLoopback } from "./control/token.js";
 import { Clock } from "./store/clock.js";
-import { Persistence } from "./store/persistence.js";
+import { Persistence, prepareWritable } from "./store/persistence.js";
 import { writeStateFile } from "./store/state-writer.js";
 import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
 import { Store, type CreateAppOptions } from "./store/store.js";
@@ -61,7 +61,10 @@ export interface EmulatorOptions extends ControlOptions {
   requestLog?: (line: string) => void;
   /** Request log format (default "text"). */
   logFormat?: LogFormat;
-  /** Writes the whole state to this file on `close()` (a clean stop), like `GET /_emulator/state`. */
+  /**
+   * Writes the whole state to this file on `close()` (a clean stop), like `GET /_emulator/state`. Missing folders
+   * are created at start; a file that cannot be written refuses the start with PersistenceError.
+   */
   exportOnExit?: string;
 }
 
@@ -232,6 +235,8 @@ function appInfo(store: Store, appId: string | undefined): AppInfo | undefined {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  // A file the state cannot be exported to stops the start, not the stop (when the state would be lost).
+  if (options.exportOnExit) await prepareWritable(options.exportOnExit);
   const { emulator, app, persistence, log, ...control } = await createEmulator(options);
   const host = options.host ?? "127.0.0.1";
   if (!isLoopback(host) && !emulator.control.token)

@@ -25,7 +25,7 @@ describe("demo data", () => {
     expect(JSON.parse(a)).toEqual(JSON.parse(JSON.stringify(demoState(small))));
   });
 
-  it("loads as the emulator's state: named users with avatars, groups of every type and size, threads, reactions, edits, deletes, unread counts and calls", async () => {
+  it("loads as the emulator's state: named users with avatars, groups of every type and size, one-on-one and group conversations, threads, reactions, edits, deletes, receipts, unread counts and calls", async () => {
     const doc = demoState(OPTIONS);
     const e = await emulator({ seed: doc });
     const [app] = doc.apps as unknown as { app: { appId: string }; apiKeys: { apiKey: string }[] }[];
@@ -72,11 +72,28 @@ describe("demo data", () => {
     expect(conversation.status).toBe(200);
     expect(Number(conversation.body.data.unreadMessageCount)).toBeGreaterThan(0);
 
+    // One-on-one and group conversations; a one-on-one's last message carries its receiver's receipts.
+    const perUser = new Map<string, number>();
+    for (const state of stored.conversations) perUser.set(state.uid, (perUser.get(state.uid) ?? 0) + 1);
+    const busiest = [...perUser].sort((a, b) => b[1] - a[1])[0][0];
+    const listed = await get("/conversations?perPage=1000", busiest);
+    expect(listed.status).toBe(200);
+    type Listed = { conversationType: string; lastMessage?: { receipts: { data: { receiptType: string; readAt?: number; deliveredAt?: number }[] } } };
+    const mine = listed.body.data as Listed[];
+    expect(new Set(mine.map((c) => c.conversationType))).toEqual(new Set(["user", "group"]));
+    const receipts = mine.filter((c) => c.conversationType === "user").flatMap((c) => c.lastMessage?.receipts.data ?? []);
+    expect(receipts.some((r) => r.receiptType === "delivery" && typeof r.deliveredAt === "number")).toBe(true);
+    expect(receipts.some((r) => r.receiptType === "read" && typeof r.readAt === "number")).toBe(true);
+
     const calls = await e.get(`/${app.app.appId}.call-us/v3/calls?perPage=100`, { key });
     expect(calls.status).toBe(200);
     const statuses = new Set((calls.body.data as { status: string }[]).map((k) => k.status));
     expect(statuses.has("ended")).toBe(true);
     expect(statuses.size).toBeGreaterThan(1);
+    const callDays = new Set(stored.calls.map((k) => Math.floor((OPTIONS.until - k.initiatedAt) / 86_400)));
+    expect(Math.min(...callDays)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...callDays)).toBeLessThan(14);
+    expect(callDays.size).toBeGreaterThan(3);
   });
 
   it("makes no messages when nobody can talk, and a small app without groups", async () => {

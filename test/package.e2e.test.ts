@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { APP_ID, REST_KEY } from "./helpers.js";
+import { startRegistry } from "./registry.helpers.js";
 import { tempDir } from "./tmp.helpers.js";
 
 /**
@@ -106,6 +107,28 @@ describe("npm package", () => {
     await run("npm", ["install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "-D", ROOT], { cwd: fromCheckout, env: npmEnv() });
     const e = await startCommand("npx", ["chat-emulator", "--port", "0"], { cwd: fromCheckout, env: npmEnv(), group: true });
     expect(await userName(e.url, "superhero3")).toBe("Spiderman");
+    await e.stop("SIGTERM");
+  });
+
+  it("installs from a registry with `npm install -D chat-emulator`: what `npm publish` uploads, without install scripts", async () => {
+    const registry = await startRegistry({ lockFile: join(ROOT, "package-lock.json"), upstream: process.env.npm_config_registry ?? "https://registry.npmjs.org/" });
+    onTestFinished(() => registry.close());
+    const token = `--${registry.url.replace(/^https?:/, "")}:_authToken=test`;
+    await run("npm", ["publish", "--registry", registry.url, token], { cwd: ROOT, env: { ...npmEnv(), CHAT_EMULATOR_PREBUILT: "1" } });
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    // The registry's metadata is read after packing: it has no `prepare` either, and the checkout gets it back.
+    const manifest = registry.published.get("chat-emulator")!.versions[version] as { scripts: Record<string, string> };
+    expect(manifest.scripts.prepare).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.prepare).toBe("npm run build");
+    expect(existsSync(join(ROOT, "package.json.checkout"))).toBe(false);
+
+    const fromRegistry = join(dir, "from-registry");
+    mkdirSync(fromRegistry);
+    writeFileSync(join(fromRegistry, "package.json"), JSON.stringify({ name: "user-project-3", private: true, type: "module" }));
+    await run("npm", ["install", "-D", "chat-emulator", "--registry", registry.url, "--prefer-offline", "--no-audit", "--no-fund"], { cwd: fromRegistry, env: npmEnv() });
+    expect(JSON.parse(readFileSync(join(fromRegistry, "package.json"), "utf8")).devDependencies).toEqual({ "chat-emulator": `^${version}` });
+    const e = await startCommand("npx", ["chat-emulator", "--port", "0"], { cwd: fromRegistry, env: npmEnv(), group: true });
+    expect(await userName(e.url, "superhero5")).toBe("Cyclops");
     await e.stop("SIGTERM");
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startClisPerTest } from "./cli.helpers.js";
@@ -17,7 +17,7 @@ async function post(url: string, path: string, body: unknown, key = REST_KEY) {
 describe("chat-emulator demo, --import and --export-on-exit", () => {
   it("writes a demo file the same way twice, starts from it with --import without writing to it, and exports on a clean stop", async () => {
     const dir = tempDir("demo");
-    const [file, again, exported] = ["demo.json", "again.json", "exported.json"].map((f) => join(dir, f));
+    const [file, again, exported] = ["demo.json", "new/again.json", "new/folder/exported.json"].map((f) => join(dir, f));
     const made = await runCli(["demo", ...SMALL, "--seed", "3", "--out", file]);
     expect(made.code).toBe(0);
     expect(made.stderr).toMatch(/demo app [0-9a-f]{16} \(30 users, 5 groups, 800 messages, \d+ reactions, \d+ calls\) written to .*demo\.json/);
@@ -64,6 +64,42 @@ describe("chat-emulator demo, --import and --export-on-exit", () => {
     const bad = await runCli(["demo", "--users", "1"]);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--users must be a whole number from 2")]);
   });
+
+  it("runs a CI command from a committed state with exec --import, leaving the file as it was, and exports what the command did", async () => {
+    const dir = tempDir("exec");
+    const [file, after] = [join(dir, "committed.json"), join(dir, "after.json")];
+    expect((await runCli(["demo", ...SMALL, "--out", file])).code).toBe(0);
+    const before = readFileSync(file, "utf8");
+    const [{ apiKeys }] = JSON.parse(before).apps;
+    const command = `fetch(process.env.CHAT_EMULATOR_BASE_URL + "/users", { method: "POST", headers: { apikey: process.env.CHAT_EMULATOR_API_KEY, "content-type": "application/json" }, body: JSON.stringify({ uid: "from-ci", name: "From CI" }) }).then((r) => process.exit(r.status === 200 && process.env.CHAT_EMULATOR_API_KEY === "${apiKeys[0].apiKey}" ? 0 : 1))`;
+    const ci = await runCli(["exec", "--port", "0", "--quiet", "--import", file, "--export-on-exit", after, "--", process.execPath, "-e", command], {}, 20_000);
+    expect([ci.code, ci.stderr]).toEqual([0, ""]);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    const exported = JSON.parse(readFileSync(after, "utf8"));
+    expect(exported.apps[0].users.map((u: { uid: string }) => u.uid)).toContain("from-ci");
+  });
+
+  it("refuses at start, with exit 2, a --data that is the imported file and an --export-on-exit it cannot write", async () => {
+    const dir = tempDir("refused");
+    const file = join(dir, "state.json");
+    expect((await runCli(["demo", ...SMALL, "--out", file])).code).toBe(0);
+    const before = readFileSync(file, "utf8");
+    const same = await runCli(["--port", "0", "--import", file, "--data", join(dir, ".", "state.json")]);
+    expect([same.code, same.stderr]).toEqual([2, "chat-emulator: --import and --data name the same file: --import is only read and --data is written; give --data another file.\n"]);
+    symlinkSync(file, join(dir, "link.json"));
+    expect((await runCli(["--port", "0", "--import", join(dir, "link.json"), "--data", file])).code).toBe(2);
+    expect(readFileSync(file, "utf8")).toBe(before);
+
+    const unwritable = join(file, "out.json"); // a folder that is a file
+    const cannot = expect.stringMatching(/^chat-emulator: (demo: |export: )?.*state\.json\/out\.json: cannot be written \(.+\)\.\n$/);
+    const exportTo = await runCli(["--port", "0", "--export-on-exit", unwritable]);
+    expect([exportTo.code, exportTo.stderr]).toEqual([2, cannot]);
+    const demoTo = await runCli(["demo", ...SMALL, "--out", unwritable]);
+    expect([demoTo.code, demoTo.stderr]).toEqual([2, cannot]);
+    // before it asks the emulator (there is none at this address)
+    const saveTo = await runCli(["export", "--url", "http://127.0.0.1:9", "--out", unwritable]);
+    expect([saveTo.code, saveTo.stderr]).toEqual([2, cannot]);
+  });
 });
 
 describe("chat-emulator export", () => {
@@ -91,5 +127,8 @@ describe("chat-emulator export", () => {
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain(`cannot reach ${closed} (ECONNREFUSED)`);
     expect(existsSync(join(dir, "none.json"))).toBe(false);
+    const notUrl = await runCli(["export", "--url", "127.0.0.1:4780"]);
+    expect([notUrl.code, notUrl.stderr]).toEqual([2, expect.stringContaining("--url must be an http:// or https:// address")]);
+    expect(notUrl.stderr.trim().split("\n")).toHaveLength(1);
   });
 });

@@ -19,6 +19,15 @@ export function timeArg(name: string) {
   };
 }
 
+/** An http:// or https:// address, without a trailing slash. */
+export function urlArg(name: string) {
+  return (value: string): string => {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new InvalidArgumentError(`${name} must be an http:// or https:// address such as http://127.0.0.1:4780.`);
+    return value.replace(/\/+$/, "");
+  };
+}
+
 /** Writes a CLI error the way commander does and exits (2: bad usage, 1: it could not be done). */
 export function fail(message: string, code = 2): never {
   process.stderr.write(`chat-emulator: ${message}\n`);

@@ -1,10 +1,8 @@
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { finished } from "node:stream/promises";
 import { Command, CommanderError, Option } from "commander";
 import { DEMO_DEFAULTS, defaultUntil, type DemoOptions } from "../demo/generate.js";
 import { writeDemo } from "../demo/write.js";
-import { fail, intArg, timeArg } from "./args.js";
+import { intArg, timeArg } from "./args.js";
+import { checkOut, writeOut } from "./out-file.js";
 
 /**
  * `chat-emulator demo [--users N] [--groups N] [--messages N] [--seed S] [--days N] [--until T] [--out FILE]`:
@@ -35,25 +33,13 @@ export async function runDemo(args: string[]): Promise<void> {
   }
   const o = program.opts<Omit<DemoOptions, "until"> & { until?: number; out?: string }>();
   const options: DemoOptions = { users: o.users, groups: o.groups, messages: o.messages, seed: o.seed, days: o.days, until: o.until ?? defaultUntil() };
+  await checkOut("demo", o.out);
   const started = performance.now();
-  // A file is written beside its final name and renamed at the end: an interrupted run leaves no half file.
-  const temp = o.out && `${o.out}.${process.pid}.tmp`;
-  const out = temp ? createWriteStream(temp) : process.stdout;
-  try {
-    const summary = await writeDemo(out, options);
-    if (temp) {
-      out.end();
-      await finished(out);
-      await rename(temp, o.out!);
-    }
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const counts = `${summary.users} users, ${summary.groups} groups, ${summary.messages} messages, ${summary.reactions} reactions, ${summary.calls} calls`;
-    process.stderr.write(
-      `chat-emulator: demo app ${summary.appId} (${counts}) written ${o.out ? `to ${o.out} ` : ""}in ${seconds} s.\n` +
-        (o.out ? `Start from it with: chat-emulator --import ${o.out}   (REST API key ${summary.restApiKey})\n` : ""),
-    );
-  } catch (e) {
-    if (temp) await rm(temp, { force: true });
-    fail(`demo: could not write ${o.out ?? "to stdout"}: ${(e as Error).message}`, 1);
-  }
+  const summary = await writeOut("demo", o.out, (out) => writeDemo(out, options));
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const counts = `${summary.users} users, ${summary.groups} groups, ${summary.messages} messages, ${summary.reactions} reactions, ${summary.calls} calls`;
+  process.stderr.write(
+    `chat-emulator: demo app ${summary.appId} (${counts}) written ${o.out ? `to ${o.out} ` : ""}in ${seconds} s.\n` +
+      (o.out ? `Start from it with: chat-emulator --import ${o.out}   (REST API key ${summary.restApiKey})\n` : ""),
+  );
 }

@@ -1,9 +1,8 @@
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Command, CommanderError, Option } from "commander";
-import { fail } from "./args.js";
+import { fail, urlArg } from "./args.js";
+import { checkOut, writeOut } from "./out-file.js";
 
 /**
  * `chat-emulator export [--url URL] [--out FILE] [--control-token T]`: saves a running emulator's whole state
@@ -14,7 +13,7 @@ import { fail } from "./args.js";
 export async function runExport(args: string[]): Promise<void> {
   const program = new Command("chat-emulator export")
     .description("Save a running emulator's state to a file (for --import)")
-    .addOption(new Option("--url <url>", "the emulator's address").env("CHAT_EMULATOR_URL").default("http://127.0.0.1:4780"))
+    .addOption(new Option("--url <url>", "the emulator's address").env("CHAT_EMULATOR_URL").default("http://127.0.0.1:4780").argParser(urlArg("--url")))
     .option("-o, --out <file>", "file to write (default: stdout)")
     .addOption(new Option("--control-token <token>", "the emulator's control token, if it was started with one").env("CHAT_EMULATOR_CONTROL_TOKEN"))
     .exitOverride()
@@ -26,7 +25,8 @@ export async function runExport(args: string[]): Promise<void> {
     throw e;
   }
   const o = program.opts<{ url: string; out?: string; controlToken?: string }>();
-  const url = `${o.url.replace(/\/+$/, "")}/_emulator/state`;
+  await checkOut("export", o.out);
+  const url = `${o.url}/_emulator/state`;
   let res: Response;
   try {
     res = await fetch(url, { headers: o.controlToken ? { "x-emulator-token": o.controlToken } : {} });
@@ -38,13 +38,7 @@ export async function runExport(args: string[]): Promise<void> {
     const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
     fail(`export: ${url} answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ""}`, 1);
   }
-  const temp = o.out && `${o.out}.${process.pid}.tmp`;
-  try {
-    await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), temp ? createWriteStream(temp) : process.stdout, { end: Boolean(temp) });
-    if (temp) await rename(temp, o.out!);
-  } catch (e) {
-    if (temp) await rm(temp, { force: true });
-    fail(`export: could not write ${o.out ?? "to stdout"}: ${(e as Error).message}`, 1);
-  }
+  const body = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);
+  await writeOut("export", o.out, (out) => pipeline(body, out, { end: false }));
   if (o.out) process.stderr.write(`chat-emulator: state of ${o.url} saved to ${o.out}\n`);
 }

@@ -1,6 +1,9 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { DEMO_DEFAULTS, defaultUntil, demoState } from "../demo/generate.js";
 import type { EmulatorOptions } from "../index.js";
+import { fail } from "./args.js";
 
 /** The CLI flags for where the state comes from and goes at the end: --import, --demo and --export-on-exit. */
 
@@ -34,8 +37,21 @@ export function addStateOptions(program: Command): Command {
     );
 }
 
+/** Whether two paths name one file (the same path, or a link to it). */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
 /** The emulator options these flags stand for (the seed only when --import or --demo replaces it). */
-export function stateOptions(o: StateFlags): Partial<EmulatorOptions> {
+export function stateOptions(o: StateFlags & { data?: string }): Partial<EmulatorOptions> {
+  if (o.import !== undefined && o.data !== undefined && sameFile(o.import, o.data))
+    fail("--import and --data name the same file: --import is only read and --data is written; give --data another file.");
   const options: Partial<EmulatorOptions> = { exportOnExit: o.exportOnExit };
   if (o.import !== undefined) options.seed = o.import;
   if (o.demo) options.seed = demoState({ ...DEMO_DEFAULTS, until: defaultUntil() });

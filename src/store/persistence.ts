@@ -9,6 +9,20 @@ import type { StateData } from "./types.js";
 
 export class PersistenceError extends Error {}
 
+/**
+ * Makes sure the state can be written to `path` later (missing folders created, temporary files a killed run left
+ * beside it removed); refuses with PersistenceError at once rather than when the state is due.
+ */
+export async function prepareWritable(path: string): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await removeStaleTemps(path);
+    await probeWritable(path);
+  } catch (e) {
+    throw new PersistenceError(`${path}: cannot be written (${(e as Error).message}).`);
+  }
+}
+
 /** The longest pause between two writes of a large state. */
 const MAX_REST_MS = 2000;
 /** After a failed save, the next attempt comes this long after (changes meanwhile do not hurry it). */
@@ -50,13 +64,7 @@ export class Persistence {
     store: Store,
     opts: { now: number; delayMs?: number; log?: (line: string) => void },
   ): Promise<Persistence> {
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      await removeStaleTemps(path);
-      await probeWritable(path);
-    } catch (e) {
-      throw new PersistenceError(`${path}: cannot be written (${(e as Error).message}).`);
-    }
+    await prepareWritable(path);
     const file = new DataFile<StateData | null>(path, {
       parse: (text) => (text.trim() === "" ? null : (JSON.parse(text) as StateData)),
       stringify: (data) => JSON.stringify(data),

@@ -68,7 +68,8 @@ export async function writeStateFile(path: string, data: StateData): Promise<voi
   }
 }
 
-const tempName = (path: string, pid: number) => `${path}.${pid}.tmp`;
+/** The temporary file a write of `path` by process `pid` goes to before it is renamed. */
+export const tempName = (path: string, pid: number) => `${path}.${pid}.tmp`;
 
 /** Makes the rename durable; folders cannot be opened for syncing everywhere (Windows), where this does nothing. */
 async function syncFolder(path: string): Promise<void> {
