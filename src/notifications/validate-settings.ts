@@ -10,7 +10,7 @@ export function checkSettingsPatch(patch: JsonObject, shape: JsonObject, details
   for (const [k, v] of Object.entries(patch)) {
     const name = prefix ? `${prefix}.${k}` : k;
     const fail = (m: string) => void (details[name] ??= []).push(m);
-    if (!(k in shape)) {
+    if (!Object.hasOwn(shape, k)) {
       fail(`The ${name} field is not allowed.`);
       continue;
     }

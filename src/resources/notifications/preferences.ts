@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { onBehalfOf } from "../../http/auth.js";
 import type { Ctx, Env } from "../../http/context.js";
-import { badRequest, type Details } from "../../http/errors.js";
+import { badRequest, keyedMap, type Details } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
@@ -77,7 +77,7 @@ function updateShapeView(app: AppState, uid: string): JsonObject {
 
 /** Checks a preferences update and keeps what users may override (the rest is ignored, as the platform does). */
 function preferencesUpdate(app: AppState, body: JsonObject): JsonObject {
-  const details: Details = {};
+  const details: Details = keyedMap();
   const fail = (name: string, m: string) => void (details[name] ??= []).push(m);
   const settings = appSettings(app);
   const kept: JsonObject = {};
@@ -92,7 +92,7 @@ function preferencesUpdate(app: AppState, body: JsonObject): JsonObject {
     const out: JsonObject = {};
     for (const [k, value] of Object.entries(v)) {
       const name = `${field}.${k}`;
-      const setting = keys[k];
+      const setting = Object.hasOwn(keys, k) ? keys[k] : undefined;
       if (!setting) fail(name, `The ${name} field is not allowed.`);
       else if (![1, 2, 3].includes(value as number) || (/Member/.test(k) && value === 3)) fail(name, `The selected ${name} is invalid.`);
       else if (at(settings, `preferences.${area}.${setting}Override`) === true) out[k] = value;
@@ -151,7 +151,7 @@ const CONVERSATIONS = { conversations: { required: true, type: "array", max: 100
 /** The `conversations` of a mute or unmute body, checked item by item. */
 function conversationsOf(body: JsonObject, withUntil: boolean): MutedConversation[] {
   validate(body, CONVERSATIONS);
-  const details: Details = {};
+  const details: Details = keyedMap();
   const fail = (name: string, m: string) => void (details[name] ??= []).push(m);
   const list = (body.conversations as JsonObject[]).map((item, i) => {
     const name = `conversations.${i}`;
@@ -187,7 +187,7 @@ export const preferences = new Hono<Env>()
   .get("/notifications/v1/settings", (c) => ok(c, appSettings(c.get("app"))))
   .patch("/notifications/v1/settings", async (c) => {
     const body = (await readBody(c)) as JsonObject;
-    const details: Details = {};
+    const details: Details = keyedMap();
     checkSettingsPatch(body, DEFAULT_SETTINGS, details);
     if (Object.keys(details).length > 0) throw badRequest(details);
     const app = c.get("app");
