@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { maskKey } from "../src/http/errors.js";
 import { startEmulator } from "../src/index.js";
 import { parseRoute } from "../ui/src/router.js";
@@ -70,7 +70,7 @@ describe("request log masks keys", () => {
       await fetch(`${e.url}/v3/apikeys/${REST_KEY}`, { headers: { apikey: REST_KEY } });
       await fetch(`${e.url}/v3/users/superhero1/auth_tokens/abcdef0123456789abcdef?apikey=${REST_KEY}&authToken=secret-token-value&perPage=2`, { headers: { apikey: REST_KEY } });
       await fetch(`${e.url}/_emulator/ui?token=my-control-token-123`);
-      await new Promise((r) => setTimeout(r, 50));
+      await vi.waitFor(() => expect(lines.length).toBeGreaterThanOrEqual(3)); // a line is written once its response is done
       const paths = lines.map((l) => JSON.parse(l).path as string);
       expect(paths[0]).toBe(`/v3/apikeys/${maskKey(REST_KEY)}`);
       expect(paths[1]).toBe(
