@@ -37,18 +37,8 @@ describe("keys named like Object's own properties", () => {
     const imported = await e.call("POST", "/v3/data_import/users", { raw: '{"users":{"__proto__":{"uid":"__proto__","name":"x"}}}', headers: { "content-type": "application/json" } });
     expect(Object.keys(imported.body.data)).toEqual(["__proto__"]);
   });
-  it("notification settings and preferences refuse them with details; the journal keeps query names and headers named so", async () => {
+  it("the journal keeps query names and headers named so", async () => {
     const e = await emulator();
-    for (const k of NAMES) {
-      for (const path of ["/v3/notifications/v1/settings", "/v3/notifications/v1/preferences?uid=superhero1"]) {
-        const err = expectError(await e.call("PATCH", path, { raw: `{"${k}":1}`, headers: { "content-type": "application/json" } }), 400, "ERR_BAD_REQUEST");
-        expect([path, Object.keys(err.details!)]).toEqual([path, [k]]);
-      }
-      const nested = await e.call("PATCH", "/v3/notifications/v1/preferences?uid=superhero1", { raw: `{"groupPreferences":{"${k}":1}}`, headers: { "content-type": "application/json" } });
-      expect(Object.keys(expectError(nested, 400, "ERR_BAD_REQUEST").details!)).toEqual([`groupPreferences.${k}`]);
-    }
-    expect(Object.keys((await e.get("/v3/notifications/v1/settings")).body.data)).not.toContain("constructor");
-    await e.call("DELETE", "/_emulator/requests");
     await e.get("/v3/users?toString=a&constructor=b&__proto__=c&perPage=2", { headers: { constructor: "x" } });
     const [entry] = (await e.get("/_emulator/requests")).body.requests;
     expect(Object.entries(entry.query)).toEqual([["toString", "a"], ["constructor", "b"], ["__proto__", "c"], ["perPage", "2"]]);

@@ -27,6 +27,18 @@ import { checkSettingsPatch, isClock } from "../../notifications/validate-settin
 
 const SUCCESS = { success: true };
 
+/** Problems per dotted field name (any name, `__proto__` included); `done()` throws them as one 400. */
+function problems() {
+  const details: Details = keyedMap();
+  return {
+    details,
+    fail: (name: string, message: string) => void (details[name] ??= []).push(message),
+    done: () => {
+      if (Object.keys(details).length > 0) throw badRequest(details);
+    },
+  };
+}
+
 /** The `uid` query parameter of the preference operations: required, an active user. */
 function queryUser(c: Ctx): UserRecord {
   const q = new Query(c);
@@ -77,8 +89,7 @@ function updateShapeView(app: AppState, uid: string): JsonObject {
 
 /** Checks a preferences update and keeps what users may override (the rest is ignored, as the platform does). */
 function preferencesUpdate(app: AppState, body: JsonObject): JsonObject {
-  const details: Details = keyedMap();
-  const fail = (name: string, m: string) => void (details[name] ??= []).push(m);
+  const { fail, done } = problems();
   const settings = appSettings(app);
   const kept: JsonObject = {};
   for (const key of Object.keys(body)) if (!["groupPreferences", "oneOnOnePreferences", "mutePreferences", "usePrivacyTemplate"].includes(key)) fail(key, `The ${key} field is not allowed.`);
@@ -110,7 +121,7 @@ function preferencesUpdate(app: AppState, body: JsonObject): JsonObject {
         else if (at(settings, "preferences.mute.dndPreferenceOverride") === true) out.dnd = mute.dnd;
       }
       if (mute.schedule !== undefined) {
-        const schedule = checkSchedule(mute.schedule, details);
+        const schedule = checkSchedule(mute.schedule, fail);
         if (schedule && at(settings, "preferences.mute.schedulePreferenceOverride") === true) out.schedule = schedule;
       }
       kept.mutePreferences = out;
@@ -120,12 +131,11 @@ function preferencesUpdate(app: AppState, body: JsonObject): JsonObject {
     if (typeof body.usePrivacyTemplate !== "boolean") fail("usePrivacyTemplate", "The usePrivacyTemplate field must be true or false.");
     else if (at(settings, "templates.usePrivacyTemplate") === 3) kept.usePrivacyTemplate = body.usePrivacyTemplate;
   }
-  if (Object.keys(details).length > 0) throw badRequest(details);
+  done();
   return kept;
 }
 
-function checkSchedule(v: unknown, details: Details): JsonObject | undefined {
-  const fail = (name: string, m: string) => void (details[name] ??= []).push(m);
+function checkSchedule(v: unknown, fail: (name: string, message: string) => void): JsonObject | undefined {
   if (!isObject(v)) return fail("mutePreferences.schedule", "The mutePreferences.schedule must be an object."), undefined;
   const out: JsonObject = {};
   for (const [day, entry] of Object.entries(v)) {
@@ -151,8 +161,7 @@ const CONVERSATIONS = { conversations: { required: true, type: "array", max: 100
 /** The `conversations` of a mute or unmute body, checked item by item. */
 function conversationsOf(body: JsonObject, withUntil: boolean): MutedConversation[] {
   validate(body, CONVERSATIONS);
-  const details: Details = keyedMap();
-  const fail = (name: string, m: string) => void (details[name] ??= []).push(m);
+  const { fail, done } = problems();
   const list = (body.conversations as JsonObject[]).map((item, i) => {
     const name = `conversations.${i}`;
     if (typeof item.id !== "string" || item.id === "" || item.id.length > 100) fail(`${name}.id`, `The ${name}.id field is required.`);
@@ -164,7 +173,7 @@ function conversationsOf(body: JsonObject, withUntil: boolean): MutedConversatio
     }
     return m;
   });
-  if (Object.keys(details).length > 0) throw badRequest(details);
+  done();
   return list;
 }
 
@@ -187,9 +196,9 @@ export const preferences = new Hono<Env>()
   .get("/notifications/v1/settings", (c) => ok(c, appSettings(c.get("app"))))
   .patch("/notifications/v1/settings", async (c) => {
     const body = (await readBody(c)) as JsonObject;
-    const details: Details = keyedMap();
+    const { details, done } = problems();
     checkSettingsPatch(body, DEFAULT_SETTINGS, details);
-    if (Object.keys(details).length > 0) throw badRequest(details);
+    done();
     const app = c.get("app");
     app.notifications.settings = merged(appSettings(app), body);
     return ok(c, SUCCESS);
