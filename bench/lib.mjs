@@ -18,7 +18,10 @@ export const LOAD = {
   warmupSeconds: 1,
 };
 
-/** Spawns `bench/servers/<name>.mjs`; resolves once it prints `READY <url> <json>`. `stop()` resolves its STATS. */
+/**
+ * Spawns `bench/servers/<name>.mjs`; resolves once it prints `READY <url> <json>`. `output()` is what it printed so
+ * far; `stop()` resolves its STATS.
+ */
 export function startServer(name, args = []) {
   const script = fileURLToPath(new URL(`./servers/${name}.mjs`, import.meta.url));
   const child = spawn(process.execPath, ["--max-old-space-size=8192", "--expose-gc", script, ...args], {
@@ -34,7 +37,7 @@ export function startServer(name, args = []) {
       if (!m) return;
       clearInterval(poll);
       child.off("exit", early);
-      resolve({ url: m[1], pid: child.pid, info: JSON.parse(m[2]), stop: () => stop(child, () => out) });
+      resolve({ url: m[1], pid: child.pid, info: JSON.parse(m[2]), output: () => out, stop: () => stop(child, () => out) });
     }, 10);
   });
 }

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../src/index.js";
-import { emulator, expectError, MGMT, REST_KEY } from "./helpers.js";
+import { APP_ID, emulator, expectError, MGMT, REST_KEY } from "./helpers.js";
 
 /**
  * Bodies are counted as they arrive: a chunked body (no Content-Length) is refused once it passes the limit,
@@ -46,8 +46,10 @@ function chunkedPost(path: string, total: number, headers: Record<string, string
 
 describe("streamed body limits", () => {
   it("refuses a 48 MiB chunked POST after about the limit, without reading the rest", async () => {
-    for (const path of ["/v3/users", "/apimgmt/apps", "/_emulator/rules"]) {
-      const r = await chunkedPost(path, 48 * MIB, path.startsWith("/apimgmt") ? MGMT : {});
+    const token = (await (await fetch(`${server.url}/v3/users/superhero1/auth_tokens`, { method: "POST", headers: { apikey: REST_KEY } })).json()).data.authToken;
+    const headers: Record<string, Record<string, string>> = { "/apimgmt/apps": MGMT, [`/${APP_ID}.apiclient-us/v3.0/messages`]: { appid: APP_ID, authtoken: token } };
+    for (const path of ["/v3/users", "/apimgmt/apps", "/_emulator/rules", `/${APP_ID}.apiclient-us/v3.0/messages`]) {
+      const r = await chunkedPost(path, 48 * MIB, headers[path]);
       expect([path, r.status, r.body.error.code]).toEqual([path, 413, "ERR_BAD_REQUEST"]);
       expect(r.sent).toBeLessThan(16 * MIB); // the old reader took in all 48 MiB before refusing
     }

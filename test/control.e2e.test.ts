@@ -83,6 +83,8 @@ describe("CLI control flags", () => {
     expect(latency.code).toBe(2);
     expect(latency.stderr).toContain("--latency must be MS or MIN-MAX");
     expect((await runCli(["--port", "0", "--journal-size", "-1"])).code).toBe(2);
+    const huge = await runCli(["--port", "0", "--journal-size", "20001"]); // the journal's memory stays bounded
+    expect([huge.code, huge.stderr]).toEqual([2, expect.stringContaining("--journal-size must be a whole number from 0 to 20000")]);
   });
 });
 

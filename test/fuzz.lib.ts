@@ -29,8 +29,14 @@ interface Route {
   path: string;
 }
 
-/** Routes that wait or stream by design, or whose job is to inject faults (an injected 500 is not a bug). */
-const SKIPPED = [/\/stream$/, /\/requests\/wait$/, /^\/_emulator\/rules/, /^\/_emulator\/rate-limits/];
+/** Routes that wait or stream by design. */
+const SKIPPED = [/\/stream$/, /\/requests\/wait$/];
+
+/**
+ * Routes whose job is to inject faults: fuzzed like the others, then their rules and limits are cleared before the
+ * next request (a 500 that a rule injects on purpose is not a bug).
+ */
+const FAULTS = /^\/_emulator\/(rules|rate-limits)/;
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
@@ -199,10 +205,12 @@ function isEnvelope(text: string): boolean {
   }
 }
 
-/** Runs `requests` fuzzed requests against a fresh in-process emulator; goes back to the seed every 100. */
-export async function fuzz(requests: number, seed: number): Promise<FuzzStats> {
-  const e = await createEmulator({ quiet: true, log: () => {} });
-  const { app, emulator } = e;
+/**
+ * A fresh in-process emulator, its routes (enumerated from the app) and the checks every request must pass; goes
+ * back to the seed every 100 requests (the state stays small, and an app or token a request deleted comes back).
+ */
+async function harness() {
+  const { app, emulator } = await createEmulator({ quiet: true, log: () => {} });
   const protoBefore = Object.getOwnPropertyNames(Object.prototype).join();
   const routes: Route[] = [];
   const seen = new Set<string>();
@@ -223,48 +231,90 @@ export async function fuzz(requests: number, seed: number): Promise<FuzzStats> {
     if (stats.failures.length < 20) stats.failures.push(`${what}: ${c.method} ${urlOf(c).slice(0, 300)} -> ${status} ${text.slice(0, 300)}`);
   };
 
-  await fc.assert(
-    fc.asyncProperty(caseOf(routes), async (c) => {
-      // Back to the seed now and then: the state stays small, and an app or token a request deleted comes back.
-      if (stats.requests > 0 && stats.requests % 100 === 0) {
-        emulator.store.reset({ to: "seed" });
-        authToken = await newToken();
-      }
-      const before = digest(emulator.store.toData());
-      let status: number;
-      let text: string;
-      try {
-        const res = await app.request(urlOf(c), { method: c.method, headers: headersOf(c, authToken), body: c.body === undefined || c.method === "GET" || c.method === "HEAD" ? undefined : c.body });
-        status = res.status;
-        text = await res.text();
-      } catch (err) {
-        status = 599;
-        text = String(err);
-      }
-      stats.requests++;
-      stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
-      const code = status >= 400 ? /"code":"(\w+)"/.exec(text)?.[1] : undefined;
-      if (code) stats.byCode[code] = (stats.byCode[code] ?? 0) + 1;
-      if (status >= 500) {
-        stats.serverErrors++;
-        fail("5xx", c, status, text);
-      }
-      const html = c.route.path.startsWith("/_emulator/ui") && text.startsWith("<!doctype html>");
-      if (status >= 400 && c.method !== "HEAD" && !html && !isEnvelope(text)) {
-        stats.nonEnvelope++;
-        fail("not in the envelope", c, status, text);
-      }
-      if (status >= 400 && digest(emulator.store.toData()) !== before) {
-        stats.refusedButChanged++;
-        fail("refused but changed the state", c, status, text);
-      }
-    }),
-    { numRuns: requests, seed, endOnFailure: true, verbose: 0, interruptAfterTimeLimit: 10 * 60_000 },
-  ).catch(() => undefined); // the properties are counted above; fast-check only drives the generation
+  /** Sends one request and checks its properties. */
+  async function send(c: Case): Promise<void> {
+    if (stats.requests > 0 && stats.requests % 100 === 0) {
+      emulator.store.reset({ to: "seed" });
+      authToken = await newToken();
+    }
+    const before = digest(emulator.store.toData());
+    let status: number;
+    let text: string;
+    try {
+      const res = await app.request(urlOf(c), { method: c.method, headers: headersOf(c, authToken), body: c.body === undefined || c.method === "GET" || c.method === "HEAD" ? undefined : c.body });
+      status = res.status;
+      text = await res.text();
+    } catch (err) {
+      status = 599;
+      text = String(err);
+    }
+    if (FAULTS.test(c.route.path)) {
+      emulator.control.rules.clear();
+      emulator.control.rateLimits.enabled = false;
+      emulator.control.rateLimits.forget();
+    }
+    stats.requests++;
+    stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+    const code = status >= 400 ? /"code":"(\w+)"/.exec(text)?.[1] : undefined;
+    if (code) stats.byCode[code] = (stats.byCode[code] ?? 0) + 1;
+    if (status >= 500) {
+      stats.serverErrors++;
+      fail("5xx", c, status, text);
+    }
+    const html = c.route.path.startsWith("/_emulator/ui") && text.startsWith("<!doctype html>");
+    if (status >= 400 && c.method !== "HEAD" && !html && !isEnvelope(text)) {
+      stats.nonEnvelope++;
+      fail("not in the envelope", c, status, text);
+    }
+    if (status >= 400 && digest(emulator.store.toData()) !== before) {
+      stats.refusedButChanged++;
+      fail("refused but changed the state", c, status, text);
+    }
+  }
 
-  const health = await app.request("http://localhost/_emulator/health");
-  if (health.status !== 200) stats.failures.push(`health answered ${health.status}`);
-  if (Object.getOwnPropertyNames(Object.prototype).join() !== protoBefore || ({} as Record<string, unknown>).polluted !== undefined)
-    stats.failures.push("Object.prototype changed");
-  return stats;
+  /** The last checks: the health probe answers and Object.prototype is untouched. */
+  async function finish(): Promise<FuzzStats> {
+    const health = await app.request("http://localhost/_emulator/health");
+    if (health.status !== 200) stats.failures.push(`health answered ${health.status}`);
+    if (Object.getOwnPropertyNames(Object.prototype).join() !== protoBefore || ({} as Record<string, unknown>).polluted !== undefined)
+      stats.failures.push("Object.prototype changed");
+    return stats;
+  }
+
+  return { routes, send, finish };
+}
+
+/** Runs `requests` fuzzed requests against a fresh in-process emulator. */
+export async function fuzz(requests: number, seed: number): Promise<FuzzStats> {
+  const { routes, send, finish } = await harness();
+  await fc.assert(
+    fc.asyncProperty(caseOf(routes), send),
+    { numRuns: requests, seed, endOnFailure: true, verbose: 0, interruptAfterTimeLimit: 10 * 60_000 },
+  ).catch(() => undefined); // the properties are counted by send(); fast-check only drives the generation
+  return finish();
+}
+
+/** Names of Object.prototype's properties, which a plain object "has" without being given them. */
+export const PROTOTYPE_NAMES = ["__proto__", "constructor", "toString"];
+
+/**
+ * Not random: every route with each prototype name as a body key (at the top, inside every known field), as the
+ * value of every known field, as every path parameter and as query keys and values. A key or id named like one
+ * of Object's properties must be a plain name everywhere: refused with details, or kept, never a 500.
+ */
+export async function prototypeSweep(): Promise<FuzzStats> {
+  const { routes, send, finish } = await harness();
+  const known = (path: string) => (path.match(/:\w+/g) ?? []).map((n) => KNOWN[n.slice(1)]?.[0] ?? "x");
+  /** A body giving every known field the same value (JSON text). */
+  const everyField = (value: string) => `{${FIELDS.map((f) => `${JSON.stringify(f)}:${value}`).join(",")}}`;
+  for (const route of routes)
+    for (const name of PROTOTYPE_NAMES) {
+      const key = JSON.stringify(name);
+      const bodies = [`{${key}:{${key}:1}}`, everyField(`{${key}:1}`).replace("{", `{${key}:1,`), everyField(key), everyField(`[${key}]`)];
+      const base: Case = { route, method: route.method, params: known(route.path), query: [["uid", "superhero1"]], body: undefined, contentType: "application/json", onBehalfOf: "superhero1", keyed: true };
+      for (const body of bodies) await send({ ...base, body });
+      await send({ ...base, params: base.params.map(() => name), onBehalfOf: name, body: bodies[1] });
+      await send({ ...base, query: [[name, "1"], [name, "2"], ...QUERY_KEYS.map((k): [string, string] => [k, name])] });
+    }
+  return finish();
 }

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { fuzz } from "./fuzz.lib.js";
+import { fuzz, prototypeSweep, type FuzzStats } from "./fuzz.lib.js";
 
 /**
  * The fuzz suite: a bounded run here (part of `npm test`); `npm run fuzz` runs a long one
@@ -8,13 +8,19 @@ import { fuzz } from "./fuzz.lib.js";
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
 const SEED = Number(process.env.FUZZ_SEED ?? 17);
 
+const counts = (stats: FuzzStats) =>
+  `${stats.requests} requests over ${stats.routes} routes: ${stats.serverErrors} 5xx, ${stats.nonEnvelope} errors outside the envelope, ` +
+  `${stats.refusedButChanged} refusals that changed state; statuses ${JSON.stringify(stats.byStatus)}; codes ${JSON.stringify(stats.byCode)}`;
+
 it(`${REQUESTS} fuzzed requests over every route: no 5xx, errors in the envelope, refusals change nothing`, async () => {
   const stats = await fuzz(REQUESTS, SEED);
-  console.log(
-    `fuzz: ${stats.requests} requests over ${stats.routes} routes (seed ${SEED}): ${stats.serverErrors} 5xx, ` +
-      `${stats.nonEnvelope} errors outside the envelope, ${stats.refusedButChanged} refusals that changed state; ` +
-      `statuses ${JSON.stringify(stats.byStatus)}; codes ${JSON.stringify(stats.byCode)}`,
-  );
+  console.log(`fuzz (seed ${SEED}): ${counts(stats)}`);
   expect(stats.failures).toEqual([]);
   expect(stats.requests).toBe(REQUESTS);
 }, Math.max(60_000, REQUESTS * 20));
+
+it("keys, ids and query names named like Object's properties, on every route: never a 5xx", async () => {
+  const stats = await prototypeSweep();
+  console.log(`prototype sweep: ${counts(stats)}`);
+  expect(stats.failures).toEqual([]);
+}, 120_000);

@@ -97,6 +97,10 @@ describe("JSON nesting limit", () => {
     const mgmt = await e.call("POST", "/apimgmt/apps", { raw: `{"name":"x","region":"us","extra":${deep(100)}}`, key: null, headers: { ...MGMT, "content-type": "application/json" } });
     refusedDeep(mgmt);
     refusedDeep(await e.call("POST", "/_emulator/rules", { raw: `{"effect":${deep(100)}}`, headers: { "content-type": "application/json" } }));
+    const token = (await e.post("/v3/users/superhero1/auth_tokens", {})).body.data.authToken;
+    const client = { key: null, headers: { appid: APP_ID, authtoken: token, "content-type": "application/json" } };
+    refusedDeep(await e.call("PUT", `/${APP_ID}.apiclient-us/v3.0/me`, { ...client, raw: `{"appInfo":{"x":${deep(100)}}}` }));
+    refusedDeep(await e.call("POST", `/${APP_ID}.apiclient-us/v3.0/messages`, { ...client, raw: `{"receiver":"superhero2","receiverType":"user","data":{"text":"x","metadata":${deep(100)}}}` }));
     // Brackets inside strings are text, not nesting.
     const text = "[".repeat(200);
     expect((await e.post("/v3/users", { uid: "brackets", name: text.slice(0, 100) })).status).toBe(200);

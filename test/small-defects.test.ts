@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { maskKey } from "../src/http/errors.js";
 import { startEmulator } from "../src/index.js";
 import { parseRoute } from "../ui/src/router.js";
@@ -37,6 +37,19 @@ describe("keys named like Object's own properties", () => {
     const imported = await e.call("POST", "/v3/data_import/users", { raw: '{"users":{"__proto__":{"uid":"__proto__","name":"x"}}}', headers: { "content-type": "application/json" } });
     expect(Object.keys(imported.body.data)).toEqual(["__proto__"]);
   });
+  it("the journal keeps query names and headers named so", async () => {
+    const e = await emulator();
+    await e.get("/v3/users?toString=a&constructor=b&__proto__=c&perPage=2", { headers: { constructor: "x" } });
+    const [entry] = (await e.get("/_emulator/requests")).body.requests;
+    expect(Object.entries(entry.query)).toEqual([["toString", "a"], ["constructor", "b"], ["__proto__", "c"], ["perPage", "2"]]);
+    expect(entry.requestHeaders.constructor).toBe("x");
+  });
+
+  it("an agent test names its agent by a string uid", async () => {
+    const e = await emulator();
+    const err = expectError(await e.post("/v3/ai-agents/agents/test", { uid: { toString: 1 } }), 400, "ERR_BAD_REQUEST");
+    expect(err.details).toEqual({ uid: ["The uid must be a string."] });
+  });
 });
 
 describe("request log masks keys", () => {
@@ -47,7 +60,7 @@ describe("request log masks keys", () => {
       await fetch(`${e.url}/v3/apikeys/${REST_KEY}`, { headers: { apikey: REST_KEY } });
       await fetch(`${e.url}/v3/users/superhero1/auth_tokens/abcdef0123456789abcdef?apikey=${REST_KEY}&authToken=secret-token-value&perPage=2`, { headers: { apikey: REST_KEY } });
       await fetch(`${e.url}/_emulator/ui?token=my-control-token-123`);
-      await new Promise((r) => setTimeout(r, 50));
+      await vi.waitFor(() => expect(lines.length).toBeGreaterThanOrEqual(3)); // a line is written once its response is done
       const paths = lines.map((l) => JSON.parse(l).path as string);
       expect(paths[0]).toBe(`/v3/apikeys/${maskKey(REST_KEY)}`);
       expect(paths[1]).toBe(

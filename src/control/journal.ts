@@ -1,4 +1,4 @@
-import { maskKey } from "../http/errors.js";
+import { keyedMap, maskKey } from "../http/errors.js";
 import { MAX_JSON_DEPTH, nestedDeeper } from "../http/validate.js";
 import { compileGlob } from "./glob.js";
 import { Ring, type Recorded, type Stored } from "./journal-ring.js";
@@ -72,7 +72,7 @@ export function keptBody(text: string): string {
 }
 
 export function entryView(r: Stored): JournalEntry {
-  const query: Record<string, string | string[]> = {};
+  const query: Record<string, string | string[]> = keyedMap();
   const q = r.url.indexOf("?");
   if (q !== -1) {
     for (const [k, v] of new URLSearchParams(r.url.slice(q + 1))) {
@@ -80,7 +80,7 @@ export function entryView(r: Stored): JournalEntry {
       query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
     }
   }
-  const requestHeaders: Record<string, string> = {};
+  const requestHeaders: Record<string, string> = keyedMap();
   const lines = r.headerText === "" ? [] : r.headerText.split("\n");
   for (let i = 0; i + 1 < lines.length; i += 2) {
     const k = lines[i].toLowerCase();

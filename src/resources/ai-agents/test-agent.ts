@@ -1,6 +1,6 @@
 import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest } from "../../http/errors.js";
-import { readBody } from "../../http/validate.js";
+import { readBody, validate } from "../../http/validate.js";
 import type { JsonObject } from "../../store/types.js";
 import { randomUuid } from "../../util/random.js";
 import { checkAgentBody } from "./fields.js";
@@ -22,6 +22,7 @@ function deploymentUrl(meta: JsonObject | undefined): string | undefined {
 export async function testAgent(c: Ctx) {
   const body = await readBody(c);
   let config = body;
+  validate(body, { uid: { type: "string", max: 100 } });
   if (body.uid !== undefined) {
     const uid = String(body.uid).toLowerCase();
     const agent = c.get("app").agents.get(uid);

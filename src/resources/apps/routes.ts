@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError } from "../../http/errors.js";
+import { apiError, keyedMap } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { ok, page } from "../../http/reply.js";
 import { asBool, Query, readBody, validate } from "../../http/validate.js";
@@ -25,7 +25,7 @@ export function appOwner(app: AppState): { id: number; name: string; email: stri
 
 /** The management API's app object, with its API keys keyed by value. */
 export function appView(app: AppState): Record<string, unknown> {
-  const apiKeys: Record<string, unknown> = {};
+  const apiKeys: Record<string, unknown> = keyedMap();
   for (const k of app.apiKeys.values())
     apiKeys[k.apiKey] = { apiKey: k.apiKey, name: k.name, scope: k.scope, createdBy: k.createdBy ?? "app_system" };
   const m = app.meta;
