@@ -90,9 +90,15 @@ describe("client plane: addressing and auth", () => {
     expect((await as(token).get("/users/superhero1")).status).toBe(200);
     await e.del(`/v3/users/superhero3/auth_tokens/${token}`);
     expectError(await as(token).get("/users/superhero1"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    const flushed = await tokenOf("superhero3");
+    await e.del("/v3/users/superhero3/auth_tokens");
+    expectError(await as(flushed).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
     const again = await tokenOf("superhero3");
     await e.del("/v3/users", { uidsToDeactivate: ["superhero3"] });
     expectError(await as(again).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    const gone = await tokenOf("superhero4");
+    expect((await e.del("/v3/users/superhero4", { permanent: false })).status).toBe(200);
+    expectError(await as(gone).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
     // The REST plane takes no authToken.
     const other = await tokenOf("superhero1");
     expectError(await e.get("/v3/users", { key: null, headers: { authtoken: other } }), 401, "AUTH_ERR_EMPTY_APIKEY");
@@ -103,6 +109,11 @@ describe("client plane: addressing and auth", () => {
     expectError(await c.post("/users", { uid: "x", name: "x" }), 404, "ERR_API_NOT_FOUND");
     expectError(await c.get("/users/superhero1/auth_tokens"), 404, "ERR_API_NOT_FOUND");
     expectError(await c.post("/calls", {}), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.patch("/groups/supergroup/owner", { owner: "superhero2" }), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.post("/files/upload-url", {}), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.get("/ai/smart-replies/users/superhero2"), 404, "ERR_API_NOT_FOUND");
+    // REST operations the SDK has no use for stay on the REST plane.
+    expectError(await c.get("/moderation/flagged-messages"), 404, "ERR_API_NOT_FOUND");
     expectError(await c.get("/notifications/push/v1/preferences"), 404, "ERR_API_NOT_FOUND");
   });
 });
@@ -126,6 +137,38 @@ describe("client plane: the token's owner acts", () => {
     expect(third.body.meta.cursor).toBeUndefined();
     // The REST plane's lists keep their own meta.
     expect((await e.get("/v3/users/superhero5/messages", { onBehalfOf: "superhero4" })).body.meta.cursor).toBeUndefined();
+  });
+
+  it("lists users with the SDK's filters: friendsOnly, hideBlockedUsers and uids", async () => {
+    const a = as(await tokenOf("superhero1"));
+    expect((await e.post("/v3/users/superhero1/friends", { accepted: ["superhero2", "superhero3"] })).status).toBe(200);
+    const uids = (r: { status: number; body: { data: { uid: string }[] } }) => (expect(r.status).toBe(200), r.body.data.map((u) => u.uid).sort());
+    expect(uids(await a.get("/users?per_page=10&page=1&friendsOnly=1"))).toEqual(["superhero2", "superhero3"]);
+    expect((await a.post("/blockedusers", { blockedUids: ["superhero2"] })).status).toBe(200);
+    expect(uids(await a.get("/users?per_page=10&page=1&friendsOnly=1&hideBlockedUsers=1"))).toEqual(["superhero3"]);
+    expect(uids(await a.get("/users?per_page=10&page=1&hideBlockedUsers=1"))).not.toContain("superhero2");
+    expect(uids(await a.get("/users?per_page=10&page=1"))).toContain("superhero2");
+    expect(uids(await a.get("/users?per_page=10&uids=superhero4,SUPERHERO5,nobody"))).toEqual(["superhero4", "superhero5"]);
+    expect(uids(await a.get("/users?per_page=10&friendsOnly=1&uids=superhero3,superhero4"))).toEqual(["superhero3"]);
+    expectError(await a.get("/users?friendsOnly=maybe"), 400, "ERR_BAD_REQUEST");
+    // These are the SDK's parameters: the REST plane's list does not read them.
+    expect((await e.get("/v3/users?perPage=10&friendsOnly=1", { onBehalfOf: "superhero1" })).body.data.length).toBeGreaterThan(2);
+  });
+
+  it("flags a message it can see, with one of the app's reasons", async () => {
+    const a = as(await tokenOf("superhero1"));
+    const b = as(await tokenOf("superhero2"));
+    const sent = await a.post("/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "buy now" } });
+    const id = sent.body.data.id;
+    const flagged = await b.post(`/messages/${id}/flagged`, { id: "spam", remark: "ads" });
+    expect(flagged.status).toBe(200);
+    expect(flagged.body).toEqual({ success: true, message: `Message ${id} has been flagged successfully.` });
+    expectError(await b.post(`/messages/${id}/flagged`, { id: "spam" }), 400, "ERR_MESSAGE_ALREADY_FLAGGED");
+    expectError(await b.post(`/messages/${id}/flagged`, { id: "nonsense" }), 404, "ERR_REASON_NOT_FOUND");
+    const outsider = as(await tokenOf("superhero3"));
+    expectError(await outsider.post(`/messages/${id}/flagged`, { id: "spam" }), 403, "ERR_MESSAGE_NO_ACCESS");
+    const queue = await e.get("/v3/moderation/flagged-messages");
+    expect(queue.body.data[0]).toMatchObject({ id: String(id) });
   });
 
   it("pages users with per_page and page", async () => {
@@ -189,6 +232,25 @@ describe("CORS on the platform planes", () => {
       expect(err.headers.get("access-control-allow-origin")).toBe("*");
       const rest = await fetch(`${running.url}/v3/users/superhero1`, { headers: { apikey: running.defaultApp!.restApiKey } });
       expect(rest.headers.get("access-control-allow-origin")).toBe("*");
+      // REST and calls planes, in both label forms: preflights, and errors of every kind carry the header.
+      const planes = [`/${APP_ID}.api-us/v3/users`, `/v3/users`, `/${APP_ID}.call-us/v3/calls`, `${C}/users`];
+      for (const path of planes) {
+        const p = await fetch(`${running.url}${path}`, { method: "OPTIONS", headers: { origin: "http://app.test", "access-control-request-method": "DELETE", "access-control-request-headers": "apikey,onbehalfof" } });
+        expect([path, p.status, p.headers.get("access-control-allow-origin"), p.headers.get("access-control-allow-methods")]).toEqual([path, 204, "*", "GET, POST, PUT, PATCH, DELETE"]);
+        const unauthorized = await fetch(`${running.url}${path}`, { headers: { origin: "http://app.test" } });
+        expect([path, unauthorized.status, unauthorized.headers.get("access-control-allow-origin")]).toEqual([path, 401, "*"]);
+        expect((await unauthorized.json()).error).toMatchObject({ code: expect.stringMatching(/^AUTH_ERR_EMPTY_/), source: "chat-api" });
+      }
+      const missing = await fetch(`${running.url}/v3/nothing-here`, { headers: { apikey: running.defaultApp!.restApiKey } });
+      expect([missing.status, missing.headers.get("access-control-allow-origin")]).toEqual([404, "*"]);
+      const minted = await fetch(`${running.url}/v3/users/superhero1/auth_tokens`, { method: "POST", headers: { apikey: running.defaultApp!.restApiKey } });
+      const { authToken } = (await minted.json()).data;
+      const unserved = await fetch(`${running.url}${C}/calls`, { method: "POST", headers: { authtoken: authToken, "content-type": "application/json" }, body: "{}" });
+      expect([unserved.status, unserved.headers.get("access-control-allow-origin")]).toEqual([404, "*"]);
+      // An error a fault rule injects is a platform answer too.
+      await fetch(`${running.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ match: { path: "/v3/groups" }, effect: { status: 503 } }) });
+      const injected = await fetch(`${running.url}/v3/groups`, { headers: { apikey: running.defaultApp!.restApiKey } });
+      expect([injected.status, injected.headers.get("access-control-allow-origin")]).toEqual([503, "*"]);
       const control = await fetch(`${running.url}/_emulator/health`);
       expect(control.headers.get("access-control-allow-origin")).toBeNull();
       const mgmt = await fetch(`${running.url}/apimgmt/apps`, { method: "OPTIONS", headers: { "access-control-request-method": "GET" } });
