@@ -108,6 +108,21 @@ describe("realtime: the socket", () => {
     const failed = await new Promise<string>((resolve) => elsewhere.on("error", (e) => resolve(e.message)));
     expect(failed).toMatch(/404/);
 
+    // No jwt, a jwt that is not one, and frames that are not JSON objects: refused or ignored, never a crash.
+    for (const auth of [undefined, "not-a-jwt", 42]) {
+      const ws = new WebSocket(emu.url.replace(/^http/, "ws"));
+      const replied = new Promise<any>((resolve) => ws.on("message", (d) => resolve(JSON.parse(d.toString()))));
+      const shut = new Promise<number>((resolve) => ws.on("close", resolve));
+      await new Promise((r) => ws.once("open", r));
+      ws.send("{not json");
+      ws.send("[1,2]");
+      ws.send(JSON.stringify({ type: "typing_indicator", receiver: "superhero1", receiverType: "user", body: {} }));
+      ws.send(JSON.stringify({ type: "auth", body: { auth } }));
+      expect((await replied).body).toMatchObject({ status: "ERROR", code: "401", message: expect.any(String) });
+      expect(await shut).toBe(1008);
+    }
+    await none(a, (f) => f.type === "typing_indicator");
+
     // A token deleted after login makes its jwt useless.
     await rest("DELETE", `/users/superhero2/auth_tokens`);
     const minted = await rest("POST", `/users/superhero2/auth_tokens`, {});
@@ -208,6 +223,59 @@ describe("realtime: events reach who may see them", () => {
     await owner.next((f) => f.body?.data?.action === "joined" && f.sender === "superhero5");
   });
 
+  it("sends thread replies, adds, scope changes, bans, unbans and leaves to the members and the member they are about", async () => {
+    const owner = await connect("superhero1");
+    const member = await connect("superhero3");
+    const newcomer = await connect("superhero5");
+    const action = (name: string, sender = "superhero1") => (f: any) => f.type === "message" && f.body?.data?.action === name && f.sender === sender;
+    const parent = await owner.api("POST", "/messages", { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "parent" } });
+    const sent = await owner.api("POST", `/messages/${parent.body.data.id}/thread`, { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "reply" } });
+    expect(sent.status).toBe(200);
+    const reply = await member.next(text("reply"));
+    expect(reply).toMatchObject({ receiver: "supergroup", receiverType: "group", sender: "superhero1", deviceId: owner.deviceId, body: { id: sent.body.data.id, parentId: parent.body.data.id } });
+    await none(newcomer, text("reply"));
+
+    await owner.api("PUT", "/groups/supergroup/members", { participants: ["superhero5"] });
+    const added = await newcomer.next(action("added"));
+    expect(added.body).toMatchObject({ category: "action", type: "groupMember", data: { entities: { on: { entity: { uid: "superhero5" } } } } });
+    await member.next(action("added"));
+    await owner.api("PUT", "/groups/supergroup/members/superhero5", { scope: "moderator" });
+    const scope = await newcomer.next(action("scopeChanged"));
+    expect(scope.body.data.extras.scope).toEqual({ new: "moderator", old: "participant" });
+    await member.next(action("scopeChanged"));
+
+    await owner.api("POST", "/groups/supergroup/bannedusers/superhero5", {});
+    await newcomer.next(action("banned"));
+    await member.next(action("banned"));
+    await rest("POST", "/messages", { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "after the ban" } }, "superhero1");
+    await member.next(text("after the ban"));
+    await none(newcomer, text("after the ban"));
+    await owner.api("DELETE", "/groups/supergroup/bannedusers/superhero5");
+    await newcomer.next(action("unbanned"));
+    await member.next(action("unbanned"));
+
+    await member.api("DELETE", "/groups/supergroup/members");
+    const left = await owner.next(action("left", "superhero3"));
+    expect(left.deviceId).toBe(member.deviceId);
+  });
+
+  it("tells the sender of deliveries, marked over the client plane or the socket, and nobody else", async () => {
+    const a = await connect("superhero1");
+    const b = await connect("superhero2");
+    const c = await connect("superhero3");
+    const first = await a.api("POST", "/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "one" } });
+    await b.api("POST", "/users/superhero1/conversation/delivered", { messageId: first.body.data.id });
+    const viaRest = await a.next((f) => f.type === "receipts" && f.body.action === "delivered");
+    expect(viaRest).toMatchObject({ appId: APP_ID, sender: "superhero2", deviceId: b.deviceId, body: { messageId: first.body.data.id, user: { uid: "superhero2" } } });
+    const second = await a.api("POST", "/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "two" } });
+    b.ws.send(JSON.stringify({ receiver: "superhero1", receiverType: "user", type: "receipts", body: { action: "delivered", messageId: second.body.data.id } }));
+    await a.next((f) => f.type === "receipts" && f.body.action === "delivered" && f.body.messageId === second.body.data.id);
+    const conv = await rest("GET", "/users/superhero2/conversation", undefined, "superhero1");
+    expect(conv.body.data.lastMessage).toMatchObject({ id: second.body.data.id, deliveredAt: expect.any(Number) });
+    await none(b, (f) => f.type === "receipts");
+    await none(c, (f) => f.type === "receipts");
+  });
+
   it("pushes call messages of a recorded call to its parties", async () => {
     const a = await connect("superhero4");
     const b = await connect("superhero5");
@@ -244,8 +312,12 @@ describe("realtime: relays and presence", () => {
   it("makes a user available while a session lives and tells subscribers when they come and go", async () => {
     const watcher = await connect("superhero1");
     const friendsOnly = await connect("superhero3", { presence: "FRIENDS" });
+    await rest("POST", "/users/superhero4/friends", { accepted: ["superhero2"] });
+    const friend = await connect("superhero4", { presence: "FRIENDS" });
+    const unsubscribed = await connect("superhero5", { presence: "NONE" });
     const b = await connect("superhero2");
     const online = await watcher.next((f) => f.type === "presence" && f.sender === "superhero2");
+    await friend.next((f) => f.type === "presence" && f.sender === "superhero2" && f.body.action === "online");
     expect(online).toMatchObject({ type: "presence", body: { action: "online", user: { uid: "superhero2", status: "available" } } });
     expect((await rest("GET", "/users/superhero2")).body.data.status).toBe("available");
     const second = await connect("superhero2");
@@ -260,5 +332,7 @@ describe("realtime: relays and presence", () => {
     expect((await rest("GET", "/users/superhero2")).body.data.status).toBe("offline");
     // superhero3 subscribed to friends only and is no friend of superhero2.
     await none(friendsOnly, (f) => f.type === "presence" && f.sender === "superhero2");
+    await none(unsubscribed, (f) => f.type === "presence");
+    await friend.next((f) => f.type === "presence" && f.sender === "superhero2" && f.body.action === "offline");
   });
 });
