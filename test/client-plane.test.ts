@@ -194,6 +194,25 @@ describe("client plane: the token's owner acts", () => {
     expect(sent.body.data).toMatchObject({ sender: "superhero1", receiver: "supergroup" });
   });
 
+  it("applies the token owner's role (restricted features, friends only) and group bans", async () => {
+    expect((await e.post("/v3/roles", { role: "guest", name: "Guest", settings: { listUsers: "all", sendMessagesTo: "friendsOnly" } })).status).toBe(200);
+    expect((await e.post("/v3/roles/guest/restrictedfeatures", { featuresToRestrict: ["u.listGroups"] })).status).toBe(200);
+    expect((await e.put("/v3/users/superhero4", { role: "guest" })).status).toBe(200);
+    const guest = as(await tokenOf("superhero4"));
+    expectError(await guest.get("/groups?per_page=10"), 403, "AUTH_ERR_NO_ACCESS");
+    const text = { receiverType: "user", category: "message", type: "text", data: { text: "hi" } };
+    expectError(await guest.post("/messages", { ...text, receiver: "superhero5" }), 403, "ERR_NOT_A_FRIEND");
+    await e.post("/v3/users/superhero4/friends", { accepted: ["superhero5"] });
+    expect((await guest.post("/messages", { ...text, receiver: "superhero5" })).status).toBe(200);
+    // A banned member reads and writes the group no more.
+    const member = as(await tokenOf("superhero3"));
+    expect((await member.get("/groups/supergroup/messages?per_page=1")).status).toBe(200);
+    expect((await e.post("/v3/groups/supergroup/bannedusers/superhero3", {})).status).toBe(200);
+    expectError(await member.get("/groups/supergroup/messages?per_page=1"), 403, "ERR_BANNED_GROUPMEMBER");
+    expectError(await member.post("/messages", { ...text, receiver: "supergroup", receiverType: "group" }), 403, "ERR_BANNED_GROUPMEMBER");
+    expectError(await member.post("/groups/supergroup/members", {}), 403, "ERR_BANNED_GROUPMEMBER");
+  });
+
   it("joins and leaves groups, adds members with PUT, and marks a conversation read without a message id", async () => {
     const five = as(await tokenOf("superhero5"));
     const joined = await five.post("/groups/supergroup/members", { guid: "supergroup", name: "name", type: "public" });
