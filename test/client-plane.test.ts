@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { beforeEach, describe, expect, it } from "vitest";
+import { isServed } from "../src/client/endpoints.js";
 import { APP_ID, emulator, expectError, type CallOptions, type TestEmulator } from "./helpers.js";
 
 let e: TestEmulator;
@@ -118,6 +121,45 @@ describe("client plane: addressing and auth", () => {
   });
 });
 
+/** The SDK's endpoint table (`uriEndpoints` in its bundle): name -> {endpoint, method, isAdminApi?}. */
+function sdkEndpoints(): Record<string, { endpoint: string; method: string; isAdminApi?: boolean }> {
+  const source = readFileSync(createRequire(import.meta.url).resolve("@cometchat/chat-sdk-javascript"), "utf8");
+  const start = source.indexOf("this.uriEndpoints=") + "this.uriEndpoints=".length;
+  let depth = 0;
+  let end = start;
+  for (; end < source.length; end++) {
+    if (source[end] === "{") depth++;
+    if (source[end] === "}" && --depth === 0) break;
+  }
+  // An object literal of strings and booleans only (`!0`), read as such.
+  return new Function(`return (${source.slice(start, end + 1)})`)();
+}
+
+describe("client plane: the SDK's endpoint table", () => {
+  it("reaches a REST handler for every operation it serves and answers ERR_API_NOT_FOUND for the others", async () => {
+    const c = as(await tokenOf("superhero1"));
+    const sent = await c.post("/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "x" } });
+    const ids: Record<string, string> = { uid: "superhero2", guid: "supergroup", listId: "superhero2", messageId: String(sent.body.data.id), parentId: String(sent.body.data.id) };
+    const token = await tokenOf("superhero1");
+    const table = Object.entries(sdkEndpoints()).filter(([, op]) => !op.isAdminApi);
+    expect(table.length).toBeGreaterThan(90);
+    const served: string[] = [];
+    for (const [name, op] of table) {
+      const method = op.method.toUpperCase();
+      const path = "/" + op.endpoint.replace(/\{\{(\w+)\}\}/g, (_, k: string) => encodeURIComponent(ids[k] ?? (k === "reaction" ? "👍" : "x1")));
+      const r = await e.call(method, C + path, { key: null, headers: { appid: APP_ID, authtoken: token }, body: method === "GET" ? undefined : {} });
+      const notFound = r.status === 404 && r.body?.error?.code === "ERR_API_NOT_FOUND";
+      if (name === "appSettings" || name.startsWith("getMyDetails") || name === "updateMyDetails" || name === "getJWT" || name === "userSessions" || name === "userLogout") {
+        expect([name, notFound]).toEqual([name, false]);
+        continue;
+      }
+      expect([name, method, path, notFound]).toEqual([name, method, path, !isServed(method, path)]);
+      if (!notFound) served.push(name);
+    }
+    expect(served.length).toBeGreaterThan(50);
+  });
+});
+
 describe("client plane: the token's owner acts", () => {
   it("sends, lists with per_page and meta.cursor, and pages backwards to the end", async () => {
     const a = as(await tokenOf("superhero4"));
@@ -169,6 +211,28 @@ describe("client plane: the token's owner acts", () => {
     expectError(await outsider.post(`/messages/${id}/flagged`, { id: "spam" }), 403, "ERR_MESSAGE_NO_ACCESS");
     const queue = await e.get("/v3/moderation/flagged-messages");
     expect(queue.body.data[0]).toMatchObject({ id: String(id) });
+  });
+
+  it("lists the threads of one conversation, as the SDK's user and group thread lists ask", async () => {
+    const a = as(await tokenOf("superhero1"));
+    const send = (receiver: string, receiverType: string, text: string, parent?: number) =>
+      a.post(parent ? `/messages/${parent}/thread` : "/messages", { receiver, receiverType, category: "message", type: "text", data: { text } });
+    const withTwo = (await send("superhero2", "user", "to two")).body.data.id;
+    await send("superhero2", "user", "reply to two", withTwo);
+    const inGroup = (await send("supergroup", "group", "to the group")).body.data.id;
+    await send("supergroup", "group", "reply in the group", inGroup);
+    const user = await a.get("/users/superhero2/threads?participatedByMe=true&limit=30");
+    expect(user.status).toBe(200);
+    expect(user.body.data.map((t: { id: number }) => t.id)).toEqual([withTwo]);
+    expect(user.body.data[0]).toMatchObject({ replyCount: 1, lastReply: { data: { text: "reply to two" } } });
+    const group = await a.get("/groups/supergroup/threads?limit=30");
+    expect(group.body.data.map((t: { id: number }) => t.id)).toEqual([inGroup]);
+    expect((await a.get("/threads?limit=30")).body.data).toHaveLength(2);
+    expect((await a.get("/users/superhero3/threads")).body.data).toEqual([]);
+    expectError(await a.get("/users/nobody/threads"), 404, "ERR_UID_NOT_FOUND");
+    expectError(await a.get("/groups/nogroup/threads"), 404, "ERR_GUID_NOT_FOUND");
+    expectError(await as(await tokenOf("superhero5")).get("/groups/supergroup/threads"), 403, "ERR_GROUP_NOT_JOINED");
+    expectError(await a.get("/users/superhero2/threads?limit=0"), 400, "ERR_BAD_REQUEST");
   });
 
   it("pages users with per_page and page", async () => {
