@@ -86,6 +86,7 @@ afterAll(async () => {
   await emu.close();
 });
 beforeEach(async () => {
+  await fetch(`${emu.url}/_emulator/rules`, { method: "DELETE" });
   await fetch(`${emu.url}/_emulator/sessions`, { method: "DELETE" });
   emu.reset();
 });
@@ -151,6 +152,51 @@ describe("realtime: the socket", () => {
     expect(auth.requestBody.body.auth).toContain("*");
     const frames = await (await fetch(`${emu.url}/_emulator/realtime/frames`)).json();
     expect(frames.frames).toEqual(expect.any(Array));
+  });
+});
+
+describe("realtime: fault rules on socket auths", () => {
+  /** A socket that presents `jwt`: what it is answered, and how it closes. */
+  async function attempt(jwt: string) {
+    const ws = new WebSocket(emu.url.replace(/^http/, "ws"));
+    const replies: any[] = [];
+    ws.on("message", (d) => replies.push(JSON.parse(d.toString())));
+    const closed = new Promise<number>((resolve) => ws.on("close", resolve));
+    ws.on("error", () => {});
+    await new Promise((r) => ws.once("open", r));
+    ws.send(JSON.stringify({ type: "auth", body: { auth: jwt } }));
+    return { ws, replies, closed };
+  }
+  const addRule = async (rule: unknown) => {
+    const res = await fetch(`${emu.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(rule) });
+    expect(res.status).toBe(201);
+    return (await res.json()).id as string;
+  };
+
+  it("drop, refuse or delay the next auths of a matching app, then let them through; HTTP rules leave sockets alone", async () => {
+    const a = await connect("superhero1");
+    await addRule({ effect: { status: 503 } }); // every HTTP request, but no socket
+    const reset = await addRule({ match: { method: "ws", appId: APP_ID }, effect: { reset: true }, times: 1 });
+    const refused = await addRule({ match: { method: "WS", plane: "client" }, effect: { status: 429, code: "ERR_TOO_MANY_REQUESTS", message: "slow down" }, times: 1 });
+    const dropped = await attempt(a.jwt);
+    expect(await dropped.closed).toBe(1006);
+    expect(dropped.replies).toEqual([]);
+    const refusedNow = await attempt(a.jwt);
+    expect(await refusedNow.closed).toBe(1008);
+    expect(refusedNow.replies).toEqual([{ type: "auth", body: { status: "ERROR", code: "429", message: "slow down" } }]);
+    await addRule({ match: { method: "WS" }, effect: { latencyMs: 150 }, times: 1 });
+    const started = Date.now();
+    const late = await attempt(a.jwt);
+    await new Promise<void>((resolve) => late.ws.on("message", () => resolve()));
+    expect(late.replies[0].body).toEqual({ status: "OK", code: "200" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    late.ws.close();
+    const journal = (await (await fetch(`${emu.url}/_emulator/requests?method=WS`)).json()).requests;
+    const auths = journal.filter((e: any) => e.requestBody.event === "auth" && e.rules.length > 0);
+    expect(auths.map((e: any) => [e.status, e.rules])).toEqual(expect.arrayContaining([[null, [reset]], [429, [refused]]]));
+    // A bad rule is refused whole.
+    const bad = await fetch(`${emu.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ match: { method: "SOCKET" }, effect: { reset: true } }) });
+    expect(bad.status).toBe(400);
   });
 });
 
