@@ -213,8 +213,13 @@ describe("realtime: events reach who may see them", () => {
     expect(atB.deviceId).toBeUndefined();
     await a.next(text("from backend"));
     // A client-plane send names the sending device, so that session can drop its own echo.
+    // Every session of each party gets it: B's second tab, and A's own other tab (the sending tab drops its echo by deviceId).
+    const bTab = await connect("superhero2");
+    const aTab = await connect("superhero1");
     const mine = await a.api("POST", "/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "from A" } });
     expect((await b.next(text("from A"))).deviceId).toBe(a.deviceId);
+    expect((await bTab.next(text("from A"))).deviceId).toBe(a.deviceId);
+    expect((await aTab.next(text("from A"))).deviceId).toBe(a.deviceId);
     const id = mine.body.data.id;
     await a.api("PUT", `/messages/${id}`, { data: { text: "edited" } });
     const edit = await b.next((f) => f.body?.category === "action" && f.body?.data?.action === "edited");
@@ -358,6 +363,9 @@ describe("realtime: relays and presence", () => {
   it("makes a user available while a session lives and tells subscribers when they come and go", async () => {
     const watcher = await connect("superhero1");
     const friendsOnly = await connect("superhero3", { presence: "FRIENDS" });
+    expect((await rest("POST", "/users", { uid: "blocked6", name: "Blocked" })).status).toBe(200);
+    await rest("POST", "/users/superhero2/blockedusers", { blockedUids: ["blocked6"] });
+    const blocked = await connect("blocked6");
     await rest("POST", "/users/superhero4/friends", { accepted: ["superhero2"] });
     const friend = await connect("superhero4", { presence: "FRIENDS" });
     const unsubscribed = await connect("superhero5", { presence: "NONE" });
@@ -379,6 +387,7 @@ describe("realtime: relays and presence", () => {
     // superhero3 subscribed to friends only and is no friend of superhero2.
     await none(friendsOnly, (f) => f.type === "presence" && f.sender === "superhero2");
     await none(unsubscribed, (f) => f.type === "presence");
+    await none(blocked, (f) => f.type === "presence" && f.sender === "superhero2");
     await friend.next((f) => f.type === "presence" && f.sender === "superhero2" && f.body.action === "offline");
   });
 });
