@@ -86,7 +86,7 @@ describe("client plane: addressing and auth", () => {
     expect((await e.get(`http://chat-emulator.internal/v3/users/superhero1`)).status).toBe(200);
   });
 
-  it("needs an authToken: missing, unknown, flushed and deactivated are refused; an apikey does not count", async () => {
+  it("needs an authToken: missing, unknown, deleted, flushed, archived, deactivated and deleted users' are refused; an apikey does not count", async () => {
     expectError(await e.get(`${C}/me`), 401, "AUTH_ERR_EMPTY_AUTH_TOKEN");
     expectError(await as("nope").get("/users"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
     const token = await tokenOf("superhero3");
@@ -99,6 +99,10 @@ describe("client plane: addressing and auth", () => {
     const again = await tokenOf("superhero3");
     await e.del("/v3/users", { uidsToDeactivate: ["superhero3"] });
     expectError(await as(again).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    // Archived by rolling retention: the 101st token of a user retires the first.
+    const oldest = await tokenOf("superhero5");
+    for (let i = 0; i < 100; i++) expect((await e.post("/v3/users/superhero5/auth_tokens", { force: true })).body.data.authToken).not.toBe(oldest);
+    expectError(await as(oldest).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
     const gone = await tokenOf("superhero4");
     expect((await e.del("/v3/users/superhero4", { permanent: false })).status).toBe(200);
     expectError(await as(gone).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
