@@ -37,6 +37,16 @@ export interface SessionFilter {
 
 type Frame = Record<string, unknown> & { type?: unknown; action?: unknown; body?: unknown };
 
+/** A frame's `body` object ({} when it has none). */
+const bodyOf = (frame: Frame) => (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+
+/** An auth frame as the journal keeps it: the jwt masked. */
+const shownAuth = (frame: Frame, body: Record<string, unknown>) => ({
+  event: "auth",
+  ...frame,
+  body: { ...body, auth: typeof body.auth === "string" ? maskKey(body.auth) : body.auth },
+});
+
 const str = (v: unknown, max = 255): string | undefined => (typeof v === "string" && v !== "" && v.length <= max ? v : undefined);
 
 /**
@@ -126,7 +136,7 @@ export class Realtime {
    */
   private underRules(ws: WebSocket, req: IncomingMessage, url: string, frame: Frame, authenticate: () => void): void {
     if (this.rules.idle) return authenticate();
-    const body = (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+    const body = bodyOf(frame);
     const appId = this.jwt.verify(body.auth)?.appId ?? str(frame.appId)?.toLowerCase() ?? null;
     const decision = this.rules.decide({ method: "WS", plane: "client", appId, path: "/" });
     if (!decision) return authenticate();
@@ -134,7 +144,7 @@ export class Realtime {
       if (ws.readyState !== WebSocket.OPEN) return;
       const failure = decision.failure;
       if (!failure) return authenticate();
-      const shown = { event: "auth", ...frame, body: { ...body, auth: typeof body.auth === "string" ? maskKey(body.auth) : body.auth } };
+      const shown = shownAuth(frame, body);
       if (failure.effect.reset) {
         this.record(req, url, appId, shown, null, null, decision.applied); // no answer, as an HTTP reset
         return ws.terminate();
@@ -151,12 +161,12 @@ export class Realtime {
 
   /** The `auth` frame: a jwt this emulator signed, whose token and user still exist, opens a session. */
   private authenticate(ws: WebSocket, req: IncomingMessage, url: string, frame: Frame): Session | undefined {
-    const body = (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+    const body = bodyOf(frame);
     const claims = this.jwt.verify(body.auth);
     const app = claims && this.store.apps.get(claims.appId);
     const token = claims && app?.tokens.get(claims.authToken);
     const user = token && token.uid === claims.uid ? app!.activeUser(claims.uid) : undefined;
-    const shown = { event: "auth", ...frame, body: { ...body, auth: typeof body.auth === "string" ? maskKey(body.auth) : body.auth } };
+    const shown = shownAuth(frame, body);
     if (!app || !token || !user) {
       const reply = this.authReply(frame, "ERROR", "401", "The jwt is invalid, or its auth token or user no longer exists. Please log in again.");
       this.send(ws, reply);
@@ -271,7 +281,7 @@ export class Realtime {
     const receiverType = frame.receiverType;
     const receiver = str(frame.receiver, 100)?.toLowerCase();
     if ((receiverType !== "user" && receiverType !== "group") || !receiver) return;
-    const body = (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+    const body = bodyOf(frame);
     if (type === "receipts") return this.receipt(app, user, session, receiverType, receiver, body);
     // Relays reach the other party, or the other members; never the sender, and not across a block.
     let targets: string[];
