@@ -171,7 +171,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     webhooks: new Dispatcher(clock),
     notifications: new Outbox(clock),
     jwt,
-    realtime: new Realtime(store, clock, jwt, control.journal),
+    realtime: new Realtime(store, clock, jwt, control.journal, control.rules),
     persistence,
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));

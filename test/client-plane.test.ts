@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { beforeEach, describe, expect, it } from "vitest";
+import { isServed } from "../src/client/endpoints.js";
 import { APP_ID, emulator, expectError, type CallOptions, type TestEmulator } from "./helpers.js";
 
 let e: TestEmulator;
@@ -83,16 +86,26 @@ describe("client plane: addressing and auth", () => {
     expect((await e.get(`http://chat-emulator.internal/v3/users/superhero1`)).status).toBe(200);
   });
 
-  it("needs an authToken: missing, unknown, flushed and deactivated are refused; an apikey does not count", async () => {
+  it("needs an authToken: missing, unknown, deleted, flushed, archived, deactivated and deleted users' are refused; an apikey does not count", async () => {
     expectError(await e.get(`${C}/me`), 401, "AUTH_ERR_EMPTY_AUTH_TOKEN");
     expectError(await as("nope").get("/users"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
     const token = await tokenOf("superhero3");
     expect((await as(token).get("/users/superhero1")).status).toBe(200);
     await e.del(`/v3/users/superhero3/auth_tokens/${token}`);
     expectError(await as(token).get("/users/superhero1"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    const flushed = await tokenOf("superhero3");
+    await e.del("/v3/users/superhero3/auth_tokens");
+    expectError(await as(flushed).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
     const again = await tokenOf("superhero3");
     await e.del("/v3/users", { uidsToDeactivate: ["superhero3"] });
     expectError(await as(again).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    // Archived by rolling retention: the 101st token of a user retires the first.
+    const oldest = await tokenOf("superhero5");
+    for (let i = 0; i < 100; i++) expect((await e.post("/v3/users/superhero5/auth_tokens", { force: true })).body.data.authToken).not.toBe(oldest);
+    expectError(await as(oldest).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+    const gone = await tokenOf("superhero4");
+    expect((await e.del("/v3/users/superhero4", { permanent: false })).status).toBe(200);
+    expectError(await as(gone).get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
     // The REST plane takes no authToken.
     const other = await tokenOf("superhero1");
     expectError(await e.get("/v3/users", { key: null, headers: { authtoken: other } }), 401, "AUTH_ERR_EMPTY_APIKEY");
@@ -103,7 +116,51 @@ describe("client plane: addressing and auth", () => {
     expectError(await c.post("/users", { uid: "x", name: "x" }), 404, "ERR_API_NOT_FOUND");
     expectError(await c.get("/users/superhero1/auth_tokens"), 404, "ERR_API_NOT_FOUND");
     expectError(await c.post("/calls", {}), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.patch("/groups/supergroup/owner", { owner: "superhero2" }), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.post("/files/upload-url", {}), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.get("/ai/smart-replies/users/superhero2"), 404, "ERR_API_NOT_FOUND");
+    // REST operations the SDK has no use for stay on the REST plane.
+    expectError(await c.get("/moderation/flagged-messages"), 404, "ERR_API_NOT_FOUND");
     expectError(await c.get("/notifications/push/v1/preferences"), 404, "ERR_API_NOT_FOUND");
+  });
+});
+
+/** The SDK's endpoint table (`uriEndpoints` in its bundle): name -> {endpoint, method, isAdminApi?}. */
+function sdkEndpoints(): Record<string, { endpoint: string; method: string; isAdminApi?: boolean }> {
+  const source = readFileSync(createRequire(import.meta.url).resolve("@cometchat/chat-sdk-javascript"), "utf8");
+  const start = source.indexOf("this.uriEndpoints=") + "this.uriEndpoints=".length;
+  let depth = 0;
+  let end = start;
+  for (; end < source.length; end++) {
+    if (source[end] === "{") depth++;
+    if (source[end] === "}" && --depth === 0) break;
+  }
+  // An object literal of strings and booleans only (`!0`), read as such.
+  return new Function(`return (${source.slice(start, end + 1)})`)();
+}
+
+describe("client plane: the SDK's endpoint table", () => {
+  it("reaches a REST handler for every operation it serves and answers ERR_API_NOT_FOUND for the others", async () => {
+    const c = as(await tokenOf("superhero1"));
+    const sent = await c.post("/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "x" } });
+    const ids: Record<string, string> = { uid: "superhero2", guid: "supergroup", listId: "superhero2", messageId: String(sent.body.data.id), parentId: String(sent.body.data.id) };
+    const token = await tokenOf("superhero1");
+    const table = Object.entries(sdkEndpoints()).filter(([, op]) => !op.isAdminApi);
+    expect(table.length).toBeGreaterThan(90);
+    const served: string[] = [];
+    for (const [name, op] of table) {
+      const method = op.method.toUpperCase();
+      const path = "/" + op.endpoint.replace(/\{\{(\w+)\}\}/g, (_, k: string) => encodeURIComponent(ids[k] ?? (k === "reaction" ? "👍" : "x1")));
+      const r = await e.call(method, C + path, { key: null, headers: { appid: APP_ID, authtoken: token }, body: method === "GET" ? undefined : {} });
+      const notFound = r.status === 404 && r.body?.error?.code === "ERR_API_NOT_FOUND";
+      if (name === "appSettings" || name.startsWith("getMyDetails") || name === "updateMyDetails" || name === "getJWT" || name === "userSessions" || name === "userLogout") {
+        expect([name, notFound]).toEqual([name, false]);
+        continue;
+      }
+      expect([name, method, path, notFound]).toEqual([name, method, path, !isServed(method, path)]);
+      if (!notFound) served.push(name);
+    }
+    expect(served.length).toBeGreaterThan(50);
   });
 });
 
@@ -128,6 +185,60 @@ describe("client plane: the token's owner acts", () => {
     expect((await e.get("/v3/users/superhero5/messages", { onBehalfOf: "superhero4" })).body.meta.cursor).toBeUndefined();
   });
 
+  it("lists users with the SDK's filters: friendsOnly, hideBlockedUsers and uids", async () => {
+    const a = as(await tokenOf("superhero1"));
+    expect((await e.post("/v3/users/superhero1/friends", { accepted: ["superhero2", "superhero3"] })).status).toBe(200);
+    const uids = (r: { status: number; body: { data: { uid: string }[] } }) => (expect(r.status).toBe(200), r.body.data.map((u) => u.uid).sort());
+    expect(uids(await a.get("/users?per_page=10&page=1&friendsOnly=1"))).toEqual(["superhero2", "superhero3"]);
+    expect((await a.post("/blockedusers", { blockedUids: ["superhero2"] })).status).toBe(200);
+    expect(uids(await a.get("/users?per_page=10&page=1&friendsOnly=1&hideBlockedUsers=1"))).toEqual(["superhero3"]);
+    expect(uids(await a.get("/users?per_page=10&page=1&hideBlockedUsers=1"))).not.toContain("superhero2");
+    expect(uids(await a.get("/users?per_page=10&page=1"))).toContain("superhero2");
+    expect(uids(await a.get("/users?per_page=10&uids=superhero4,SUPERHERO5,nobody"))).toEqual(["superhero4", "superhero5"]);
+    expect(uids(await a.get("/users?per_page=10&friendsOnly=1&uids=superhero3,superhero4"))).toEqual(["superhero3"]);
+    expectError(await a.get("/users?friendsOnly=maybe"), 400, "ERR_BAD_REQUEST");
+    // These are the SDK's parameters: the REST plane's list does not read them.
+    expect((await e.get("/v3/users?perPage=10&friendsOnly=1", { onBehalfOf: "superhero1" })).body.data.length).toBeGreaterThan(2);
+  });
+
+  it("flags a message it can see, with one of the app's reasons", async () => {
+    const a = as(await tokenOf("superhero1"));
+    const b = as(await tokenOf("superhero2"));
+    const sent = await a.post("/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "buy now" } });
+    const id = sent.body.data.id;
+    const flagged = await b.post(`/messages/${id}/flagged`, { id: "spam", remark: "ads" });
+    expect(flagged.status).toBe(200);
+    expect(flagged.body).toEqual({ success: true, message: `Message ${id} has been flagged successfully.` });
+    expectError(await b.post(`/messages/${id}/flagged`, { id: "spam" }), 400, "ERR_MESSAGE_ALREADY_FLAGGED");
+    expectError(await b.post(`/messages/${id}/flagged`, { id: "nonsense" }), 404, "ERR_REASON_NOT_FOUND");
+    const outsider = as(await tokenOf("superhero3"));
+    expectError(await outsider.post(`/messages/${id}/flagged`, { id: "spam" }), 403, "ERR_MESSAGE_NO_ACCESS");
+    const queue = await e.get("/v3/moderation/flagged-messages");
+    expect(queue.body.data[0]).toMatchObject({ id: String(id) });
+  });
+
+  it("lists the threads of one conversation, as the SDK's user and group thread lists ask", async () => {
+    const a = as(await tokenOf("superhero1"));
+    const send = (receiver: string, receiverType: string, text: string, parent?: number) =>
+      a.post(parent ? `/messages/${parent}/thread` : "/messages", { receiver, receiverType, category: "message", type: "text", data: { text } });
+    const withTwo = (await send("superhero2", "user", "to two")).body.data.id;
+    await send("superhero2", "user", "reply to two", withTwo);
+    const inGroup = (await send("supergroup", "group", "to the group")).body.data.id;
+    await send("supergroup", "group", "reply in the group", inGroup);
+    const user = await a.get("/users/superhero2/threads?participatedByMe=true&limit=30");
+    expect(user.status).toBe(200);
+    expect(user.body.data.map((t: { id: number }) => t.id)).toEqual([withTwo]);
+    expect(user.body.data[0]).toMatchObject({ replyCount: 1, lastReply: { data: { text: "reply to two" } } });
+    const group = await a.get("/groups/supergroup/threads?limit=30");
+    expect(group.body.data.map((t: { id: number }) => t.id)).toEqual([inGroup]);
+    expect((await a.get("/threads?limit=30")).body.data).toHaveLength(2);
+    expect((await a.get("/users/superhero3/threads")).body.data).toEqual([]);
+    expectError(await a.get("/users/nobody/threads"), 404, "ERR_UID_NOT_FOUND");
+    expectError(await a.get("/groups/nogroup/threads"), 404, "ERR_GUID_NOT_FOUND");
+    expectError(await as(await tokenOf("superhero5")).get("/groups/supergroup/threads"), 403, "ERR_GROUP_NOT_JOINED");
+    expectError(await a.get("/users/superhero2/threads?limit=0"), 400, "ERR_BAD_REQUEST");
+  });
+
   it("pages users with per_page and page", async () => {
     const a = as(await tokenOf("superhero1"));
     const p1 = await a.get("/users?per_page=2&page=1");
@@ -149,6 +260,25 @@ describe("client plane: the token's owner acts", () => {
     expectError(await outsider.get("/groups/supergroup/messages?per_page=5"), 403, "ERR_GROUP_NOT_JOINED");
     const sent = await a.post("/messages", { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "all" } });
     expect(sent.body.data).toMatchObject({ sender: "superhero1", receiver: "supergroup" });
+  });
+
+  it("applies the token owner's role (restricted features, friends only) and group bans", async () => {
+    expect((await e.post("/v3/roles", { role: "guest", name: "Guest", settings: { listUsers: "all", sendMessagesTo: "friendsOnly" } })).status).toBe(200);
+    expect((await e.post("/v3/roles/guest/restrictedfeatures", { featuresToRestrict: ["u.listGroups"] })).status).toBe(200);
+    expect((await e.put("/v3/users/superhero4", { role: "guest" })).status).toBe(200);
+    const guest = as(await tokenOf("superhero4"));
+    expectError(await guest.get("/groups?per_page=10"), 403, "AUTH_ERR_NO_ACCESS");
+    const text = { receiverType: "user", category: "message", type: "text", data: { text: "hi" } };
+    expectError(await guest.post("/messages", { ...text, receiver: "superhero5" }), 403, "ERR_NOT_A_FRIEND");
+    await e.post("/v3/users/superhero4/friends", { accepted: ["superhero5"] });
+    expect((await guest.post("/messages", { ...text, receiver: "superhero5" })).status).toBe(200);
+    // A banned member reads and writes the group no more.
+    const member = as(await tokenOf("superhero3"));
+    expect((await member.get("/groups/supergroup/messages?per_page=1")).status).toBe(200);
+    expect((await e.post("/v3/groups/supergroup/bannedusers/superhero3", {})).status).toBe(200);
+    expectError(await member.get("/groups/supergroup/messages?per_page=1"), 403, "ERR_BANNED_GROUPMEMBER");
+    expectError(await member.post("/messages", { ...text, receiver: "supergroup", receiverType: "group" }), 403, "ERR_BANNED_GROUPMEMBER");
+    expectError(await member.post("/groups/supergroup/members", {}), 403, "ERR_BANNED_GROUPMEMBER");
   });
 
   it("joins and leaves groups, adds members with PUT, and marks a conversation read without a message id", async () => {
@@ -189,6 +319,25 @@ describe("CORS on the platform planes", () => {
       expect(err.headers.get("access-control-allow-origin")).toBe("*");
       const rest = await fetch(`${running.url}/v3/users/superhero1`, { headers: { apikey: running.defaultApp!.restApiKey } });
       expect(rest.headers.get("access-control-allow-origin")).toBe("*");
+      // REST and calls planes, in both label forms: preflights, and errors of every kind carry the header.
+      const planes = [`/${APP_ID}.api-us/v3/users`, `/v3/users`, `/${APP_ID}.call-us/v3/calls`, `${C}/users`];
+      for (const path of planes) {
+        const p = await fetch(`${running.url}${path}`, { method: "OPTIONS", headers: { origin: "http://app.test", "access-control-request-method": "DELETE", "access-control-request-headers": "apikey,onbehalfof" } });
+        expect([path, p.status, p.headers.get("access-control-allow-origin"), p.headers.get("access-control-allow-methods")]).toEqual([path, 204, "*", "GET, POST, PUT, PATCH, DELETE"]);
+        const unauthorized = await fetch(`${running.url}${path}`, { headers: { origin: "http://app.test" } });
+        expect([path, unauthorized.status, unauthorized.headers.get("access-control-allow-origin")]).toEqual([path, 401, "*"]);
+        expect((await unauthorized.json()).error).toMatchObject({ code: expect.stringMatching(/^AUTH_ERR_EMPTY_/), source: "chat-api" });
+      }
+      const missing = await fetch(`${running.url}/v3/nothing-here`, { headers: { apikey: running.defaultApp!.restApiKey } });
+      expect([missing.status, missing.headers.get("access-control-allow-origin")]).toEqual([404, "*"]);
+      const minted = await fetch(`${running.url}/v3/users/superhero1/auth_tokens`, { method: "POST", headers: { apikey: running.defaultApp!.restApiKey } });
+      const { authToken } = (await minted.json()).data;
+      const unserved = await fetch(`${running.url}${C}/calls`, { method: "POST", headers: { authtoken: authToken, "content-type": "application/json" }, body: "{}" });
+      expect([unserved.status, unserved.headers.get("access-control-allow-origin")]).toEqual([404, "*"]);
+      // An error a fault rule injects is a platform answer too.
+      await fetch(`${running.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ match: { path: "/v3/groups" }, effect: { status: 503 } }) });
+      const injected = await fetch(`${running.url}/v3/groups`, { headers: { apikey: running.defaultApp!.restApiKey } });
+      expect([injected.status, injected.headers.get("access-control-allow-origin")]).toEqual([503, "*"]);
       const control = await fetch(`${running.url}/_emulator/health`);
       expect(control.headers.get("access-control-allow-origin")).toBeNull();
       const mgmt = await fetch(`${running.url}/apimgmt/apps`, { method: "OPTIONS", headers: { "access-control-request-method": "GET" } });

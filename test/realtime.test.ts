@@ -86,6 +86,7 @@ afterAll(async () => {
   await emu.close();
 });
 beforeEach(async () => {
+  await fetch(`${emu.url}/_emulator/rules`, { method: "DELETE" });
   await fetch(`${emu.url}/_emulator/sessions`, { method: "DELETE" });
   emu.reset();
 });
@@ -107,6 +108,21 @@ describe("realtime: the socket", () => {
     const elsewhere = new WebSocket(`${emu.url.replace(/^http/, "ws")}/chat`);
     const failed = await new Promise<string>((resolve) => elsewhere.on("error", (e) => resolve(e.message)));
     expect(failed).toMatch(/404/);
+
+    // No jwt, a jwt that is not one, and frames that are not JSON objects: refused or ignored, never a crash.
+    for (const auth of [undefined, "not-a-jwt", 42]) {
+      const ws = new WebSocket(emu.url.replace(/^http/, "ws"));
+      const replied = new Promise<any>((resolve) => ws.on("message", (d) => resolve(JSON.parse(d.toString()))));
+      const shut = new Promise<number>((resolve) => ws.on("close", resolve));
+      await new Promise((r) => ws.once("open", r));
+      ws.send("{not json");
+      ws.send("[1,2]");
+      ws.send(JSON.stringify({ type: "typing_indicator", receiver: "superhero1", receiverType: "user", body: {} }));
+      ws.send(JSON.stringify({ type: "auth", body: { auth } }));
+      expect((await replied).body).toMatchObject({ status: "ERROR", code: "401", message: expect.any(String) });
+      expect(await shut).toBe(1008);
+    }
+    await none(a, (f) => f.type === "typing_indicator");
 
     // A token deleted after login makes its jwt useless.
     await rest("DELETE", `/users/superhero2/auth_tokens`);
@@ -139,6 +155,51 @@ describe("realtime: the socket", () => {
   });
 });
 
+describe("realtime: fault rules on socket auths", () => {
+  /** A socket that presents `jwt`: what it is answered, and how it closes. */
+  async function attempt(jwt: string) {
+    const ws = new WebSocket(emu.url.replace(/^http/, "ws"));
+    const replies: any[] = [];
+    ws.on("message", (d) => replies.push(JSON.parse(d.toString())));
+    const closed = new Promise<number>((resolve) => ws.on("close", resolve));
+    ws.on("error", () => {});
+    await new Promise((r) => ws.once("open", r));
+    ws.send(JSON.stringify({ type: "auth", body: { auth: jwt } }));
+    return { ws, replies, closed };
+  }
+  const addRule = async (rule: unknown) => {
+    const res = await fetch(`${emu.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(rule) });
+    expect(res.status).toBe(201);
+    return (await res.json()).id as string;
+  };
+
+  it("drop, refuse or delay the next auths of a matching app, then let them through; HTTP rules leave sockets alone", async () => {
+    const a = await connect("superhero1");
+    await addRule({ effect: { status: 503 } }); // every HTTP request, but no socket
+    const reset = await addRule({ match: { method: "ws", appId: APP_ID }, effect: { reset: true }, times: 1 });
+    const refused = await addRule({ match: { method: "WS", plane: "client" }, effect: { status: 429, code: "ERR_TOO_MANY_REQUESTS", message: "slow down" }, times: 1 });
+    const dropped = await attempt(a.jwt);
+    expect(await dropped.closed).toBe(1006);
+    expect(dropped.replies).toEqual([]);
+    const refusedNow = await attempt(a.jwt);
+    expect(await refusedNow.closed).toBe(1008);
+    expect(refusedNow.replies).toEqual([{ type: "auth", body: { status: "ERROR", code: "429", message: "slow down" } }]);
+    await addRule({ match: { method: "WS" }, effect: { latencyMs: 150 }, times: 1 });
+    const started = Date.now();
+    const late = await attempt(a.jwt);
+    await new Promise<void>((resolve) => late.ws.on("message", () => resolve()));
+    expect(late.replies[0].body).toEqual({ status: "OK", code: "200" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    late.ws.close();
+    const journal = (await (await fetch(`${emu.url}/_emulator/requests?method=WS`)).json()).requests;
+    const auths = journal.filter((e: any) => e.requestBody.event === "auth" && e.rules.length > 0);
+    expect(auths.map((e: any) => [e.status, e.rules])).toEqual(expect.arrayContaining([[null, [reset]], [429, [refused]]]));
+    // A bad rule is refused whole.
+    const bad = await fetch(`${emu.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ match: { method: "SOCKET" }, effect: { reset: true } }) });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe("realtime: events reach who may see them", () => {
   it("pushes messages from any plane, edits, deletes, reactions and receipts to both parties", async () => {
     const a = await connect("superhero1");
@@ -152,8 +213,13 @@ describe("realtime: events reach who may see them", () => {
     expect(atB.deviceId).toBeUndefined();
     await a.next(text("from backend"));
     // A client-plane send names the sending device, so that session can drop its own echo.
+    // Every session of each party gets it: B's second tab, and A's own other tab (the sending tab drops its echo by deviceId).
+    const bTab = await connect("superhero2");
+    const aTab = await connect("superhero1");
     const mine = await a.api("POST", "/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "from A" } });
     expect((await b.next(text("from A"))).deviceId).toBe(a.deviceId);
+    expect((await bTab.next(text("from A"))).deviceId).toBe(a.deviceId);
+    expect((await aTab.next(text("from A"))).deviceId).toBe(a.deviceId);
     const id = mine.body.data.id;
     await a.api("PUT", `/messages/${id}`, { data: { text: "edited" } });
     const edit = await b.next((f) => f.body?.category === "action" && f.body?.data?.action === "edited");
@@ -208,6 +274,59 @@ describe("realtime: events reach who may see them", () => {
     await owner.next((f) => f.body?.data?.action === "joined" && f.sender === "superhero5");
   });
 
+  it("sends thread replies, adds, scope changes, bans, unbans and leaves to the members and the member they are about", async () => {
+    const owner = await connect("superhero1");
+    const member = await connect("superhero3");
+    const newcomer = await connect("superhero5");
+    const action = (name: string, sender = "superhero1") => (f: any) => f.type === "message" && f.body?.data?.action === name && f.sender === sender;
+    const parent = await owner.api("POST", "/messages", { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "parent" } });
+    const sent = await owner.api("POST", `/messages/${parent.body.data.id}/thread`, { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "reply" } });
+    expect(sent.status).toBe(200);
+    const reply = await member.next(text("reply"));
+    expect(reply).toMatchObject({ receiver: "supergroup", receiverType: "group", sender: "superhero1", deviceId: owner.deviceId, body: { id: sent.body.data.id, parentId: parent.body.data.id } });
+    await none(newcomer, text("reply"));
+
+    await owner.api("PUT", "/groups/supergroup/members", { participants: ["superhero5"] });
+    const added = await newcomer.next(action("added"));
+    expect(added.body).toMatchObject({ category: "action", type: "groupMember", data: { entities: { on: { entity: { uid: "superhero5" } } } } });
+    await member.next(action("added"));
+    await owner.api("PUT", "/groups/supergroup/members/superhero5", { scope: "moderator" });
+    const scope = await newcomer.next(action("scopeChanged"));
+    expect(scope.body.data.extras.scope).toEqual({ new: "moderator", old: "participant" });
+    await member.next(action("scopeChanged"));
+
+    await owner.api("POST", "/groups/supergroup/bannedusers/superhero5", {});
+    await newcomer.next(action("banned"));
+    await member.next(action("banned"));
+    await rest("POST", "/messages", { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "after the ban" } }, "superhero1");
+    await member.next(text("after the ban"));
+    await none(newcomer, text("after the ban"));
+    await owner.api("DELETE", "/groups/supergroup/bannedusers/superhero5");
+    await newcomer.next(action("unbanned"));
+    await member.next(action("unbanned"));
+
+    await member.api("DELETE", "/groups/supergroup/members");
+    const left = await owner.next(action("left", "superhero3"));
+    expect(left.deviceId).toBe(member.deviceId);
+  });
+
+  it("tells the sender of deliveries, marked over the client plane or the socket, and nobody else", async () => {
+    const a = await connect("superhero1");
+    const b = await connect("superhero2");
+    const c = await connect("superhero3");
+    const first = await a.api("POST", "/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "one" } });
+    await b.api("POST", "/users/superhero1/conversation/delivered", { messageId: first.body.data.id });
+    const viaRest = await a.next((f) => f.type === "receipts" && f.body.action === "delivered");
+    expect(viaRest).toMatchObject({ appId: APP_ID, sender: "superhero2", deviceId: b.deviceId, body: { messageId: first.body.data.id, user: { uid: "superhero2" } } });
+    const second = await a.api("POST", "/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "two" } });
+    b.ws.send(JSON.stringify({ receiver: "superhero1", receiverType: "user", type: "receipts", body: { action: "delivered", messageId: second.body.data.id } }));
+    await a.next((f) => f.type === "receipts" && f.body.action === "delivered" && f.body.messageId === second.body.data.id);
+    const conv = await rest("GET", "/users/superhero2/conversation", undefined, "superhero1");
+    expect(conv.body.data.lastMessage).toMatchObject({ id: second.body.data.id, deliveredAt: expect.any(Number) });
+    await none(b, (f) => f.type === "receipts");
+    await none(c, (f) => f.type === "receipts");
+  });
+
   it("pushes call messages of a recorded call to its parties", async () => {
     const a = await connect("superhero4");
     const b = await connect("superhero5");
@@ -244,8 +363,15 @@ describe("realtime: relays and presence", () => {
   it("makes a user available while a session lives and tells subscribers when they come and go", async () => {
     const watcher = await connect("superhero1");
     const friendsOnly = await connect("superhero3", { presence: "FRIENDS" });
+    expect((await rest("POST", "/users", { uid: "blocked6", name: "Blocked" })).status).toBe(200);
+    await rest("POST", "/users/superhero2/blockedusers", { blockedUids: ["blocked6"] });
+    const blocked = await connect("blocked6");
+    await rest("POST", "/users/superhero4/friends", { accepted: ["superhero2"] });
+    const friend = await connect("superhero4", { presence: "FRIENDS" });
+    const unsubscribed = await connect("superhero5", { presence: "NONE" });
     const b = await connect("superhero2");
     const online = await watcher.next((f) => f.type === "presence" && f.sender === "superhero2");
+    await friend.next((f) => f.type === "presence" && f.sender === "superhero2" && f.body.action === "online");
     expect(online).toMatchObject({ type: "presence", body: { action: "online", user: { uid: "superhero2", status: "available" } } });
     expect((await rest("GET", "/users/superhero2")).body.data.status).toBe("available");
     const second = await connect("superhero2");
@@ -260,5 +386,8 @@ describe("realtime: relays and presence", () => {
     expect((await rest("GET", "/users/superhero2")).body.data.status).toBe("offline");
     // superhero3 subscribed to friends only and is no friend of superhero2.
     await none(friendsOnly, (f) => f.type === "presence" && f.sender === "superhero2");
+    await none(unsubscribed, (f) => f.type === "presence");
+    await none(blocked, (f) => f.type === "presence" && f.sender === "superhero2");
+    await friend.next((f) => f.type === "presence" && f.sender === "superhero2" && f.body.action === "offline");
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The client-plane operations of the SDK's endpoint table (`@cometchat/chat-sdk-javascript` 4.2.0, `uriEndpoints`)
  * that map to something the emulator keeps. Each is answered by the REST plane's handler (or by `routes.ts` where
- * the SDK's path or method differs), for the token's owner. Everything else on the client plane, such as calls,
- * push notifications, AI features or campaigns, answers ERR_API_NOT_FOUND; so does a served operation whose REST
- * handler does not exist yet.
+ * the SDK's path or method differs), for the token's owner. Everything else on the client plane answers
+ * ERR_API_NOT_FOUND: call sessions (the calls plane only reads records), ownership transfer (the REST plane hands a
+ * group over only without `onBehalfOf`), promote/demote and `user/messages/{muid}` (unused by the SDK), file uploads,
+ * push notifications (the REST plane's preferences have another shape), AI features and campaigns.
  */
 const SDK_OPERATIONS = [
   "GET users",
@@ -24,6 +25,7 @@ const SDK_OPERATIONS = [
   "POST|DELETE messages/{id}/pin",
   "POST|DELETE messages/{id}/save",
   "PATCH messages/{id}/interacted",
+  "POST messages/{id}/flagged",
   "GET users/{uid}/messages",
   "GET groups/{guid}/messages",
   "GET threads",

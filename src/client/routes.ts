@@ -9,6 +9,9 @@ import type { JsonObject } from "../store/types.js";
 import { blockedUsersAt } from "../resources/blocked-users/routes.js";
 import { addMember, pathGroup, removeMember } from "../resources/groups/membership.js";
 import { addMembers } from "../resources/members/routes.js";
+import { threadList } from "../resources/messages/threads.js";
+import { requireUser } from "../resources/users/lookup.js";
+import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
 import { messageView } from "../resources/messages/view.js";
 import { userView } from "../resources/users/view.js";
 import { isServed } from "./endpoints.js";
@@ -32,7 +35,7 @@ export const clientSettingsRoute = new Hono<Env>().get("/settings", (c) => ok(c,
 
 /**
  * What only the client plane has (the session, `/me`), and the SDK operations whose path or method differs from
- * the REST plane's: its own block list, join, leave and add members as PUT.
+ * the REST plane's: its own block list, one conversation's threads, join, leave and add members as PUT.
  */
 const clientOnly = new Hono<Env>()
   .put("/me", async (c) => {
@@ -72,6 +75,8 @@ const clientOnly = new Hono<Env>()
     return ok(c, { sessionId: body.sessionId });
   })
   .route("/", blockedUsersAt("/blockedusers"))
+  .get("/users/:uid/threads", (c) => threadList(c, (app, viewer) => userConversationId(viewer.uid, requireUser(app, c.req.param("uid")).uid)))
+  .get("/groups/:guid/threads", (c) => threadList(c, (app) => groupConversationId(pathGroup(app, c.req.param("guid")).guid)))
   .post("/groups/:guid/members", async (c) => {
     const app = c.get("app");
     const user = c.get("actor");

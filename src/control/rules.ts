@@ -57,7 +57,8 @@ export interface Decision {
   applied: string[];
 }
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+/** HTTP methods, and `WS` for the WebSocket's auth frames (see realtime/realtime.ts). */
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "WS"];
 const MAX_DELAY_MS = 600_000;
 
 /** The code an error rule sends when it names only a status. */
@@ -91,7 +92,8 @@ export class Rule {
   matches(req: ApiRequest): boolean {
     const m = this.match;
     return (
-      (m.method === undefined || m.method === req.method) &&
+      // Socket auths (`WS`) are only for rules that name them.
+      (m.method === undefined ? req.method !== "WS" : m.method === req.method) &&
       (m.plane === undefined || m.plane === req.plane) &&
       (m.appId === undefined || m.appId === req.appId) &&
       (this.pathPattern === undefined || this.pathPattern(req.path))

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer, type RawData } from "ws";
 import type { Jwt } from "../client/jwt.js";
 import type { Journal } from "../control/journal.js";
+import type { Rules } from "../control/rules.js";
 import { maskKey } from "../http/errors.js";
 import { MAX_JSON_DEPTH, nestedDeeper } from "../http/validate.js";
 import type { AppState } from "../store/app-state.js";
@@ -36,6 +37,16 @@ export interface SessionFilter {
 
 type Frame = Record<string, unknown> & { type?: unknown; action?: unknown; body?: unknown };
 
+/** A frame's `body` object ({} when it has none). */
+const bodyOf = (frame: Frame) => (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+
+/** An auth frame as the journal keeps it: the jwt masked. */
+const shownAuth = (frame: Frame, body: Record<string, unknown>) => ({
+  event: "auth",
+  ...frame,
+  body: { ...body, auth: typeof body.auth === "string" ? maskKey(body.auth) : body.auth },
+});
+
 const str = (v: unknown, max = 255): string | undefined => (typeof v === "string" && v !== "" && v.length <= max ? v : undefined);
 
 /**
@@ -59,6 +70,7 @@ export class Realtime {
     private readonly clock: Clock,
     private readonly jwt: Jwt,
     private readonly journal: Journal,
+    private readonly rules: Rules,
   ) {}
 
   // ---- sockets ----
@@ -77,6 +89,7 @@ export class Realtime {
     const url = `ws://${req.headers.host ?? "localhost"}/`;
     this.record(req, url, null, { event: "connect" }, 101, null);
     let session: Session | undefined;
+    let authing = false;
     const authTimer = setTimeout(() => ws.close(1008, "No auth frame"), AUTH_TIMEOUT_MS);
     authTimer.unref();
     ws.on("error", () => ws.terminate());
@@ -94,9 +107,13 @@ export class Realtime {
       if (frame.action === "ping") return this.send(ws, { action: "pong" });
       if (frame.type === "auth") {
         if (session) return this.send(ws, this.authReply(frame, "OK", "200"));
-        session = this.authenticate(ws, req, url, frame);
-        if (session) clearTimeout(authTimer);
-        return;
+        if (authing) return;
+        authing = true;
+        return this.underRules(ws, req, url, frame, () => {
+          authing = false;
+          session = this.authenticate(ws, req, url, frame);
+          if (session) clearTimeout(authTimer);
+        });
       }
       if (session && this.sessions.has(session)) this.fromClient(session, frame);
     });
@@ -113,14 +130,43 @@ export class Realtime {
     return { appId: frame.appId, type: "auth", sender: frame.sender, deviceId: frame.deviceId, body };
   }
 
+  /**
+   * Fault rules that name `method: "WS"` act on auth frames, so that reconnect logic can be tested: latency delays
+   * the answer, an error status refuses the session (the socket closes with 1008), a reset drops the socket.
+   */
+  private underRules(ws: WebSocket, req: IncomingMessage, url: string, frame: Frame, authenticate: () => void): void {
+    if (this.rules.idle) return authenticate();
+    const body = bodyOf(frame);
+    const appId = this.jwt.verify(body.auth)?.appId ?? str(frame.appId)?.toLowerCase() ?? null;
+    const decision = this.rules.decide({ method: "WS", plane: "client", appId, path: "/" });
+    if (!decision) return authenticate();
+    const act = () => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      const failure = decision.failure;
+      if (!failure) return authenticate();
+      const shown = shownAuth(frame, body);
+      if (failure.effect.reset) {
+        this.record(req, url, appId, shown, null, null, decision.applied); // no answer, as an HTTP reset
+        return ws.terminate();
+      }
+      const error = failure.error(this.clock.now());
+      const reply = this.authReply(frame, "ERROR", String(error.status), error.message);
+      this.send(ws, reply);
+      this.record(req, url, appId, shown, error.status, reply, decision.applied);
+      ws.close(1008, "Refused by a rule");
+    };
+    if (decision.delayMs > 0) setTimeout(act, decision.delayMs);
+    else act();
+  }
+
   /** The `auth` frame: a jwt this emulator signed, whose token and user still exist, opens a session. */
   private authenticate(ws: WebSocket, req: IncomingMessage, url: string, frame: Frame): Session | undefined {
-    const body = (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+    const body = bodyOf(frame);
     const claims = this.jwt.verify(body.auth);
     const app = claims && this.store.apps.get(claims.appId);
     const token = claims && app?.tokens.get(claims.authToken);
     const user = token && token.uid === claims.uid ? app!.activeUser(claims.uid) : undefined;
-    const shown = { event: "auth", ...frame, body: { ...body, auth: typeof body.auth === "string" ? maskKey(body.auth) : body.auth } };
+    const shown = shownAuth(frame, body);
     if (!app || !token || !user) {
       const reply = this.authReply(frame, "ERROR", "401", "The jwt is invalid, or its auth token or user no longer exists. Please log in again.");
       this.send(ws, reply);
@@ -235,7 +281,7 @@ export class Realtime {
     const receiverType = frame.receiverType;
     const receiver = str(frame.receiver, 100)?.toLowerCase();
     if ((receiverType !== "user" && receiverType !== "group") || !receiver) return;
-    const body = (typeof frame.body === "object" && frame.body !== null ? frame.body : {}) as Record<string, unknown>;
+    const body = bodyOf(frame);
     if (type === "receipts") return this.receipt(app, user, session, receiverType, receiver, body);
     // Relays reach the other party, or the other members; never the sender, and not across a block.
     let targets: string[];
@@ -306,7 +352,7 @@ export class Realtime {
   }
 
   /** Socket connects, auths and closes go to the request journal as `WS` entries of the client plane. */
-  private record(req: IncomingMessage, url: string, appId: string | null, what: unknown, status: number, reply: unknown): void {
+  private record(req: IncomingMessage, url: string, appId: string | null, what: unknown, status: number | null, reply: unknown, rules: string[] = []): void {
     if (!this.journal.enabled) return;
     this.journal.record({
       id: this.journal.nextId(),
@@ -320,7 +366,7 @@ export class Realtime {
       status,
       responseText: reply === null ? null : JSON.stringify(reply),
       durationMs: 0,
-      rules: [],
+      rules,
     });
   }
 }

@@ -33,10 +33,14 @@ function visibleOrNone(app: AppState, viewer: UserRecord | undefined, conversati
   }
 }
 
-/** The threads a viewer sees (index reads: the viewer's conversations, then each one's thread parents). */
-function threadsOf(app: AppState, viewer: UserRecord | undefined): Thread[] {
+/**
+ * The threads a viewer sees (index reads: the viewer's conversations, then each one's thread parents). With `only`,
+ * the threads of that one conversation, which the viewer must be able to read (as its message list).
+ */
+function threadsOf(app: AppState, viewer: UserRecord | undefined, only?: string): Thread[] {
+  if (only !== undefined && viewer) visibleTo(app, viewer, only); // refused as its message list is
   const out: Thread[] = [];
-  for (const conversationId of conversationsOf(app, viewer)) {
+  for (const conversationId of only === undefined ? conversationsOf(app, viewer) : [only]) {
     const parents = app.messages.threadsIn(conversationId);
     if (parents.size === 0) continue;
     const v = visibleOrNone(app, viewer, conversationId);
@@ -62,50 +66,54 @@ function threadParent(c: Ctx): { app: AppState; viewer: UserRecord; parent: Mess
   return { app, viewer, parent };
 }
 
-export const threads = new Hono<Env>()
-  /**
-   * The threads the viewer sees, most recently active first, by the `updatedAt` cursor: `append` continues with
-   * older threads, `prepend` returns the newer ones.
-   */
-  .get("/threads", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    requireAllowed(app, viewer, "u.listMessages");
-    const q = new Query(c);
-    const limit = q.int("limit", { def: 100, min: 1, max: 1000 });
-    const affix = q.oneOf("affix", ["append", "prepend"] as const) ?? "append";
-    const cursor = q.optInt("updatedAt");
-    const flags = {
-      participatedByMe: q.bool("participatedByMe"),
-      withUnreadReplyCount: q.bool("withUnreadReplyCount"),
-      withMentionCount: q.bool("withMentionCount"),
-    };
-    if (!viewer && Object.values(flags).some(Boolean))
-      q.fail("onBehalfOf", "The onBehalfOf header is required for participatedByMe, withUnreadReplyCount and withMentionCount.");
-    q.done();
-    let list = threadsOf(app, viewer);
-    if (flags.participatedByMe) list = list.filter((t) => t.parent.sender === viewer!.uid || t.replies.some((m) => m.sender === viewer!.uid));
-    const newestFirst = (a: Thread, b: Thread) => b.updatedAt - a.updatedAt || b.replies.at(-1)!.id - a.replies.at(-1)!.id;
-    list.sort(newestFirst);
-    if (cursor !== undefined && affix === "append") list = list.filter((t) => t.updatedAt < cursor).slice(0, limit);
-    else if (cursor !== undefined) list = list.filter((t) => t.updatedAt > cursor).slice(-limit);
-    else list = list.slice(0, limit);
+/**
+ * The threads the viewer sees, most recently active first, by the `updatedAt` cursor: `append` continues with
+ * older threads, `prepend` returns the newer ones. `only` names one conversation (from the viewer), as the SDK's
+ * `users/{uid}/threads` and `groups/{guid}/threads` ask.
+ */
+export function threadList(c: Ctx, only?: (app: AppState, viewer: UserRecord) => string): Response {
+  const viewer = only ? onBehalfOf(c, "required") : onBehalfOf(c, "optional");
+  const app = c.get("app");
+  requireAllowed(app, viewer, "u.listMessages");
+  const conversationId = only?.(app, viewer!);
+  const q = new Query(c);
+  const limit = q.int("limit", { def: 100, min: 1, max: 1000 });
+  const affix = q.oneOf("affix", ["append", "prepend"] as const) ?? "append";
+  const cursor = q.optInt("updatedAt");
+  const flags = {
+    participatedByMe: q.bool("participatedByMe"),
+    withUnreadReplyCount: q.bool("withUnreadReplyCount"),
+    withMentionCount: q.bool("withMentionCount"),
+  };
+  if (!viewer && Object.values(flags).some(Boolean))
+    q.fail("onBehalfOf", "The onBehalfOf header is required for participatedByMe, withUnreadReplyCount and withMentionCount.");
+  q.done();
+  let list = threadsOf(app, viewer, conversationId);
+  if (flags.participatedByMe) list = list.filter((t) => t.parent.sender === viewer!.uid || t.replies.some((m) => m.sender === viewer!.uid));
+  const newestFirst = (a: Thread, b: Thread) => b.updatedAt - a.updatedAt || b.replies.at(-1)!.id - a.replies.at(-1)!.id;
+  list.sort(newestFirst);
+  if (cursor !== undefined && affix === "append") list = list.filter((t) => t.updatedAt < cursor).slice(0, limit);
+  else if (cursor !== undefined) list = list.filter((t) => t.updatedAt > cursor).slice(-limit);
+  else list = list.slice(0, limit);
 
-    const memo: EntityMemo = new Map();
-    const data = list.map((t) => {
-      const out: Record<string, unknown> = { ...messageView(app, t.parent, viewer, memo), replyCount: t.replies.length };
-      out.lastReply = { ...LAST_REPLY_DEFAULTS, ...messageView(app, t.replies.at(-1)!, viewer, memo) };
-      if (viewer) out.threadSubscribed = app.threadSubscriptions.at(viewer.uid, t.parent.id) !== undefined;
-      const readId = flags.withUnreadReplyCount || flags.withMentionCount ? app.conversations.state(viewer!.uid, t.parent.conversationId)?.readId ?? 0 : 0;
-      const unread = t.replies.filter((m) => m.id > readId && m.sender !== viewer?.uid);
-      if (flags.withUnreadReplyCount) out.unreadReplyCount = unread.length;
-      if (flags.withMentionCount) out.unreadMentionCount = unread.filter((m) => m.mentionedUids?.includes(viewer!.uid)).length;
-      return out;
-    });
-    const meta: Record<string, unknown> = { current: { limit, count: data.length } };
-    if (list.length > 0) meta.next = { affix: "append", updatedAt: list.at(-1)!.updatedAt };
-    return c.json({ data, meta });
-  })
+  const memo: EntityMemo = new Map();
+  const data = list.map((t) => {
+    const out: Record<string, unknown> = { ...messageView(app, t.parent, viewer, memo), replyCount: t.replies.length };
+    out.lastReply = { ...LAST_REPLY_DEFAULTS, ...messageView(app, t.replies.at(-1)!, viewer, memo) };
+    if (viewer) out.threadSubscribed = app.threadSubscriptions.at(viewer.uid, t.parent.id) !== undefined;
+    const readId = flags.withUnreadReplyCount || flags.withMentionCount ? app.conversations.state(viewer!.uid, t.parent.conversationId)?.readId ?? 0 : 0;
+    const unread = t.replies.filter((m) => m.id > readId && m.sender !== viewer?.uid);
+    if (flags.withUnreadReplyCount) out.unreadReplyCount = unread.length;
+    if (flags.withMentionCount) out.unreadMentionCount = unread.filter((m) => m.mentionedUids?.includes(viewer!.uid)).length;
+    return out;
+  });
+  const meta: Record<string, unknown> = { current: { limit, count: data.length } };
+  if (list.length > 0) meta.next = { affix: "append", updatedAt: list.at(-1)!.updatedAt };
+  return c.json({ data, meta });
+}
+
+export const threads = new Hono<Env>()
+  .get("/threads", (c) => threadList(c))
 
   .post("/messages/:id/thread/subscription", (c) => {
     const { app, viewer, parent } = threadParent(c);

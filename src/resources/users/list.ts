@@ -19,6 +19,8 @@ export interface UserFilters {
   page: number;
   /** Only these users (e.g. the requester's friends, for a friends-only role). */
   among?: Iterable<UserRecord>;
+  /** Not these uids (e.g. the users the requester blocked). */
+  hidden?: ReadonlyMap<string, unknown>;
 }
 
 function prefixRange(app: AppState, field: "name" | "uid", key: string): readonly UserRecord[] {
@@ -58,12 +60,13 @@ export function listUsers(app: AppState, f: UserFilters): { users: UserRecord[];
     if (f.updatedAt && !inRange(u.updatedAt ?? u.createdAt, f.updatedAt)) return false;
     if (roles && !roles.has(u.role)) return false;
     if (tags && !tags.some((t) => u.tags.includes(t))) return false;
+    if (f.hidden?.has(u.uid)) return false;
     return true;
   };
 
   // Unfiltered (but for deactivation) the total is a counter, so the walk stops at the page's end.
   const knownTotal =
-    ordered && !f.statuses && !f.createdAt && !f.updatedAt
+    ordered && !f.statuses && !f.createdAt && !f.updatedAt && !f.hidden?.size
       ? f.deactivated === "exclude"
         ? app.activeUserCount
         : f.deactivated === "only"

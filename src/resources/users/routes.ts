@@ -40,6 +40,15 @@ const UPDATE: Schema = {
 };
 
 
+/**
+ * The user-list filters the SDK sends on the client plane (`UsersRequestBuilder`), for the token's owner:
+ * `friendsOnly=1` (their friends), `hideBlockedUsers=1` (not the users they blocked), `uids` (only these).
+ */
+function sdkFilters(c: Ctx, q: Query): { friendsOnly: boolean; hideBlockedUsers: boolean; uids?: string[] } | undefined {
+  if (!c.get("actor")) return undefined;
+  return { friendsOnly: q.bool("friendsOnly"), hideBlockedUsers: q.bool("hideBlockedUsers"), uids: q.list("uids") };
+}
+
 function checkRole(c: Ctx, role: unknown): void {
   if (typeof role === "string" && !c.get("app").roles.has(role)) throw apiError("ERR_ROLE_NOT_FOUND", { role });
 }
@@ -92,19 +101,24 @@ export const users = new Hono<Env>()
     } as const;
     const withTags = q.bool("withTags");
     q.bool("count");
+    const sdk = sdkFilters(c, q);
     q.done();
     const app = c.get("app");
     requireAllowed(app, viewer, "u.listUsers", "listUsers");
     // A role may narrow the list: to friends, and to some roles.
     const roleAllowed = allowList(app, viewer, "listUsers.allowedRoles");
-    const among = friendsOnly(app, viewer, "listUsers")
-      ? [...app.relations.friendsOf(viewer!.uid).keys()].map((uid) => app.users.get(uid)!)
-      : undefined;
+    let among: UserRecord[] | undefined =
+      friendsOnly(app, viewer, "listUsers") || sdk?.friendsOnly ? [...app.relations.friendsOf(viewer!.uid).keys()].map((uid) => app.users.get(uid)!) : undefined;
+    if (sdk?.uids) {
+      const named = new Set(sdk.uids.map(normalizeUid));
+      among = among ? among.filter((u) => named.has(u.uid)) : [...named].flatMap((uid) => app.users.get(uid) ?? []).filter((u) => u.deletedAt === undefined);
+    }
     const result = listUsers(app, {
       ...filters,
       searchIn: filters.searchIn ? [...filters.searchIn] : undefined,
       roles: roleAllowed ? (filters.roles?.filter((r) => roleAllowed.includes(r)) ?? roleAllowed) : filters.roles,
       among,
+      hidden: sdk?.hideBlockedUsers ? app.relations.blockedByUser(viewer!.uid) : undefined,
     });
     const data = result.users.map((u) => ({
       ...userView(u, { viewer, tags: withTags, list: true }),
