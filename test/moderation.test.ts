@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { emulator, expectError, MGMT, type TestEmulator } from "./helpers.js";
+import { AUTH_KEY, emulator, expectError, MGMT, type TestEmulator } from "./helpers.js";
 
 let e: TestEmulator;
 let events: { trigger: string; data: any }[];
@@ -112,6 +112,51 @@ describe("rules and keyword lists", () => {
     expectError(await e.post("/v3/moderation/rules", { id: "email_filter", name: "Again" }), 400, "ERR_MODERATION_RULE_ALREADY_EXISTS");
     expectError(await e.put("/v3/moderation/rules/nope", { enabled: true }), 404, "ERR_MODERATION_RULE_NOT_FOUND");
     expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(6);
+  });
+
+  it("all 28 operations: no key or the Auth Key is refused; the REST key, or key + secret where older files declare them, works", async () => {
+    await banWords("darn");
+    const m = (await say("superhero2", "hi", "superhero1")).body.data.id;
+    const held = (await say("superhero2", "darn", "superhero1")).body.data.id;
+    const MG = true; // takes management credentials (these go through them here; the REST key is shown elsewhere)
+    const ops: [string, string, unknown?, string?, boolean?][] = [
+      ["POST", "/moderation/reasons", { id: "x", name: "X" }],
+      ["GET", "/moderation/reasons"],
+      ["GET", "/moderation/reasons/x"],
+      ["PUT", "/moderation/reasons/x", { name: "N" }],
+      ["DELETE", "/moderation/reasons/x"],
+      ["POST", `/messages/${m}/flagged`, { id: "spam" }, "superhero2"],
+      ["GET", "/moderation/flagged-messages"],
+      ["PATCH", `/moderation/flagged-messages/${m}`, { status: "approved" }],
+      ["GET", "/moderation/reviewed-messages"],
+      ["GET", "/moderation/blocked-messages", undefined, undefined, MG],
+      ["PATCH", `/moderation/blocked-messages/${held}`, { status: "rejected", reviewed: true }, undefined, MG],
+      ["POST", "/moderation/rules", { id: "r", name: "R" }, undefined, MG],
+      ["GET", "/moderation/rules", undefined, undefined, MG],
+      ["GET", "/moderation/rules/r", undefined, undefined, MG],
+      ["PUT", "/moderation/rules/r", { enabled: false }, undefined, MG],
+      ["GET", "/moderation/rules/r/revisions", undefined, undefined, MG],
+      ["DELETE", "/moderation/rules/r", undefined, undefined, MG],
+      ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: ["a"] }, undefined, MG],
+      ["GET", "/moderation/keywords", undefined, undefined, MG],
+      ["GET", "/moderation/keywords/k", undefined, undefined, MG],
+      ["PUT", "/moderation/keywords/k", { name: "P" }, undefined, MG],
+      ["DELETE", "/moderation/keywords/k", undefined, undefined, MG],
+      ["POST", "/moderation/messages", { sender: "superhero1", receiver: "superhero2", receiverType: "user", data: { text: "x" } }],
+      ["GET", "/moderation/messages"],
+      ["GET", `/moderation/messages/${held}`],
+      ["PUT", `/moderation/messages/${held}`, { data: { text: "darn again" } }],
+      ["DELETE", `/moderation/messages/${held}`],
+    ];
+    expect(ops.length + 1).toBe(28); // PATCH /moderation/blocked-messages/{id} is both the review and the approve operation
+    for (const [method, path, body, onBehalfOf, mgmt] of ops) {
+      const at = `${method} ${path}`;
+      const as = (opts: object) => e.call(method, `/v3${path}`, { body, onBehalfOf, ...opts });
+      expectError(await as({ key: null }), 401, "AUTH_ERR_EMPTY_APIKEY");
+      expectError(await as({ key: AUTH_KEY }), 403, "AUTH_ERR_NO_ACCESS");
+      if (!mgmt) expectError(await as({ key: null, headers: { ...MGMT } }), 401, "AUTH_ERR_EMPTY_APIKEY");
+      expect((await as(mgmt ? { key: null, headers: { ...MGMT } } : {})).status, at).toBe(200);
+    }
   });
 
   it("accepts management credentials (key + secret) on rule, keyword and blocked-message operations", async () => {
@@ -355,5 +400,29 @@ describe("state", () => {
     delete old.apps[0].moderation;
     expect((await e.put("/_emulator/state", old, { key: null })).status).toBeLessThan(300);
     expect((await e.get("/v3/moderation/reasons")).body.data).toHaveLength(3);
+  });
+
+  it("snapshots hold rules, keyword lists, reasons, the blocked queue and flags", async () => {
+    await banWords("darn");
+    const held = (await say("superhero2", "darn", "superhero1")).body.data.id;
+    const flagged = (await say("superhero2", "spam here", "superhero1")).body.data.id;
+    await e.post(`/v3/messages/${flagged}/flagged`, { id: "spam" }, { onBehalfOf: "superhero2" });
+    expect((await e.post("/_emulator/snapshots/moderated", undefined, { key: null })).status).toBe(201);
+
+    await e.call("PATCH", `/v3/moderation/blocked-messages/${held}`, { body: { status: "approved" } });
+    await e.call("PATCH", `/v3/moderation/flagged-messages/${flagged}`, { body: { status: "disapproved" } });
+    await e.del("/v3/moderation/rules/no-banned");
+    await e.del("/v3/moderation/keywords/banned");
+    await e.del("/v3/moderation/reasons/spam");
+
+    expect((await e.post("/_emulator/snapshots/moderated/restore", undefined, { key: null })).status).toBe(200);
+    expect((await e.get("/v3/moderation/rules/no-banned")).body.data).toMatchObject({ enabled: true, revisionId: expect.stringMatching(/_no-banned_1$/) });
+    expect((await e.get("/v3/moderation/keywords/banned")).body.data.searchTerms).toEqual(["darn"]);
+    expect((await e.get("/v3/moderation/reasons/spam")).status).toBe(200);
+    expect((await e.get("/v3/moderation/blocked-messages")).body.data.map((b: any) => [b.message.id, b.status])).toEqual([[held, "pending"]]);
+    expect((await e.get("/v3/moderation/flagged-messages")).body.data.map((f: any) => [f.id, f.flaggedCount])).toEqual([[flagged, 1]]);
+    expect(texts(await dm("superhero2", "superhero1"))).toEqual(["spam here"]);
+    // The restored rule still holds messages back.
+    expect((await say("superhero2", "darn again", "superhero1")).body.data.data.moderation.status).toBe("disapproved");
   });
 });
