@@ -380,6 +380,11 @@ describe("/moderation/messages", () => {
     expect(expectError(await e.post("/v3/moderation/messages", { data: { text: "x" } }), 400, "ERR_BAD_REQUEST").details).toMatchObject({
       sender: ["The sender field is required."],
     });
+    for (const sentAt of [-5, 1_750_335_220_000, 99])
+      expect(expectError(await e.post("/v3/moderation/messages", { sender: "superhero1", receiver: "superhero2", receiverType: "user", data: { text: "x" }, sentAt }), 400, "ERR_BAD_REQUEST").details).toEqual({
+        sentAt: ["The sentAt must be a Unix timestamp in seconds (10 digits)."],
+      });
+    expect((await e.get("/v3/moderation/messages")).body.data).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError } from "../../http/errors.js";
+import { apiError, badRequest } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { ok, success } from "../../http/reply.js";
 import { Query, readBody, validate, type Body } from "../../http/validate.js";
@@ -105,6 +105,8 @@ export const moderationMessages = new Hono<Env>()
       receiverType: { required: true, type: "string", in: ["user", "group"] },
       sentAt: { type: "integer" },
     });
+    if (body.sentAt !== undefined && body.sentAt !== null && !/^\d{10}$/.test(String(body.sentAt)))
+      throw badRequest({ sentAt: ["The sentAt must be a Unix timestamp in seconds (10 digits)."] });
     const sender = details(body, "senderUserDetails", "uid");
     const receiverUser = body.receiverType === "user" ? details(body, "receiverUserDetails", "uid") : undefined;
     const receiverGroup = body.receiverType === "group" ? details(body, "receiverGroupDetails", "guid") : undefined;
@@ -116,7 +118,7 @@ export const moderationMessages = new Hono<Env>()
     else groupFor(a, now, body.receiver as string, receiverGroup, from);
     const receiverType = body.receiverType as "user" | "group";
     const conversationId = conversationFor(a, from, receiverType, body.receiver as string, content);
-    const sentAt = body.sentAt === undefined ? now : Number(body.sentAt);
+    const sentAt = body.sentAt === undefined || body.sentAt === null ? now : Number(body.sentAt);
     const m = store(a, sentAt, from, receiverType, body.receiver as string, conversationId, content, undefined, true);
     return ok(c, messageView(a, m, from));
   })
