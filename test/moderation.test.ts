@@ -297,6 +297,38 @@ describe("a blocking rule on the send path", () => {
   });
 });
 
+describe("queues", () => {
+  it("list newest first, by status, up to `limit`; a review keeps an entry's place", async () => {
+    await banWords("darn");
+    const ids: string[] = [];
+    for (const t of ["darn 1", "darn 2", "darn 3"]) ids.push((await say("superhero2", t, "superhero1")).body.data.id);
+    await e.call("PATCH", `/v3/moderation/blocked-messages/${ids[1]}`, { body: { status: "rejected" } });
+    const blocked = async (q: string) => (await e.get(`/v3/moderation/blocked-messages${q}`)).body.data.map((b: any) => b.message.id);
+    expect(await blocked("")).toEqual([ids[2], ids[1], ids[0]]);
+    expect(await blocked("?status=pending")).toEqual([ids[2], ids[0]]);
+    expect(await blocked("?status=rejected")).toEqual([ids[1]]);
+    expect(await blocked("?status=pending&limit=1")).toEqual([ids[2]]);
+    expect(await blocked("?status=approved")).toEqual([]);
+    // Blocked again (its content re-screened), a message moves to the front.
+    await e.put(`/v3/moderation/messages/${ids[0]}`, { data: { text: "darn 1 again" } });
+    expect(await blocked("")).toEqual([ids[0], ids[2], ids[1]]);
+    expectError(await e.get("/v3/moderation/blocked-messages?limit=1001"), 400, "ERR_BAD_REQUEST");
+
+    const clean: string[] = [];
+    for (const t of ["a", "b", "c"]) clean.push((await say("superhero2", t, "superhero1")).body.data.id);
+    for (const id of clean) await e.post(`/v3/messages/${id}/flagged`, { id: "spam" }, { onBehalfOf: "superhero2" });
+    await e.call("PATCH", `/v3/moderation/flagged-messages/${clean[0]}`, { body: { status: "approved" } });
+    const flagged = async (q: string) => (await e.get(`/v3/moderation/${q}`)).body.data.map((f: any) => f.id);
+    expect(await flagged("flagged-messages")).toEqual([clean[2], clean[1]]);
+    expect(await flagged("flagged-messages?limit=1")).toEqual([clean[2]]);
+    expect(await flagged("reviewed-messages")).toEqual([clean[0]]);
+    // Flagged again after its review, a message is back in the queue, at the front.
+    await e.post(`/v3/messages/${clean[0]}/flagged`, { id: "sexual" }, { onBehalfOf: "superhero2" });
+    expect(await flagged("flagged-messages")).toEqual([clean[0], clean[2], clean[1]]);
+    expect(await flagged("reviewed-messages")).toEqual([]);
+  });
+});
+
 describe("flags", () => {
   it("flags with a reason and remark, counts flags, and reviews move messages to the reviewed list", async () => {
     const m = await say("supergroup", "buy cheap watches", "superhero1", "group");

@@ -44,10 +44,7 @@ export function reviewBlocked(app: AppState, now: number, entry: BlockedEntry, s
     if (entry.kind === "send") deliver(app, entry.message);
     else applyEdit(app, now, entry);
   }
-  entry.status = status;
-  entry.reviewedBy = reviewer;
-  entry.reviewedAt = now;
-  entry.updatedAt = now;
+  app.moderation.blocked.update(entry, (e) => reviewed(e, status, reviewer, now));
   if (status === "approved") {
     const m = entry.message;
     app.emit("moderation_manual_approved", () => ({ message: messageView(app, m), moderation: moderationInfo(entry), reviewedBy: reviewer }), m);
@@ -71,8 +68,13 @@ export function reviewFlagged(app: AppState, now: number, f: FlagEntry, status: 
       app.removeMessage(m);
     }
   }
-  f.status = status;
-  f.reviewedBy = reviewer;
-  f.reviewedAt = now;
-  f.updatedAt = now;
+  app.moderation.flags.update(f, (e) => reviewed(e, status, reviewer, now));
+}
+
+/** Records a review: the outcome, who and when. */
+function reviewed<S extends string>(e: { status: S; reviewedBy?: string; reviewedAt?: number; updatedAt: number }, status: S, reviewer: string, now: number): void {
+  e.status = status;
+  e.reviewedBy = reviewer;
+  e.reviewedAt = now;
+  e.updatedAt = now;
 }
