@@ -245,6 +245,31 @@ describe("a blocking rule on the send path", () => {
     expectError(await e.call("PATCH", `/v3/moderation/blocked-messages/${id}`, { body: { status: "rejected" } }), 400, "ERR_BLOCKED_MESSAGE_ALREADY_REVIEWED");
   });
 
+  it("matches whole words and phrases, case-insensitive; `equals` the whole text; `pattern` a regular expression", async () => {
+    await banWords("darn", "holy cow", "straße");
+    const status = async (text: string) => (await say("superhero2", text, "superhero1")).body.data.data.moderation.status;
+    const outcomes: Record<string, string> = {};
+    for (const t of ["Darn!", "(darn)", "darn-it", "DARN_it", "undarned", "darnation", "HOLY   cow", "Holy cow!", "holy cows", "STRASSE", "Straße."])
+      outcomes[t] = await status(t);
+    expect(outcomes).toEqual({
+      "Darn!": "disapproved",
+      "(darn)": "disapproved",
+      "darn-it": "disapproved",
+      DARN_it: "approved",
+      undarned: "approved",
+      darnation: "approved",
+      "HOLY   cow": "disapproved",
+      "Holy cow!": "disapproved",
+      "holy cows": "approved",
+      STRASSE: "approved",
+      "Straße.": "disapproved",
+    });
+    await e.put("/v3/moderation/rules/no-banned", { enabled: false });
+    await e.post("/v3/moderation/rules", { id: "exact", name: "Exact", enabled: true, conditions: [{ operand: "text", operator: "equals", value: ["stop"] }] });
+    await e.post("/v3/moderation/rules", { id: "codes", name: "Codes", enabled: true, conditions: [{ operand: "text", category: "pattern", value: ["code-\\d{3}"] }] });
+    expect([await status(" STOP "), await status("stop now"), await status("my CODE-123"), await status("code-12")]).toEqual(["disapproved", "approved", "disapproved", "approved"]);
+  });
+
   it("holds group messages and media captions; a rejection keeps them hidden", async () => {
     await banWords("darn");
     const group = await say("supergroup", "darn group", "superhero1", "group");
