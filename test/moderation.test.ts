@@ -272,7 +272,12 @@ describe("a blocking rule on the send path", () => {
 
   it("holds group messages and media captions; a rejection keeps them hidden", async () => {
     await banWords("darn");
+    const groupConversation = async () =>
+      (await e.get("/v3/conversations", { onBehalfOf: "superhero2" })).body.data.find((c: any) => c.conversationId === "group_supergroup");
+    const before = await groupConversation();
+    expect(before).toMatchObject({ lastMessage: expect.any(Object), unreadMessageCount: expect.anything() });
     const group = await say("supergroup", "darn group", "superhero1", "group");
+    expect(await groupConversation()).toEqual(before);
     const media = await e.post(
       "/v3/messages",
       { receiver: "superhero2", receiverType: "user", type: "image", data: { text: "a darn picture", attachments: [{ url: "https://x.io/a.png", name: "a.png" }] } },
@@ -285,6 +290,7 @@ describe("a blocking rule on the send path", () => {
     expect(reject.body.data.message).toBe(`Message with ID ${gid} has been reviewed successfully.`);
     expect((await e.get("/v3/groups/supergroup/messages", { onBehalfOf: "superhero2" })).body.data.map((m: any) => m.id)).not.toContain(gid);
     expect((await e.get("/v3/moderation/blocked-messages?status=rejected")).body.data.map((b: any) => b.message.id)).toEqual([gid]);
+    expect(await groupConversation()).toEqual(before);
     expect(triggers()).not.toContain("message_sent");
     expectError(await e.call("PATCH", "/v3/moderation/blocked-messages/999", { body: { status: "approved" } }), 404, "ERR_BLOCKED_MESSAGE_NOT_FOUND");
     expectError(await e.call("PATCH", `/v3/moderation/blocked-messages/${gid}`, { body: { status: "maybe" } }), 400, "ERR_BAD_REQUEST");
