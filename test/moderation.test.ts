@@ -449,6 +449,20 @@ describe("/moderation/messages", () => {
       });
     expect((await e.get("/v3/moderation/messages")).body.data).toHaveLength(1);
   });
+  it("a held message whose group or receiver is gone stays held as it was: approval and clean updates are refused", async () => {
+    await banWords("darn");
+    const group = (await say("supergroup", "darn group", "superhero1", "group")).body.data.id;
+    const user = (await say("superhero4", "darn you", "superhero1")).body.data.id;
+    expect((await e.del("/v3/groups/supergroup")).status).toBe(200);
+    expect((await e.del("/v3/users/superhero4", { permanent: true })).status).toBe(200);
+    for (const [id, code] of [[group, "ERR_GUID_NOT_FOUND"], [user, "ERR_UID_NOT_FOUND"]]) {
+      expectError(await e.call("PATCH", `/v3/moderation/blocked-messages/${id}`, { body: { status: "approved" } }), 404, code);
+      expectError(await e.put(`/v3/moderation/messages/${id}`, { data: { text: "clean" } }), 404, code);
+      expect((await e.get(`/v3/moderation/messages/${id}`)).body.data.data).toMatchObject({ text: expect.stringMatching(/^darn/), moderation: { status: "disapproved" } });
+    }
+    expect((await e.get("/v3/moderation/blocked-messages?status=pending")).body.data.map((b: any) => b.message.id)).toEqual([user, group]);
+    expect((await e.call("PATCH", `/v3/moderation/blocked-messages/${group}`, { body: { status: "rejected" } })).status).toBe(200);
+  });
 });
 
 describe("state", () => {

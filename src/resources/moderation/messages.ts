@@ -16,7 +16,7 @@ import { applyExtensions } from "../../extensions/effects.js";
 import { currentList, listLimit } from "./input.js";
 import { verdictFor } from "./engine.js";
 import { block, isHeld, moderateEdit } from "./screen.js";
-import { deliver } from "./review.js";
+import { checkDeliverable, deliver } from "./review.js";
 
 /**
  * The moderation "message" API (`/moderation/messages`): a message submitted through it is always screened by
@@ -171,8 +171,9 @@ export const moderationMessages = new Hono<Env>()
     if (blocked?.kind === "send" && isHeld(m)) {
       // Still held: the new content is screened again; a clean one is delivered now.
       const { moderation: _held, ...content } = changed;
+      const verdict = verdictFor(a, { ...m, data: content });
+      if (!verdict) checkDeliverable(a, m); // before any change: a message nobody can get stays held as it was
       Object.assign(m, { data: content, editedAt: now, editedBy: SYSTEM_UID, updatedAt: now });
-      const verdict = verdictFor(a, m);
       if (verdict) block(a, m, verdict, "send", now);
       else {
         a.moderation.blocked.delete(m.id);

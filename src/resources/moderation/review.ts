@@ -15,10 +15,15 @@ export function blockedEntry(app: AppState, rawId: string): BlockedEntry {
   return entry;
 }
 
-/** Delivers a held message now: stored at its place, in its conversation, counted unread, announced. */
-export function deliver(app: AppState, m: MessageRecord): void {
+/** Throws when a held message has nobody to go to any more (its group or receiving user is gone). */
+export function checkDeliverable(app: AppState, m: MessageRecord): void {
   if (m.receiverType === "group" && !app.groups.get(m.receiver)) throw apiError("ERR_GUID_NOT_FOUND", { guid: m.receiver });
   if (m.receiverType === "user" && !app.activeUser(m.receiver)) throw apiError("ERR_UID_NOT_FOUND", { uid: m.receiver });
+}
+
+/** Delivers a held message now: stored at its place, in its conversation, counted unread, announced. */
+export function deliver(app: AppState, m: MessageRecord): void {
+  checkDeliverable(app, m);
   m.data = { ...m.data, moderation: APPROVED };
   app.deliverMessage(m);
   const parent = m.parentId === undefined ? undefined : app.messages.get(m.parentId);
