@@ -463,6 +463,24 @@ describe("/moderation/messages", () => {
     expect((await e.get("/v3/moderation/blocked-messages?status=pending")).body.data.map((b: any) => b.message.id)).toEqual([user, group]);
     expect((await e.call("PATCH", `/v3/moderation/blocked-messages/${group}`, { body: { status: "rejected" } })).status).toBe(200);
   });
+  it("a refused submission creates none of the users or groups it describes", async () => {
+    const newbie = { sender: "newbie", senderUserDetails: { uid: "newbie", name: "New" }, data: { text: "hi" } };
+    expectError(await e.post("/v3/moderation/messages", { ...newbie, receiver: "ghost", receiverType: "user" }), 404, "ERR_UID_NOT_FOUND");
+    expectError(await e.post("/v3/moderation/messages", { ...newbie, receiver: "supergroup", receiverType: "group" }), 403, "ERR_GROUP_NOT_JOINED");
+    const newGroup = { receiver: "new-group", receiverType: "group", receiverGroupDetails: { guid: "new-group", name: "New group", type: "public" } };
+    expectError(await e.post("/v3/moderation/messages", { ...newbie, ...newGroup, type: "image" }), 400, "ERR_EMPTY_MESSAGE_FILE");
+    expectError(await e.post("/v3/moderation/messages", { ...newbie, ...newGroup, data: { text: "hi" }, quotedMessageId: "99999" }), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+    expectError(await e.get("/v3/users/newbie"), 404, "ERR_UID_NOT_FOUND");
+    expectError(await e.get("/v3/groups/new-group"), 404, "ERR_GUID_NOT_FOUND");
+    expect(triggers()).toEqual([]);
+
+    const made = await e.post("/v3/moderation/messages", { ...newbie, ...newGroup });
+    expect(made.status).toBe(200);
+    expect(triggers()).toEqual(["group_created", "moderation_engine_approved", "message_sent"]);
+    expect((await e.get("/v3/groups/new-group/members")).body.data.map((m: any) => [m.uid, m.scope])).toEqual([["newbie", "admin"]]);
+    const self = await e.post("/v3/moderation/messages", { sender: "twin", senderUserDetails: { uid: "twin", name: "Twin" }, receiver: "twin", receiverType: "user", receiverUserDetails: { uid: "twin", name: "Twin" }, data: { text: "note to self" } });
+    expect(self.body.data).toMatchObject({ sender: "twin", receiver: "twin" });
+  });
 });
 
 describe("state", () => {
