@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import { APP_ID, MGMT } from "./helpers.js";
-import { socketClients, text } from "./realtime.helpers.js";
+import { text, useSocketServer } from "./realtime.helpers.js";
 import { useReceiver } from "./receiver.helpers.js";
 
 /**
@@ -11,31 +10,22 @@ import { useReceiver } from "./receiver.helpers.js";
  * so no test waits for a guessed while.
  */
 
-let emu: RunningEmulator;
-const { rest, connect } = socketClients(() => emu.url);
+const { url, rest, connect } = useSocketServer();
 const rx = useReceiver("/hook", (_, res) => res.end("ok"));
 
-beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
-});
-afterAll(async () => {
-  await emu.close();
-});
 beforeEach(async () => {
-  await fetch(`${emu.url}/_emulator/sessions`, { method: "DELETE" });
-  emu.reset();
   await control("DELETE", "/webhooks/deliveries");
   await control("DELETE", "/notifications");
 });
 
 async function control(method: string, path: string) {
-  const res = await fetch(`${emu.url}/_emulator${path}`, { method });
+  const res = await fetch(`${url()}/_emulator${path}`, { method });
   return res.json() as Promise<any>;
 }
 
 async function management(path: string, body: unknown) {
   const headers = { ...MGMT, "x-webhook-version": "2", "content-type": "application/json" };
-  const res = await fetch(`${emu.url}/apimgmt/apps/${APP_ID}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  const res = await fetch(`${url()}/apimgmt/apps/${APP_ID}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
   expect(res.status).toBe(200);
 }
 

@@ -1,5 +1,6 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { WebSocket } from "ws";
+import { startEmulator, type RunningEmulator } from "../src/index.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 
 /** A plain WebSocket client of a running emulator, logged in as the SDK does (frame by frame), and its REST calls. */
@@ -80,4 +81,22 @@ export function socketClients(url: () => string) {
   }
 
   return { CLIENT, rest, connect, none };
+}
+
+/**
+ * A real server for a test file: started once, closed at the end, and before each test back to the seed with no
+ * socket session left. `url()` is its address; the clients are `socketClients` of it.
+ */
+export function useSocketServer() {
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true });
+  });
+  afterAll(() => emu.close());
+  beforeEach(async () => {
+    await fetch(`${emu.url}/_emulator/sessions`, { method: "DELETE" });
+    emu.reset();
+  });
+  const url = () => emu.url;
+  return { url, ...socketClients(url) };
 }

@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
 import { APP_ID } from "./helpers.js";
-import { socketClients, text } from "./realtime.helpers.js";
+import { text, useSocketServer } from "./realtime.helpers.js";
 
 /** Protocol tests with a plain WebSocket client, against a real server (what the SDK does, frame by frame). */
 
-let emu: RunningEmulator;
-const { CLIENT, rest, connect, none } = socketClients(() => emu.url);
-
-beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await fetch(`${emu.url}/_emulator/sessions`, { method: "DELETE" });
-  emu.reset();
-});
+const { url, CLIENT, rest, connect, none } = useSocketServer();
 
 describe("realtime: the socket", () => {
   it("authenticates with the jwt, answers ping with pong, and refuses bad jwts and other paths", async () => {
@@ -26,7 +13,7 @@ describe("realtime: the socket", () => {
     a.ws.send(JSON.stringify({ action: "ping", ack: "true" }));
     expect(await a.next((f) => f.action === "pong")).toEqual({ action: "pong" });
 
-    const bad = new WebSocket(emu.url.replace(/^http/, "ws"));
+    const bad = new WebSocket(url().replace(/^http/, "ws"));
     const reply = new Promise<any>((resolve) => bad.on("message", (d) => resolve(JSON.parse(d.toString()))));
     const closed = new Promise<number>((resolve) => bad.on("close", resolve));
     await new Promise((r) => bad.once("open", r));
@@ -34,7 +21,7 @@ describe("realtime: the socket", () => {
     expect((await reply).body).toMatchObject({ status: "ERROR", code: "401" });
     expect(await closed).toBe(1008);
 
-    const elsewhere = new WebSocket(`${emu.url.replace(/^http/, "ws")}/chat`);
+    const elsewhere = new WebSocket(`${url().replace(/^http/, "ws")}/chat`);
     const failed = await new Promise<string>((resolve) => elsewhere.on("error", (e) => resolve(e.message)));
     expect(failed).toMatch(/404/);
 
@@ -44,7 +31,7 @@ describe("realtime: the socket", () => {
     const res = await fetch(`${CLIENT()}/me`, { method: "PUT", headers: { appid: APP_ID, authtoken: minted.body.data.authToken, "content-type": "application/json" }, body: "{}" });
     const { jwt } = (await res.json()).data;
     await rest("DELETE", `/users/superhero2/auth_tokens/${minted.body.data.authToken}`);
-    const stale = new WebSocket(emu.url.replace(/^http/, "ws"));
+    const stale = new WebSocket(url().replace(/^http/, "ws"));
     const staleClosed = new Promise<number>((resolve) => stale.on("close", resolve));
     await new Promise((r) => stale.once("open", r));
     stale.send(JSON.stringify({ type: "auth", body: { auth: jwt } }));
@@ -53,18 +40,18 @@ describe("realtime: the socket", () => {
 
   it("lists sessions, closes a user's sockets on request, and journals connects, auths and closes", async () => {
     const a = await connect("superhero1");
-    const listed = await (await fetch(`${emu.url}/_emulator/sessions?uid=superhero1`)).json();
+    const listed = await (await fetch(`${url()}/_emulator/sessions?uid=superhero1`)).json();
     expect(listed.sessions).toEqual([expect.objectContaining({ appId: APP_ID, uid: "superhero1", deviceId: a.deviceId, platform: "WEB", since: expect.any(String) })]);
-    const closed = await (await fetch(`${emu.url}/_emulator/sessions?uid=superhero1`, { method: "DELETE" })).json();
+    const closed = await (await fetch(`${url()}/_emulator/sessions?uid=superhero1`, { method: "DELETE" })).json();
     expect(closed).toEqual({ closed: 1 });
     expect(await a.closed).toBe(1001);
-    const journal = (await (await fetch(`${emu.url}/_emulator/requests?method=WS`)).json()).requests;
+    const journal = (await (await fetch(`${url()}/_emulator/requests?method=WS`)).json()).requests;
     const events = journal.map((e: any) => e.requestBody.event);
     expect(events).toEqual(expect.arrayContaining(["connect", "auth", "close"]));
     const auth = journal.find((e: any) => e.requestBody.event === "auth");
     expect(auth).toMatchObject({ plane: "client", appId: APP_ID, status: 200 });
     expect(auth.requestBody.body.auth).toContain("*");
-    const frames = await (await fetch(`${emu.url}/_emulator/realtime/frames`)).json();
+    const frames = await (await fetch(`${url()}/_emulator/realtime/frames`)).json();
     expect(frames.frames).toEqual(expect.any(Array));
   });
 });
@@ -141,7 +128,7 @@ describe("realtime: events reach who may see them", () => {
   it("pushes call messages of a recorded call to its parties", async () => {
     const a = await connect("superhero4");
     const b = await connect("superhero5");
-    const res = await fetch(`${emu.url}/_emulator/apps/${APP_ID}/calls`, {
+    const res = await fetch(`${url()}/_emulator/apps/${APP_ID}/calls`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ initiator: "superhero4", receiver: "superhero5", receiverType: "user", type: "video", status: "ended", participants: [{ uid: "superhero4", state: "ended" }, { uid: "superhero5", state: "ended" }] }),
