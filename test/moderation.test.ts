@@ -159,6 +159,28 @@ describe("rules and keyword lists", () => {
     }
   });
 
+  it("limits: lengths, counts and body sizes are refused with their field, changing nothing", async () => {
+    const long = (n: number) => "x".repeat(n);
+    const m = (await say("superhero2", "hi", "superhero1")).body.data.id;
+    const cases: [string, string, unknown, Record<string, string[]>, string?][] = [
+      ["POST", "/moderation/reasons", { id: long(101), name: long(101) }, { id: ["The id may not be greater than 100 characters."], name: ["The name may not be greater than 100 characters."] }],
+      ["POST", `/messages/${m}/flagged`, { id: "spam", remark: long(1001) }, { remark: ["The remark may not be greater than 1000 characters."] }, "superhero2"],
+      ["POST", "/moderation/rules", { id: "r", name: "R", conditions: Array(26).fill({ operand: "text", value: ["x"] }) }, { conditions: ["The conditions may not have more than 25 items."] }],
+      ["POST", "/moderation/rules", { id: "r", name: "R", conditions: [{ operand: "text", value: [long(501)] }] }, { "conditions.0.value.0": ["The conditions.0.value.0 may not be greater than 500 characters."] }],
+      ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: [long(501)] }, { "searchTerms.0": ["The searchTerms.0 may not be greater than 500 characters."] }],
+      ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: Array.from({ length: 10_001 }, (_, i) => `w${i}`) }, { searchTerms: ["The searchTerms may not have more than 10000 items."] }],
+    ];
+    for (const [method, path, body, details, onBehalfOf] of cases)
+      expect(expectError(await e.call(method, `/v3${path}`, { body, onBehalfOf }), 400, "ERR_BAD_REQUEST").details, path).toEqual(details);
+    expect(expectError(await e.post("/v3/moderation/rules", { id: "r", name: "R", description: long(70 * 1024) }), 413, "ERR_BAD_REQUEST").message).toContain("64 KB");
+    expect(expectError(await e.post("/v3/moderation/keywords", { id: "k", name: "K", searchTerms: [long(600 * 1024)] }), 413, "ERR_BAD_REQUEST").message).toContain("512 KB");
+    expectError(await e.get("/v3/moderation/rules?limit=1001"), 400, "ERR_BAD_REQUEST");
+    expect((await e.get("/v3/moderation/reasons")).body.data).toHaveLength(3);
+    expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(6);
+    expect((await e.get("/v3/moderation/keywords")).body.data).toHaveLength(1);
+    expect((await e.get("/v3/moderation/flagged-messages")).body.data).toEqual([]);
+  });
+
   it("accepts management credentials (key + secret) on rule, keyword and blocked-message operations", async () => {
     const mgmt = { key: null, headers: { ...MGMT } };
     expect((await e.get("/v3/moderation/rules", mgmt)).status).toBe(200);
