@@ -2,7 +2,7 @@ import { apiError } from "../http/errors.js";
 import type { AppState } from "../store/app-state.js";
 import type { JsonObject } from "../store/types.js";
 import { DEFAULT_MASKS } from "./catalogue.js";
-import { isSafePattern } from "./regex.js";
+import { isSafePattern } from "../util/safe-pattern.js";
 import { effectiveSettings } from "./settings.js";
 
 /**

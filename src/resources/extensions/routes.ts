@@ -7,7 +7,7 @@ import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { JsonObject } from "../../store/types.js";
 import { EXTENSION_BY_ID, EXTENSIONS, type ExtensionSpec, type SettingsSpec } from "../../extensions/catalogue.js";
-import { isSafePattern } from "../../extensions/regex.js";
+import { isSafePattern } from "../../util/safe-pattern.js";
 import { effectiveSettings, readSettings, requireEnabled } from "../../extensions/settings.js";
 import { randomUuid } from "../../util/random.js";
 import { pathApp } from "../apps/routes.js";

@@ -1,6 +1,7 @@
 import type { AppState } from "../../store/app-state.js";
 import { current, revisionId, type ConditionRecord, type Moderation, type RuleRecord, type Verdict } from "../../store/moderation.js";
 import type { Json, JsonObject, MessageRecord } from "../../store/types.js";
+import { isSafePattern } from "../../util/safe-pattern.js";
 
 /**
  * The rule engine: which enabled rule, if any, catches a message. Rules are compiled once per change of rules or
@@ -15,42 +16,6 @@ import type { Json, JsonObject, MessageRecord } from "../../store/types.js";
  *   matched as the list's category says.
  * - A rule catches a message when its filters (if any) all pass and any one of its conditions matches.
  */
-
-const MAX_PATTERN = 500;
-
-/** Why a pattern is refused, or undefined: invalid, too long, or open to catastrophic backtracking. */
-export function unsafePattern(pattern: string): string | undefined {
-  if (pattern.length > MAX_PATTERN) return `may not be longer than ${MAX_PATTERN} characters`;
-  try {
-    new RegExp(pattern, "iu");
-  } catch {
-    return "is not a valid regular expression";
-  }
-  if (/\\[1-9]|\\k</.test(pattern)) return "may not use back-references";
-  // A quantified group that holds a quantifier ((a+)+, (\w*x)*) can backtrack exponentially: refused.
-  const groups: boolean[] = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === "\\") {
-      i++;
-      continue;
-    }
-    if (ch === "[") {
-      while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
-      continue;
-    }
-    if (ch === "(") groups.push(false);
-    else if (ch === "*" || ch === "+" || ch === "{") {
-      if (groups.length) groups[groups.length - 1] = true;
-    } else if (ch === ")") {
-      const inner = groups.pop() ?? false;
-      const next = pattern[i + 1];
-      if (inner && (next === "*" || next === "+" || next === "{")) return "may not repeat a group that repeats (nested quantifiers)";
-      if (inner && groups.length) groups[groups.length - 1] = true;
-    }
-  }
-  return undefined;
-}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const WORD_CHAR = "[\\p{L}\\p{N}_]";
@@ -71,7 +36,7 @@ function wordTest(terms: string[], operator: ConditionRecord["operator"]): Test 
 }
 
 function patternTest(patterns: string[], operator: ConditionRecord["operator"]): Test | undefined {
-  const safe = patterns.filter((p) => p.length > 0 && unsafePattern(p) === undefined);
+  const safe = patterns.filter((p) => p.length > 0 && isSafePattern(p));
   if (safe.length === 0) return undefined;
   const re = new RegExp(operator === "equals" ? `^(?:${safe.join("|")})$` : safe.map((p) => `(?:${p})`).join("|"), "iu");
   return (s) => re.test(operator === "equals" ? s.trim() : s);

@@ -4,7 +4,7 @@ import { apiError, badRequest, type Details } from "../../http/errors.js";
 import { ok, success } from "../../http/reply.js";
 import { Query, validate, type Body } from "../../http/validate.js";
 import type { KeywordCategory, KeywordListRecord } from "../../store/moderation.js";
-import { unsafePattern } from "./engine.js";
+import { patternProblem } from "../../util/safe-pattern.js";
 import { currentList, listLimit, byPathId, readForm } from "./input.js";
 import { ID_MESSAGE, MODERATION_ID } from "./rules.js";
 import { keywordView } from "./views.js";
@@ -46,7 +46,7 @@ function readTerms(body: Body, category: KeywordCategory, required: boolean): { 
   if (category === "pattern") {
     const details: Details = {};
     clean.forEach((t, i) => {
-      const unsafe = unsafePattern(t);
+      const unsafe = patternProblem(t);
       if (unsafe) details[`searchTerms.${i}`] = [`The pattern ${unsafe}.`];
     });
     if (Object.keys(details).length > 0) throw badRequest(details);

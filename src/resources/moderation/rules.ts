@@ -6,7 +6,7 @@ import { asBool, Query, readBody, validate, type Body, type Schema } from "../..
 import type { AppState } from "../../store/app-state.js";
 import { current, type ConditionRecord, type RuleRecord, type RuleRevision } from "../../store/moderation.js";
 import type { JsonObject } from "../../store/types.js";
-import { unsafePattern } from "./engine.js";
+import { patternProblem } from "../../util/safe-pattern.js";
 import { currentList, listLimit, byPathId } from "./input.js";
 import { ruleView } from "./views.js";
 
@@ -60,7 +60,7 @@ function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
     if (Array.isArray(c.message)) condition.message = c.message as string[];
     condition.value.forEach((v, j) => {
       if (byList && !app.moderation.keywordLists.has(v)) (details[`${at}.value.${j}`] ??= []).push(`The keyword list ${v} does not exist.`);
-      const unsafe = !byList && condition.category === "pattern" ? unsafePattern(v) : undefined;
+      const unsafe = !byList && condition.category === "pattern" ? patternProblem(v) : undefined;
       if (unsafe) (details[`${at}.value.${j}`] ??= []).push(`The pattern ${unsafe}.`);
     });
     return condition;

@@ -1,18 +1,26 @@
 /**
- * Custom data-masking patterns run on every message sent while the extension is on, so a pattern that can
- * backtrack exponentially would freeze the emulator: a quantified group that itself holds a quantifier
- * (`(a+)+`, `(\w*)*`, `(x{1,9})+`) is refused, as are patterns that do not compile or are over 500 characters.
+ * User-supplied regular expressions (moderation patterns, data-masking patterns) run on every message sent, so a
+ * pattern that can backtrack exponentially would freeze the emulator. One check for all of them.
  */
-export function isSafePattern(source: string): boolean {
-  if (source.length > 500 || hasNestedQuantifier(source)) return false;
+
+const MAX_PATTERN = 500;
+
+/** Why a pattern is refused, or undefined: too long, invalid, back-references, or nested quantifiers. */
+export function patternProblem(source: string): string | undefined {
+  if (source.length > MAX_PATTERN) return `may not be longer than ${MAX_PATTERN} characters`;
   try {
-    new RegExp(source, "gu");
-    return true;
+    new RegExp(source, "u");
   } catch {
-    return false;
+    return "is not a valid regular expression";
   }
+  if (/\\[1-9]|\\k</.test(source)) return "may not use back-references";
+  if (hasNestedQuantifier(source)) return "may not repeat a group that repeats (nested quantifiers)";
+  return undefined;
 }
 
+export const isSafePattern = (source: string): boolean => patternProblem(source) === undefined;
+
+/** A quantified group that itself holds a quantifier: `(a+)+`, `(\w*)*`, `(x{1,9})+`. */
 function hasNestedQuantifier(source: string): boolean {
   const groups: boolean[] = []; // per open group: does it hold a quantifier?
   const mark = () => {
