@@ -61,6 +61,11 @@ describe("inspector rough edges in Chromium", () => {
     await page.locator("tr[data-rule]", { hasText: "429" }).waitFor();
     expect(emulator.rules.list().map((r) => [r.match.path, r.effect.status, r.times])).toEqual([["/v3/*", 429, 3]]);
     emulator.rules.clear();
+    // Socket logins: a rule for the WebSocket's auth frames (method WS, any path), for testing reconnects.
+    await page.getByRole("button", { name: "Socket logins dropped ×3 (reconnects)" }).click();
+    await page.locator("tr[data-rule]", { hasText: "WS" }).waitFor();
+    expect(emulator.rules.list().map((r) => [r.match.method, r.match.path, r.effect.reset, r.times])).toEqual([["WS", undefined, true, 3]]);
+    emulator.rules.clear();
   });
 
   it("copies a journaled request as curl (keys only when asked) and replays it", async () => {

@@ -33,6 +33,7 @@ const PRESETS: { label: string; draft: Partial<Draft> }[] = [
   { label: "Every call is slow (+800 ms)", draft: { method: "", path: "/v3/*", status: "", latencyMs: "800" } },
   { label: "Rate limited (429) ×3", draft: { method: "", path: "/v3/*", status: "429", times: "3" } },
   { label: "Flaky: 30% of calls fail", draft: { method: "", path: "/v3/*", status: "500", probability: "0.3" } },
+  { label: "Socket logins dropped ×3 (reconnects)", draft: { method: "WS", path: "", status: "", reset: true, times: "3" } },
 ];
 
 const num = (s: string) => (s.trim() === "" ? undefined : Number(s));
@@ -145,6 +146,7 @@ export function RulesView({ app, dir }: { app: AppInfo | undefined; dir: Directo
             {["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => (
               <option key={m}>{m}</option>
             ))}
+            <option value="WS">WS (socket logins)</option>
           </select>
         </Field>
         <Field label="Path (glob)">
