@@ -79,7 +79,7 @@ const sdkServes = (method: string, path: string) => isServed(method, path.replac
 
 /**
  * The whole HTTP surface on one port: addressing (getPath) -> plane -> auth -> resource routes. Every platform
- * route is one handler running its plane's stages (see http/pipeline.ts): journal, errors into the envelope,
+ * route is one handler running its plane's stages (see http/pipeline.ts): journal, errors into the envelope and
  * persistence, rules and rate limits, auth. Errors of every kind end in the platform's envelope.
  */
 export function createApp(emulator: Emulator, log: (line: string) => void = console.error): Hono<Env> {
@@ -92,20 +92,17 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     log(`chat-emulator: unexpected error on ${c.req.method} ${c.req.url}: ${err instanceof Error ? err.stack : String(err)}`);
     return renderError(c, new ApiError("ERR_EXCEPTION", 500, "Something went wrong in the emulator. This is a bug; please report it."));
   };
-  /** Everything thrown below it answered in the envelope, so that the journal records the answer. */
-  const envelope: Stage = (c, next) => settle(next, (res) => res, (err) => answer(c, err));
-  /** Persistence observes committed writes: any successful write on a platform plane. */
-  const persist: Stage = (c, next) => {
-    c.set("emulator", emulator);
-    if (c.req.method === "GET") return next();
-    return settle(next, (res) => {
-      if (res.status < 400) emulator.store.changed();
-      return res;
-    }, (err) => {
-      throw err;
-    });
+  const committed = (res: Response) => {
+    if (res.status < 400) emulator.store.changed(); // persistence observes committed writes on the platform planes
+    return res;
   };
-  const platform = [persist, journalStage, envelope, faultsStage];
+  /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
+  const envelope: Stage = (c, next) => settle(next, c.req.method === "GET" ? (res) => res : committed, (err) => answer(c, err));
+  const withEmulator: Stage = (c, next) => {
+    c.set("emulator", emulator);
+    return next();
+  };
+  const platform = [withEmulator, journalStage, envelope, faultsStage];
   const notFound: Handler = () => {
     throw apiError("ERR_API_NOT_FOUND");
   };
