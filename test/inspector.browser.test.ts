@@ -100,7 +100,7 @@ describe("web inspector in Chromium", () => {
     expect(problems).toEqual([]);
   });
 
-  it("moderation: a rule switched on in the view holds a message; Approve delivers it", async () => {
+  it("moderation: a rule switched on in the view holds a message; Approve delivers it; Disapprove withdraws a flagged one", async () => {
     const call = (method: string, path: string, body: unknown, extra: Record<string, string> = {}) =>
       fetch(`${emulator.baseUrl()}${path}`, { method, headers: { apikey: REST_KEY, "content-type": "application/json", ...extra }, body: JSON.stringify(body) }).then((r) => r.json());
     await page.goto(`${emulator.url}/_emulator/ui#/app/${APP_ID}/moderation`);
@@ -115,6 +115,16 @@ describe("web inspector in Chromium", () => {
     await held.waitFor({ state: "detached" });
     const got = await fetch(`${emulator.baseUrl()}/messages/${sent.data.id}`, { headers: { apikey: REST_KEY } }).then((r) => r.json());
     expect(got.data.data.moderation.status).toBe("approved");
+
+    // A user flags it; Disapprove withdraws it and moves it to the reviewed list.
+    await call("POST", `/messages/${sent.data.id}/flagged`, { id: "spam", remark: "rude" }, { onBehalfOf: "superhero2" });
+    await page.goto(`${emulator.url}/_emulator/ui#/app/${APP_ID}/moderation`);
+    const flagged = page.locator(`tr[data-flagged="${sent.data.id}"]`);
+    await flagged.getByText("superhero2: Spam / Unwanted Content (rude)").waitFor();
+    await flagged.getByRole("button", { name: "Disapprove" }).click();
+    await flagged.waitFor({ state: "detached" });
+    const reviewed = await fetch(`${emulator.baseUrl()}/moderation/reviewed-messages`, { headers: { apikey: REST_KEY } }).then((r) => r.json());
+    expect(reviewed.data.map((m: any) => [m.id, m.status])).toEqual([[sent.data.id, "disapproved"]]);
     expect(problems).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { emulator, expectError, MGMT, type TestEmulator } from "./helpers.js";
+import { AUTH_KEY, emulator, expectError, MGMT, type TestEmulator } from "./helpers.js";
 
 let e: TestEmulator;
 let events: { trigger: string; data: any }[];
@@ -114,6 +114,73 @@ describe("rules and keyword lists", () => {
     expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(6);
   });
 
+  it("all 28 operations: no key or the Auth Key is refused; the REST key, or key + secret where older files declare them, works", async () => {
+    await banWords("darn");
+    const m = (await say("superhero2", "hi", "superhero1")).body.data.id;
+    const held = (await say("superhero2", "darn", "superhero1")).body.data.id;
+    const MG = true; // takes management credentials (these go through them here; the REST key is shown elsewhere)
+    const ops: [string, string, unknown?, string?, boolean?][] = [
+      ["POST", "/moderation/reasons", { id: "x", name: "X" }],
+      ["GET", "/moderation/reasons"],
+      ["GET", "/moderation/reasons/x"],
+      ["PUT", "/moderation/reasons/x", { name: "N" }],
+      ["DELETE", "/moderation/reasons/x"],
+      ["POST", `/messages/${m}/flagged`, { id: "spam" }, "superhero2"],
+      ["GET", "/moderation/flagged-messages"],
+      ["PATCH", `/moderation/flagged-messages/${m}`, { status: "approved" }],
+      ["GET", "/moderation/reviewed-messages"],
+      ["GET", "/moderation/blocked-messages", undefined, undefined, MG],
+      ["PATCH", `/moderation/blocked-messages/${held}`, { status: "rejected", reviewed: true }, undefined, MG],
+      ["POST", "/moderation/rules", { id: "r", name: "R" }, undefined, MG],
+      ["GET", "/moderation/rules", undefined, undefined, MG],
+      ["GET", "/moderation/rules/r", undefined, undefined, MG],
+      ["PUT", "/moderation/rules/r", { enabled: false }, undefined, MG],
+      ["GET", "/moderation/rules/r/revisions", undefined, undefined, MG],
+      ["DELETE", "/moderation/rules/r", undefined, undefined, MG],
+      ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: ["a"] }, undefined, MG],
+      ["GET", "/moderation/keywords", undefined, undefined, MG],
+      ["GET", "/moderation/keywords/k", undefined, undefined, MG],
+      ["PUT", "/moderation/keywords/k", { name: "P" }, undefined, MG],
+      ["DELETE", "/moderation/keywords/k", undefined, undefined, MG],
+      ["POST", "/moderation/messages", { sender: "superhero1", receiver: "superhero2", receiverType: "user", data: { text: "x" } }],
+      ["GET", "/moderation/messages"],
+      ["GET", `/moderation/messages/${held}`],
+      ["PUT", `/moderation/messages/${held}`, { data: { text: "darn again" } }],
+      ["DELETE", `/moderation/messages/${held}`],
+    ];
+    expect(ops.length + 1).toBe(28); // PATCH /moderation/blocked-messages/{id} is both the review and the approve operation
+    for (const [method, path, body, onBehalfOf, mgmt] of ops) {
+      const at = `${method} ${path}`;
+      const as = (opts: object) => e.call(method, `/v3${path}`, { body, onBehalfOf, ...opts });
+      expectError(await as({ key: null }), 401, "AUTH_ERR_EMPTY_APIKEY");
+      expectError(await as({ key: AUTH_KEY }), 403, "AUTH_ERR_NO_ACCESS");
+      if (!mgmt) expectError(await as({ key: null, headers: { ...MGMT } }), 401, "AUTH_ERR_EMPTY_APIKEY");
+      expect((await as(mgmt ? { key: null, headers: { ...MGMT } } : {})).status, at).toBe(200);
+    }
+  });
+
+  it("limits: lengths, counts and body sizes are refused with their field, changing nothing", async () => {
+    const long = (n: number) => "x".repeat(n);
+    const m = (await say("superhero2", "hi", "superhero1")).body.data.id;
+    const cases: [string, string, unknown, Record<string, string[]>, string?][] = [
+      ["POST", "/moderation/reasons", { id: long(101), name: long(101) }, { id: ["The id may not be greater than 100 characters."], name: ["The name may not be greater than 100 characters."] }],
+      ["POST", `/messages/${m}/flagged`, { id: "spam", remark: long(1001) }, { remark: ["The remark may not be greater than 1000 characters."] }, "superhero2"],
+      ["POST", "/moderation/rules", { id: "r", name: "R", conditions: Array(26).fill({ operand: "text", value: ["x"] }) }, { conditions: ["The conditions may not have more than 25 items."] }],
+      ["POST", "/moderation/rules", { id: "r", name: "R", conditions: [{ operand: "text", value: [long(501)] }] }, { "conditions.0.value.0": ["The conditions.0.value.0 may not be greater than 500 characters."] }],
+      ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: [long(501)] }, { "searchTerms.0": ["The searchTerms.0 may not be greater than 500 characters."] }],
+      ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: Array.from({ length: 10_001 }, (_, i) => `w${i}`) }, { searchTerms: ["The searchTerms may not have more than 10000 items."] }],
+    ];
+    for (const [method, path, body, details, onBehalfOf] of cases)
+      expect(expectError(await e.call(method, `/v3${path}`, { body, onBehalfOf }), 400, "ERR_BAD_REQUEST").details, path).toEqual(details);
+    expect(expectError(await e.post("/v3/moderation/rules", { id: "r", name: "R", description: long(70 * 1024) }), 413, "ERR_BAD_REQUEST").message).toContain("64 KB");
+    expect(expectError(await e.post("/v3/moderation/keywords", { id: "k", name: "K", searchTerms: [long(600 * 1024)] }), 413, "ERR_BAD_REQUEST").message).toContain("512 KB");
+    expectError(await e.get("/v3/moderation/rules?limit=1001"), 400, "ERR_BAD_REQUEST");
+    expect((await e.get("/v3/moderation/reasons")).body.data).toHaveLength(3);
+    expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(6);
+    expect((await e.get("/v3/moderation/keywords")).body.data).toHaveLength(1);
+    expect((await e.get("/v3/moderation/flagged-messages")).body.data).toEqual([]);
+  });
+
   it("accepts management credentials (key + secret) on rule, keyword and blocked-message operations", async () => {
     const mgmt = { key: null, headers: { ...MGMT } };
     expect((await e.get("/v3/moderation/rules", mgmt)).status).toBe(200);
@@ -200,9 +267,39 @@ describe("a blocking rule on the send path", () => {
     expectError(await e.call("PATCH", `/v3/moderation/blocked-messages/${id}`, { body: { status: "rejected" } }), 400, "ERR_BLOCKED_MESSAGE_ALREADY_REVIEWED");
   });
 
+  it("matches whole words and phrases, case-insensitive; `equals` the whole text; `pattern` a regular expression", async () => {
+    await banWords("darn", "holy cow", "straße");
+    const status = async (text: string) => (await say("superhero2", text, "superhero1")).body.data.data.moderation.status;
+    const outcomes: Record<string, string> = {};
+    for (const t of ["Darn!", "(darn)", "darn-it", "DARN_it", "undarned", "darnation", "HOLY   cow", "Holy cow!", "holy cows", "STRASSE", "Straße."])
+      outcomes[t] = await status(t);
+    expect(outcomes).toEqual({
+      "Darn!": "disapproved",
+      "(darn)": "disapproved",
+      "darn-it": "disapproved",
+      DARN_it: "approved",
+      undarned: "approved",
+      darnation: "approved",
+      "HOLY   cow": "disapproved",
+      "Holy cow!": "disapproved",
+      "holy cows": "approved",
+      STRASSE: "approved",
+      "Straße.": "disapproved",
+    });
+    await e.put("/v3/moderation/rules/no-banned", { enabled: false });
+    await e.post("/v3/moderation/rules", { id: "exact", name: "Exact", enabled: true, conditions: [{ operand: "text", operator: "equals", value: ["stop"] }] });
+    await e.post("/v3/moderation/rules", { id: "codes", name: "Codes", enabled: true, conditions: [{ operand: "text", category: "pattern", value: ["code-\\d{3}"] }] });
+    expect([await status(" STOP "), await status("stop now"), await status("my CODE-123"), await status("code-12")]).toEqual(["disapproved", "approved", "disapproved", "approved"]);
+  });
+
   it("holds group messages and media captions; a rejection keeps them hidden", async () => {
     await banWords("darn");
+    const groupConversation = async () =>
+      (await e.get("/v3/conversations", { onBehalfOf: "superhero2" })).body.data.find((c: any) => c.conversationId === "group_supergroup");
+    const before = await groupConversation();
+    expect(before).toMatchObject({ lastMessage: expect.any(Object), unreadMessageCount: expect.anything() });
     const group = await say("supergroup", "darn group", "superhero1", "group");
+    expect(await groupConversation()).toEqual(before);
     const media = await e.post(
       "/v3/messages",
       { receiver: "superhero2", receiverType: "user", type: "image", data: { text: "a darn picture", attachments: [{ url: "https://x.io/a.png", name: "a.png" }] } },
@@ -215,6 +312,7 @@ describe("a blocking rule on the send path", () => {
     expect(reject.body.data.message).toBe(`Message with ID ${gid} has been reviewed successfully.`);
     expect((await e.get("/v3/groups/supergroup/messages", { onBehalfOf: "superhero2" })).body.data.map((m: any) => m.id)).not.toContain(gid);
     expect((await e.get("/v3/moderation/blocked-messages?status=rejected")).body.data.map((b: any) => b.message.id)).toEqual([gid]);
+    expect(await groupConversation()).toEqual(before);
     expect(triggers()).not.toContain("message_sent");
     expectError(await e.call("PATCH", "/v3/moderation/blocked-messages/999", { body: { status: "approved" } }), 404, "ERR_BLOCKED_MESSAGE_NOT_FOUND");
     expectError(await e.call("PATCH", `/v3/moderation/blocked-messages/${gid}`, { body: { status: "maybe" } }), 400, "ERR_BAD_REQUEST");
@@ -249,6 +347,38 @@ describe("a blocking rule on the send path", () => {
     await e.put("/v3/moderation/rules/custom-profanity-filter", { enabled: true });
     const custom = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", category: "custom", type: "poll", data: { customData: { question: "why the shit?" } } }, { onBehalfOf: "superhero1" });
     expect(custom.body.data.data.moderation).toMatchObject({ status: "disapproved", rule: { id: "custom-profanity-filter" } });
+  });
+});
+
+describe("queues", () => {
+  it("list newest first, by status, up to `limit`; a review keeps an entry's place", async () => {
+    await banWords("darn");
+    const ids: string[] = [];
+    for (const t of ["darn 1", "darn 2", "darn 3"]) ids.push((await say("superhero2", t, "superhero1")).body.data.id);
+    await e.call("PATCH", `/v3/moderation/blocked-messages/${ids[1]}`, { body: { status: "rejected" } });
+    const blocked = async (q: string) => (await e.get(`/v3/moderation/blocked-messages${q}`)).body.data.map((b: any) => b.message.id);
+    expect(await blocked("")).toEqual([ids[2], ids[1], ids[0]]);
+    expect(await blocked("?status=pending")).toEqual([ids[2], ids[0]]);
+    expect(await blocked("?status=rejected")).toEqual([ids[1]]);
+    expect(await blocked("?status=pending&limit=1")).toEqual([ids[2]]);
+    expect(await blocked("?status=approved")).toEqual([]);
+    // Blocked again (its content re-screened), a message moves to the front.
+    await e.put(`/v3/moderation/messages/${ids[0]}`, { data: { text: "darn 1 again" } });
+    expect(await blocked("")).toEqual([ids[0], ids[2], ids[1]]);
+    expectError(await e.get("/v3/moderation/blocked-messages?limit=1001"), 400, "ERR_BAD_REQUEST");
+
+    const clean: string[] = [];
+    for (const t of ["a", "b", "c"]) clean.push((await say("superhero2", t, "superhero1")).body.data.id);
+    for (const id of clean) await e.post(`/v3/messages/${id}/flagged`, { id: "spam" }, { onBehalfOf: "superhero2" });
+    await e.call("PATCH", `/v3/moderation/flagged-messages/${clean[0]}`, { body: { status: "approved" } });
+    const flagged = async (q: string) => (await e.get(`/v3/moderation/${q}`)).body.data.map((f: any) => f.id);
+    expect(await flagged("flagged-messages")).toEqual([clean[2], clean[1]]);
+    expect(await flagged("flagged-messages?limit=1")).toEqual([clean[2]]);
+    expect(await flagged("reviewed-messages")).toEqual([clean[0]]);
+    // Flagged again after its review, a message is back in the queue, at the front.
+    await e.post(`/v3/messages/${clean[0]}/flagged`, { id: "sexual" }, { onBehalfOf: "superhero2" });
+    expect(await flagged("flagged-messages")).toEqual([clean[0], clean[2], clean[1]]);
+    expect(await flagged("reviewed-messages")).toEqual([]);
   });
 });
 
@@ -335,6 +465,43 @@ describe("/moderation/messages", () => {
     expect(expectError(await e.post("/v3/moderation/messages", { data: { text: "x" } }), 400, "ERR_BAD_REQUEST").details).toMatchObject({
       sender: ["The sender field is required."],
     });
+    for (const sentAt of [-5, 1_750_335_220_000, 99])
+      expect(expectError(await e.post("/v3/moderation/messages", { sender: "superhero1", receiver: "superhero2", receiverType: "user", data: { text: "x" }, sentAt }), 400, "ERR_BAD_REQUEST").details).toEqual({
+        sentAt: ["The sentAt must be a Unix timestamp in seconds (10 digits)."],
+      });
+    expect((await e.get("/v3/moderation/messages")).body.data).toHaveLength(1);
+  });
+  it("a held message whose group or receiver is gone stays held as it was: approval and clean updates are refused", async () => {
+    await banWords("darn");
+    const group = (await say("supergroup", "darn group", "superhero1", "group")).body.data.id;
+    const user = (await say("superhero4", "darn you", "superhero1")).body.data.id;
+    expect((await e.del("/v3/groups/supergroup")).status).toBe(200);
+    expect((await e.del("/v3/users/superhero4", { permanent: true })).status).toBe(200);
+    for (const [id, code] of [[group, "ERR_GUID_NOT_FOUND"], [user, "ERR_UID_NOT_FOUND"]]) {
+      expectError(await e.call("PATCH", `/v3/moderation/blocked-messages/${id}`, { body: { status: "approved" } }), 404, code);
+      expectError(await e.put(`/v3/moderation/messages/${id}`, { data: { text: "clean" } }), 404, code);
+      expect((await e.get(`/v3/moderation/messages/${id}`)).body.data.data).toMatchObject({ text: expect.stringMatching(/^darn/), moderation: { status: "disapproved" } });
+    }
+    expect((await e.get("/v3/moderation/blocked-messages?status=pending")).body.data.map((b: any) => b.message.id)).toEqual([user, group]);
+    expect((await e.call("PATCH", `/v3/moderation/blocked-messages/${group}`, { body: { status: "rejected" } })).status).toBe(200);
+  });
+  it("a refused submission creates none of the users or groups it describes", async () => {
+    const newbie = { sender: "newbie", senderUserDetails: { uid: "newbie", name: "New" }, data: { text: "hi" } };
+    expectError(await e.post("/v3/moderation/messages", { ...newbie, receiver: "ghost", receiverType: "user" }), 404, "ERR_UID_NOT_FOUND");
+    expectError(await e.post("/v3/moderation/messages", { ...newbie, receiver: "supergroup", receiverType: "group" }), 403, "ERR_GROUP_NOT_JOINED");
+    const newGroup = { receiver: "new-group", receiverType: "group", receiverGroupDetails: { guid: "new-group", name: "New group", type: "public" } };
+    expectError(await e.post("/v3/moderation/messages", { ...newbie, ...newGroup, type: "image" }), 400, "ERR_EMPTY_MESSAGE_FILE");
+    expectError(await e.post("/v3/moderation/messages", { ...newbie, ...newGroup, data: { text: "hi" }, quotedMessageId: "99999" }), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+    expectError(await e.get("/v3/users/newbie"), 404, "ERR_UID_NOT_FOUND");
+    expectError(await e.get("/v3/groups/new-group"), 404, "ERR_GUID_NOT_FOUND");
+    expect(triggers()).toEqual([]);
+
+    const made = await e.post("/v3/moderation/messages", { ...newbie, ...newGroup });
+    expect(made.status).toBe(200);
+    expect(triggers()).toEqual(["group_created", "moderation_engine_approved", "message_sent"]);
+    expect((await e.get("/v3/groups/new-group/members")).body.data.map((m: any) => [m.uid, m.scope])).toEqual([["newbie", "admin"]]);
+    const self = await e.post("/v3/moderation/messages", { sender: "twin", senderUserDetails: { uid: "twin", name: "Twin" }, receiver: "twin", receiverType: "user", receiverUserDetails: { uid: "twin", name: "Twin" }, data: { text: "note to self" } });
+    expect(self.body.data).toMatchObject({ sender: "twin", receiver: "twin" });
   });
 });
 
@@ -355,5 +522,29 @@ describe("state", () => {
     delete old.apps[0].moderation;
     expect((await e.put("/_emulator/state", old, { key: null })).status).toBeLessThan(300);
     expect((await e.get("/v3/moderation/reasons")).body.data).toHaveLength(3);
+  });
+
+  it("snapshots hold rules, keyword lists, reasons, the blocked queue and flags", async () => {
+    await banWords("darn");
+    const held = (await say("superhero2", "darn", "superhero1")).body.data.id;
+    const flagged = (await say("superhero2", "spam here", "superhero1")).body.data.id;
+    await e.post(`/v3/messages/${flagged}/flagged`, { id: "spam" }, { onBehalfOf: "superhero2" });
+    expect((await e.post("/_emulator/snapshots/moderated", undefined, { key: null })).status).toBe(201);
+
+    await e.call("PATCH", `/v3/moderation/blocked-messages/${held}`, { body: { status: "approved" } });
+    await e.call("PATCH", `/v3/moderation/flagged-messages/${flagged}`, { body: { status: "disapproved" } });
+    await e.del("/v3/moderation/rules/no-banned");
+    await e.del("/v3/moderation/keywords/banned");
+    await e.del("/v3/moderation/reasons/spam");
+
+    expect((await e.post("/_emulator/snapshots/moderated/restore", undefined, { key: null })).status).toBe(200);
+    expect((await e.get("/v3/moderation/rules/no-banned")).body.data).toMatchObject({ enabled: true, revisionId: expect.stringMatching(/_no-banned_1$/) });
+    expect((await e.get("/v3/moderation/keywords/banned")).body.data.searchTerms).toEqual(["darn"]);
+    expect((await e.get("/v3/moderation/reasons/spam")).status).toBe(200);
+    expect((await e.get("/v3/moderation/blocked-messages")).body.data.map((b: any) => [b.message.id, b.status])).toEqual([[held, "pending"]]);
+    expect((await e.get("/v3/moderation/flagged-messages")).body.data.map((f: any) => [f.id, f.flaggedCount])).toEqual([[flagged, 1]]);
+    expect(texts(await dm("superhero2", "superhero1"))).toEqual(["spam here"]);
+    // The restored rule still holds messages back.
+    expect((await say("superhero2", "darn again", "superhero1")).body.data.data.moderation.status).toBe("disapproved");
   });
 });

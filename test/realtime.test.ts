@@ -1,95 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
-import { APP_ID, REST_KEY } from "./helpers.js";
+import { APP_ID } from "./helpers.js";
+import { text, useSocketServer } from "./realtime.helpers.js";
 
 /** Protocol tests with a plain WebSocket client, against a real server (what the SDK does, frame by frame). */
 
-let emu: RunningEmulator;
-const CLIENT = () => `${emu.url}/${APP_ID}.apiclient-us/v3.0`;
-
-async function rest(method: string, path: string, body?: unknown, onBehalfOf?: string) {
-  const headers: Record<string, string> = { apikey: REST_KEY, "content-type": "application/json" };
-  if (onBehalfOf) headers.onbehalfof = onBehalfOf;
-  const res = await fetch(`${emu.url}/v3${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
-interface Client {
-  uid: string;
-  token: string;
-  jwt: string;
-  deviceId: string;
-  ws: WebSocket;
-  frames: any[];
-  /** The first frame (already received or coming) that passes `test`. */
-  next(test: (f: any) => boolean, timeoutMs?: number): Promise<any>;
-  /** Sends on the client plane as this session (its `resource` header). */
-  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  closed: Promise<number>;
-}
-
-let devices = 0;
-
-async function connect(uid: string, opts: { presence?: string } = {}): Promise<Client> {
-  const minted = await rest("POST", `/users/${uid}/auth_tokens`, { force: true });
-  const token = minted.body.data.authToken as string;
-  const deviceId = `WEB-4_2_0-device${++devices}`;
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${CLIENT()}${path}`, {
-      method,
-      headers: { appid: APP_ID, authtoken: token, resource: deviceId, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
-  const me = await api("PUT", "/me", { platform: "WEB", deviceId: `${APP_ID}_${deviceId}` });
-  const jwt = me.body.data.jwt as string;
-  const ws = new WebSocket(emu.url.replace(/^http/, "ws"));
-  const frames: any[] = [];
-  const waiters: { test: (f: any) => boolean; resolve: (f: any) => void }[] = [];
-  ws.on("message", (data) => {
-    const f = JSON.parse(data.toString());
-    frames.push(f);
-    for (const w of [...waiters]) if (w.test(f)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(f);
-    }
-  });
-  const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
-  const next = (test: (f: any) => boolean, timeoutMs = 2000) =>
-    new Promise<any>((resolve, reject) => {
-      const found = frames.find(test);
-      if (found) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`no matching frame for ${uid}; got ${JSON.stringify(frames)}`)), timeoutMs);
-      waiters.push({ test, resolve: (f) => (clearTimeout(timer), resolve(f)) });
-    });
-  await new Promise((resolve) => ws.once("open", resolve));
-  ws.send(JSON.stringify({ appId: APP_ID, deviceId, type: "auth", sender: uid, body: { auth: jwt, deviceId, presenceSubscription: opts.presence ?? "ALL_USERS" } }));
-  const auth = await next((f) => f.type === "auth");
-  expect(auth).toEqual({ appId: APP_ID, type: "auth", sender: uid, deviceId, body: { status: "OK", code: "200" } });
-  return { uid, token, jwt, deviceId, ws, frames, next, api, closed };
-}
-
-/** No frame of this kind arrives within a short while (frames of one event go out together). */
-async function none(c: Client, test: (f: any) => boolean) {
-  await new Promise((r) => setTimeout(r, 150));
-  expect(c.frames.filter(test)).toEqual([]);
-}
-
-const text = (t: string) => (f: any) => f.type === "message" && f.body?.data?.text === t;
-
-beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await fetch(`${emu.url}/_emulator/rules`, { method: "DELETE" });
-  await fetch(`${emu.url}/_emulator/sessions`, { method: "DELETE" });
-  emu.reset();
-});
+const { url, CLIENT, rest, connect, none } = useSocketServer();
 
 describe("realtime: the socket", () => {
   it("authenticates with the jwt, answers ping with pong, and refuses bad jwts and other paths", async () => {
@@ -97,7 +13,7 @@ describe("realtime: the socket", () => {
     a.ws.send(JSON.stringify({ action: "ping", ack: "true" }));
     expect(await a.next((f) => f.action === "pong")).toEqual({ action: "pong" });
 
-    const bad = new WebSocket(emu.url.replace(/^http/, "ws"));
+    const bad = new WebSocket(url().replace(/^http/, "ws"));
     const reply = new Promise<any>((resolve) => bad.on("message", (d) => resolve(JSON.parse(d.toString()))));
     const closed = new Promise<number>((resolve) => bad.on("close", resolve));
     await new Promise((r) => bad.once("open", r));
@@ -105,13 +21,13 @@ describe("realtime: the socket", () => {
     expect((await reply).body).toMatchObject({ status: "ERROR", code: "401" });
     expect(await closed).toBe(1008);
 
-    const elsewhere = new WebSocket(`${emu.url.replace(/^http/, "ws")}/chat`);
+    const elsewhere = new WebSocket(`${url().replace(/^http/, "ws")}/chat`);
     const failed = await new Promise<string>((resolve) => elsewhere.on("error", (e) => resolve(e.message)));
     expect(failed).toMatch(/404/);
 
     // No jwt, a jwt that is not one, and frames that are not JSON objects: refused or ignored, never a crash.
     for (const auth of [undefined, "not-a-jwt", 42]) {
-      const ws = new WebSocket(emu.url.replace(/^http/, "ws"));
+      const ws = new WebSocket(url().replace(/^http/, "ws"));
       const replied = new Promise<any>((resolve) => ws.on("message", (d) => resolve(JSON.parse(d.toString()))));
       const shut = new Promise<number>((resolve) => ws.on("close", resolve));
       await new Promise((r) => ws.once("open", r));
@@ -130,7 +46,7 @@ describe("realtime: the socket", () => {
     const res = await fetch(`${CLIENT()}/me`, { method: "PUT", headers: { appid: APP_ID, authtoken: minted.body.data.authToken, "content-type": "application/json" }, body: "{}" });
     const { jwt } = (await res.json()).data;
     await rest("DELETE", `/users/superhero2/auth_tokens/${minted.body.data.authToken}`);
-    const stale = new WebSocket(emu.url.replace(/^http/, "ws"));
+    const stale = new WebSocket(url().replace(/^http/, "ws"));
     const staleClosed = new Promise<number>((resolve) => stale.on("close", resolve));
     await new Promise((r) => stale.once("open", r));
     stale.send(JSON.stringify({ type: "auth", body: { auth: jwt } }));
@@ -139,18 +55,18 @@ describe("realtime: the socket", () => {
 
   it("lists sessions, closes a user's sockets on request, and journals connects, auths and closes", async () => {
     const a = await connect("superhero1");
-    const listed = await (await fetch(`${emu.url}/_emulator/sessions?uid=superhero1`)).json();
+    const listed = await (await fetch(`${url()}/_emulator/sessions?uid=superhero1`)).json();
     expect(listed.sessions).toEqual([expect.objectContaining({ appId: APP_ID, uid: "superhero1", deviceId: a.deviceId, platform: "WEB", since: expect.any(String) })]);
-    const closed = await (await fetch(`${emu.url}/_emulator/sessions?uid=superhero1`, { method: "DELETE" })).json();
+    const closed = await (await fetch(`${url()}/_emulator/sessions?uid=superhero1`, { method: "DELETE" })).json();
     expect(closed).toEqual({ closed: 1 });
     expect(await a.closed).toBe(1001);
-    const journal = (await (await fetch(`${emu.url}/_emulator/requests?method=WS`)).json()).requests;
+    const journal = (await (await fetch(`${url()}/_emulator/requests?method=WS`)).json()).requests;
     const events = journal.map((e: any) => e.requestBody.event);
     expect(events).toEqual(expect.arrayContaining(["connect", "auth", "close"]));
     const auth = journal.find((e: any) => e.requestBody.event === "auth");
     expect(auth).toMatchObject({ plane: "client", appId: APP_ID, status: 200 });
     expect(auth.requestBody.body.auth).toContain("*");
-    const frames = await (await fetch(`${emu.url}/_emulator/realtime/frames`)).json();
+    const frames = await (await fetch(`${url()}/_emulator/realtime/frames`)).json();
     expect(frames.frames).toEqual(expect.any(Array));
   });
 });
@@ -158,7 +74,7 @@ describe("realtime: the socket", () => {
 describe("realtime: fault rules on socket auths", () => {
   /** A socket that presents `jwt`: what it is answered, and how it closes. */
   async function attempt(jwt: string) {
-    const ws = new WebSocket(emu.url.replace(/^http/, "ws"));
+    const ws = new WebSocket(url().replace(/^http/, "ws"));
     const replies: any[] = [];
     ws.on("message", (d) => replies.push(JSON.parse(d.toString())));
     const closed = new Promise<number>((resolve) => ws.on("close", resolve));
@@ -168,7 +84,7 @@ describe("realtime: fault rules on socket auths", () => {
     return { ws, replies, closed };
   }
   const addRule = async (rule: unknown) => {
-    const res = await fetch(`${emu.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(rule) });
+    const res = await fetch(`${url()}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(rule) });
     expect(res.status).toBe(201);
     return (await res.json()).id as string;
   };
@@ -191,11 +107,11 @@ describe("realtime: fault rules on socket auths", () => {
     expect(late.replies[0].body).toEqual({ status: "OK", code: "200" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     late.ws.close();
-    const journal = (await (await fetch(`${emu.url}/_emulator/requests?method=WS`)).json()).requests;
+    const journal = (await (await fetch(`${url()}/_emulator/requests?method=WS`)).json()).requests;
     const auths = journal.filter((e: any) => e.requestBody.event === "auth" && e.rules.length > 0);
     expect(auths.map((e: any) => [e.status, e.rules])).toEqual(expect.arrayContaining([[null, [reset]], [429, [refused]]]));
     // A bad rule is refused whole.
-    const bad = await fetch(`${emu.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ match: { method: "SOCKET" }, effect: { reset: true } }) });
+    const bad = await fetch(`${url()}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ match: { method: "SOCKET" }, effect: { reset: true } }) });
     expect(bad.status).toBe(400);
   });
 });
@@ -330,7 +246,7 @@ describe("realtime: events reach who may see them", () => {
   it("pushes call messages of a recorded call to its parties", async () => {
     const a = await connect("superhero4");
     const b = await connect("superhero5");
-    const res = await fetch(`${emu.url}/_emulator/apps/${APP_ID}/calls`, {
+    const res = await fetch(`${url()}/_emulator/apps/${APP_ID}/calls`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ initiator: "superhero4", receiver: "superhero5", receiverType: "user", type: "video", status: "ended", participants: [{ uid: "superhero4", state: "ended" }, { uid: "superhero5", state: "ended" }] }),

@@ -1,5 +1,7 @@
 import type { JsonObject, MessageRecord } from "./types.js";
 import { defaultModeration } from "./moderation-defaults.js";
+import { ReviewQueue } from "./review-queue.js";
+import { firstWhere } from "../util/search.js";
 
 /**
  * Moderation state of one app: flag reasons, rules (every update a new revision), keyword lists, the blocked
@@ -123,10 +125,10 @@ export class Moderation {
   readonly reasons = new Map<string, ReasonRecord>();
   readonly rules = new Map<string, RuleRecord>();
   readonly keywordLists = new Map<string, KeywordListRecord>();
-  /** By message id, in the order they were (last) blocked. */
-  readonly blocked = new Map<number, BlockedEntry>();
-  /** By message id, in the order they were first flagged. */
-  readonly flags = new Map<number, FlagEntry>();
+  /** By message id, in the order they were (last) blocked; by status. */
+  readonly blocked = new ReviewQueue<BlockedEntry>((b) => b.message.id, (b) => b.status);
+  /** By message id, in the order they were (again) flagged; pending or reviewed. */
+  readonly flags = new ReviewQueue<FlagEntry>((f) => f.messageId, (f) => (f.status === "pending" ? "pending" : "reviewed"));
   moderated: number[] = [];
   /** Bumped on every change of rules or keyword lists: compiled matchers are cached per version. */
   version = 0;
@@ -143,8 +145,8 @@ export class Moderation {
     for (const r of d.reasons) this.reasons.set(r.id, r);
     for (const r of d.rules) this.rules.set(r.id, r);
     for (const k of d.keywordLists) this.keywordLists.set(k.id, k);
-    for (const b of d.blocked) this.blocked.set(b.message.id, b);
-    for (const f of d.flags) this.flags.set(f.messageId, f);
+    for (const b of d.blocked) this.blocked.put(b);
+    for (const f of d.flags) this.flags.put(f);
     this.moderated = [...d.moderated];
     this.changed();
   }
@@ -175,17 +177,12 @@ export class Moderation {
   }
 
   forget(id: number): void {
-    const at = this.moderated.indexOf(id);
-    if (at !== -1) this.moderated.splice(at, 1);
+    const at = firstWhere(this.moderated, (n) => n >= id);
+    if (this.moderated[at] === id) this.moderated.splice(at, 1);
     this.blocked.delete(id);
     this.flags.delete(id);
   }
 
-  /** Blocks (again): the newest block of a message replaces an older one and moves to the end of the queue. */
-  block(entry: BlockedEntry): void {
-    this.blocked.delete(entry.message.id);
-    this.blocked.set(entry.message.id, entry);
-  }
 }
 
 export function current(rule: RuleRecord): RuleRevision {

@@ -64,7 +64,9 @@ function wordTest(terms: string[], operator: ConditionRecord["operator"]): Test 
     const set = new Set(clean.map((t) => t.toLowerCase()));
     return (s) => set.has(s.trim().toLowerCase());
   }
-  const re = new RegExp(`(?<!${WORD_CHAR})(?:${clean.map(escape).join("|")})(?!${WORD_CHAR})`, "iu");
+  // A phrase matches with any run of white space between its words.
+  const alternatives = clean.map((t) => escape(t).replace(/\s+/g, "\\s+"));
+  const re = new RegExp(`(?<!${WORD_CHAR})(?:${alternatives.join("|")})(?!${WORD_CHAR})`, "iu");
   return (s) => re.test(s);
 }
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { apiError } from "../../http/errors.js";
+import { apiError, badRequest } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { ok, success } from "../../http/reply.js";
 import { Query, readBody, validate, type Body } from "../../http/validate.js";
@@ -16,7 +16,7 @@ import { applyExtensions } from "../../extensions/effects.js";
 import { currentList, listLimit } from "./input.js";
 import { verdictFor } from "./engine.js";
 import { block, isHeld, moderateEdit } from "./screen.js";
-import { deliver } from "./review.js";
+import { checkDeliverable, deliver } from "./review.js";
 
 /**
  * The moderation "message" API (`/moderation/messages`): a message submitted through it is always screened by
@@ -49,13 +49,13 @@ function details(body: Body, field: string, key: "uid" | "guid") {
   return d;
 }
 
-/** A user named by the body, created from its details when it does not exist yet. */
-function userFor(app: AppState, now: number, uid: string, d: Body | undefined): UserRecord {
+/** A user named by the body: a known one, or a new one from its details (`isNew`: not stored yet). */
+function userFor(app: AppState, now: number, uid: string, d: Body | undefined): { user: UserRecord; isNew: boolean } {
   const id = normalizeUid(uid);
   const known = app.activeUser(id);
   if (known || !d || normalizeUid(String(d.uid)) !== id) {
     if (!known) throw apiError("ERR_UID_NOT_FOUND", { uid: id });
-    return known;
+    return { user: known, isNew: false };
   }
   if (app.users.has(id)) throw apiError("ERR_UID_NOT_FOUND", { uid: id });
   const role = typeof d.role === "string" ? d.role : "default";
@@ -63,21 +63,39 @@ function userFor(app: AppState, now: number, uid: string, d: Body | undefined): 
   const user: UserRecord = { uid: id, name: d.name as string, role, tags: Array.isArray(d.tags) ? [...new Set(d.tags as string[])] : [], status: "offline", createdAt: now };
   if (typeof d.avatar === "string") user.avatar = d.avatar;
   if (d.metadata) user.metadata = d.metadata as JsonObject;
-  app.addUser(user);
-  return user;
+  return { user, isNew: true };
 }
 
-/** A group named by the body, created (owned by the sender) from its details when it does not exist yet. */
-function groupFor(app: AppState, now: number, guid: string, d: Body | undefined, sender: UserRecord): void {
+/** A group the body creates (owned by the sender, not stored yet), or undefined when it names a known one. */
+function newGroupFor(app: AppState, now: number, guid: string, d: Body | undefined, sender: UserRecord): GroupRecord | undefined {
   const id = normalizeUid(guid);
-  if (app.groups.get(id) || !d || normalizeUid(String(d.guid)) !== id) return;
+  if (app.groups.get(id) || !d || normalizeUid(String(d.guid)) !== id) return undefined;
   const group: GroupRecord = { guid: id, name: d.name as string, type: d.type as GroupType, tags: Array.isArray(d.tags) ? [...new Set(d.tags as string[])] : [], createdAt: now, owner: sender.uid };
   if (group.type === "password") group.password = typeof d.password === "string" && d.password ? d.password : "password";
   if (typeof d.icon === "string") group.icon = d.icon;
   if (d.metadata) group.metadata = d.metadata as JsonObject;
-  app.groups.add(group);
-  makeAdmin(app, now, group, sender, undefined);
-  app.emit("group_created", () => ({ group: groupPayload(app, group), by: byPayload(undefined) }));
+  return group;
+}
+
+/**
+ * Stores the users and the group a submission creates, then runs the send checks; when a check fails they are
+ * taken out again, so a refused submission changes nothing. `group_created` is announced once all checks pass.
+ */
+function creating<T>(app: AppState, now: number, users: UserRecord[], group: GroupRecord | undefined, sender: UserRecord, check: () => T): T {
+  for (const u of users) app.addUser(u);
+  try {
+    if (group) {
+      app.groups.add(group);
+      makeAdmin(app, now, group, sender, undefined);
+    }
+    const result = check();
+    if (group) app.emit("group_created", () => ({ group: groupPayload(app, group), by: byPayload(undefined) }));
+    return result;
+  } catch (err) {
+    if (group && app.groups.get(group.guid) === group) app.groups.delete(group);
+    for (const u of users) app.deleteUserPermanently(u);
+    throw err;
+  }
 }
 
 /** A message the rules looked at (a binary search in their ids): delivered, or held in the blocked queue. */
@@ -105,6 +123,8 @@ export const moderationMessages = new Hono<Env>()
       receiverType: { required: true, type: "string", in: ["user", "group"] },
       sentAt: { type: "integer" },
     });
+    if (body.sentAt !== undefined && body.sentAt !== null && !/^\d{10}$/.test(String(body.sentAt)))
+      throw badRequest({ sentAt: ["The sentAt must be a Unix timestamp in seconds (10 digits)."] });
     const sender = details(body, "senderUserDetails", "uid");
     const receiverUser = body.receiverType === "user" ? details(body, "receiverUserDetails", "uid") : undefined;
     const receiverGroup = body.receiverType === "group" ? details(body, "receiverGroupDetails", "guid") : undefined;
@@ -112,13 +132,17 @@ export const moderationMessages = new Hono<Env>()
     const a = app(c);
     const now = c.get("emulator").clock.now();
     const from = userFor(a, now, body.sender as string, sender);
-    if (body.receiverType === "user") userFor(a, now, body.receiver as string, receiverUser);
-    else groupFor(a, now, body.receiver as string, receiverGroup, from);
+    const to = body.receiverType === "user" ? userFor(a, now, body.receiver as string, receiverUser) : undefined;
+    const group = body.receiverType === "group" ? newGroupFor(a, now, body.receiver as string, receiverGroup, from.user) : undefined;
+    const users = [from, to].flatMap((r) => (r?.isNew ? [r.user] : []));
+    const fresh = users.filter((u, i) => users.findIndex((v) => v.uid === u.uid) === i); // sender and receiver may be one new user
     const receiverType = body.receiverType as "user" | "group";
-    const conversationId = conversationFor(a, from, receiverType, body.receiver as string, content);
-    const sentAt = body.sentAt === undefined ? now : Number(body.sentAt);
-    const m = store(a, sentAt, from, receiverType, body.receiver as string, conversationId, content, undefined, true);
-    return ok(c, messageView(a, m, from));
+    const conversationId = creating(a, now, fresh, group, from.user, () =>
+      conversationFor(a, from.user, receiverType, body.receiver as string, content),
+    );
+    const sentAt = body.sentAt === undefined || body.sentAt === null ? now : Number(body.sentAt);
+    const m = store(a, sentAt, from.user, receiverType, body.receiver as string, conversationId, content, undefined, true);
+    return ok(c, messageView(a, m, from.user));
   })
 
   .get("/moderation/messages", (c) => {
@@ -169,8 +193,9 @@ export const moderationMessages = new Hono<Env>()
     if (blocked?.kind === "send" && isHeld(m)) {
       // Still held: the new content is screened again; a clean one is delivered now.
       const { moderation: _held, ...content } = changed;
+      const verdict = verdictFor(a, { ...m, data: content });
+      if (!verdict) checkDeliverable(a, m); // before any change: a message nobody can get stays held as it was
       Object.assign(m, { data: content, editedAt: now, editedBy: SYSTEM_UID, updatedAt: now });
-      const verdict = verdictFor(a, m);
       if (verdict) block(a, m, verdict, "send", now);
       else {
         a.moderation.blocked.delete(m.id);

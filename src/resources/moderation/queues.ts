@@ -30,8 +30,7 @@ export const queues = new Hono<Env>()
     if (!entry || entry.status !== "pending") {
       // A reviewed message flagged again is back in the queue, with its new flags only.
       entry = { messageId: m.id, flaggedBy: [], status: "pending", createdAt: now, updatedAt: now } satisfies FlagEntry;
-      app.moderation.flags.delete(m.id);
-      app.moderation.flags.set(m.id, entry);
+      app.moderation.flags.put(entry);
     }
     const flag: FlagEntry["flaggedBy"][number] = { uid: user.uid, reasonId, flaggedAt: now };
     if (typeof body.remark === "string" && body.remark !== "") flag.remark = body.remark;
@@ -75,10 +74,11 @@ export const queues = new Hono<Env>()
     const status = q.oneOf("status", ["pending", "approved", "rejected"] as const);
     q.done();
     const app = c.get("app");
-    const entries = [...app.moderation.blocked.values()];
     const out: Record<string, unknown>[] = [];
-    for (let i = entries.length - 1; i >= 0 && out.length < limit; i--)
-      if (!status || entries[i].status === status) out.push(blockedView(app, entries[i]));
+    for (const entry of app.moderation.blocked.newest(status)) {
+      if (out.length === limit) break;
+      out.push(blockedView(app, entry));
+    }
     return currentList(c, out, limit);
   })
 

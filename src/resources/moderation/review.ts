@@ -15,10 +15,15 @@ export function blockedEntry(app: AppState, rawId: string): BlockedEntry {
   return entry;
 }
 
-/** Delivers a held message now: stored at its place, in its conversation, counted unread, announced. */
-export function deliver(app: AppState, m: MessageRecord): void {
+/** Throws when a held message has nobody to go to any more (its group or receiving user is gone). */
+export function checkDeliverable(app: AppState, m: MessageRecord): void {
   if (m.receiverType === "group" && !app.groups.get(m.receiver)) throw apiError("ERR_GUID_NOT_FOUND", { guid: m.receiver });
   if (m.receiverType === "user" && !app.activeUser(m.receiver)) throw apiError("ERR_UID_NOT_FOUND", { uid: m.receiver });
+}
+
+/** Delivers a held message now: stored at its place, in its conversation, counted unread, announced. */
+export function deliver(app: AppState, m: MessageRecord): void {
+  checkDeliverable(app, m);
   m.data = { ...m.data, moderation: APPROVED };
   app.deliverMessage(m);
   const parent = m.parentId === undefined ? undefined : app.messages.get(m.parentId);
@@ -44,10 +49,7 @@ export function reviewBlocked(app: AppState, now: number, entry: BlockedEntry, s
     if (entry.kind === "send") deliver(app, entry.message);
     else applyEdit(app, now, entry);
   }
-  entry.status = status;
-  entry.reviewedBy = reviewer;
-  entry.reviewedAt = now;
-  entry.updatedAt = now;
+  app.moderation.blocked.update(entry, (e) => reviewed(e, status, reviewer, now));
   if (status === "approved") {
     const m = entry.message;
     app.emit("moderation_manual_approved", () => ({ message: messageView(app, m), moderation: moderationInfo(entry), reviewedBy: reviewer }), m);
@@ -71,8 +73,13 @@ export function reviewFlagged(app: AppState, now: number, f: FlagEntry, status: 
       app.removeMessage(m);
     }
   }
-  f.status = status;
-  f.reviewedBy = reviewer;
-  f.reviewedAt = now;
-  f.updatedAt = now;
+  app.moderation.flags.update(f, (e) => reviewed(e, status, reviewer, now));
+}
+
+/** Records a review: the outcome, who and when. */
+function reviewed<S extends string>(e: { status: S; reviewedBy?: string; reviewedAt?: number; updatedAt: number }, status: S, reviewer: string, now: number): void {
+  e.status = status;
+  e.reviewedBy = reviewer;
+  e.reviewedAt = now;
+  e.updatedAt = now;
 }

@@ -33,7 +33,7 @@ export function isHeld(m: MessageRecord): boolean {
 
 export function block(app: AppState, held: MessageRecord, v: Verdict, kind: BlockedEntry["kind"], now: number): MessageRecord {
   held.data = { ...held.data, moderation: disapproved(v) };
-  app.moderation.block({ ...v, kind, message: held, status: "pending", createdAt: now, updatedAt: now });
+  app.moderation.blocked.put({ ...v, kind, message: held, status: "pending", createdAt: now, updatedAt: now });
   app.emit("moderation_engine_blocked", () => ({ message: messageView(app, held), moderation: moderationInfo(v) }), held);
   return held;
 }

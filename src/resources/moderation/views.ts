@@ -128,10 +128,8 @@ export function flaggedView(app: AppState, f: FlagEntry, m: MessageRecord): Reco
 /** Flag entries in a given state, newest flag first, with their messages (entries whose message is gone skipped). */
 export function flagList(app: AppState, reviewed: boolean, limit: number): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  const entries = [...app.moderation.flags.values()];
-  for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) {
-    const f = entries[i];
-    if ((f.status !== "pending") !== reviewed) continue;
+  for (const f of app.moderation.flags.newest(reviewed ? "reviewed" : "pending")) {
+    if (out.length === limit) break;
     const m = flaggedMessage(app, f);
     if (m) out.push(flaggedView(app, f, m));
   }
