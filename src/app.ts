@@ -1,12 +1,13 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { Hono } from "hono";
 import { internalPath } from "./http/addressing.js";
 import { appAuth, clientAuth, managementAuth } from "./http/auth.js";
-import { clientPlane, clientSettingsRoute } from "./client/routes.js";
-import type { Emulator, Env } from "./http/context.js";
+import { clientOnly, clientSettingsRoute } from "./client/routes.js";
+import { isServed } from "./client/endpoints.js";
+import type { Ctx, Emulator, Env } from "./http/context.js";
 import { ApiError, apiError } from "./http/errors.js";
+import { chain, mount, renderError, settle, type Handler, type Stage } from "./http/pipeline.js";
 import { control } from "./control/routes.js";
-import { ConnectionReset, injectFaults, journalRequests } from "./control/middleware.js";
+import { ConnectionReset, faultsStage, journalStage } from "./control/middleware.js";
 import { INSPECTOR_PATH } from "./control/ui-session.js";
 import { apps } from "./resources/apps/routes.js";
 import { webhooks } from "./resources/webhooks/routes.js";
@@ -73,56 +74,78 @@ function restPlane(): Hono<Env> {
     .route("/", dataImport);
 }
 
+/** Routes of the REST plane that the SDK may call on the client plane (see client/endpoints.ts). */
+const sdkServes = (method: string, path: string) => isServed(method, path.replace(/:\w+/g, "x"));
+
 /**
- * The whole HTTP surface on one port: addressing (getPath) -> plane -> auth -> resource routes. Errors of every
- * kind end in one handler that renders the platform's envelope.
+ * The whole HTTP surface on one port: addressing (getPath) -> plane -> auth -> resource routes. Every platform
+ * route is one handler running its plane's stages (see http/pipeline.ts): journal, errors into the envelope and
+ * persistence, rules and rate limits, auth. Errors of every kind end in the platform's envelope.
  */
 export function createApp(emulator: Emulator, log: (line: string) => void = console.error): Hono<Env> {
   const app = new Hono<Env>({ getPath: (req) => internalPath(req.url) });
 
-  app.use("*", (c, next) => {
-    c.set("emulator", emulator);
-    if (c.req.method === "GET") return next();
-    // Persistence observes committed writes: any successful write on a platform plane.
-    return next().then(() => {
-      if (c.res.status < 400 && c.req.path.startsWith("/@")) emulator.store.changed();
-    });
-  });
-
-  // Journal, rules and rate limits for every request but control calls (see control/middleware.ts).
-  app.use("*", journalRequests, injectFaults);
-  // A browser opening the emulator's address lands in the inspector; API clients keep their JSON answers.
-  const toInspector: MiddlewareHandler<Env> = async (c, next) => {
-    if (c.req.header("accept")?.includes("text/html")) return c.redirect(INSPECTOR_PATH);
-    await next();
-  };
-  app.get("/", toInspector);
-  app.get("/_emulator", toInspector);
-  app.route("/_emulator", control);
-  // `POST /tenants` answers to HTTP Basic authentication, before the key/secret headers every other operation needs.
-  app.route("/@mgmt", tenants);
-  app.use("/@mgmt/*", managementAuth);
-  app.route("/@mgmt", managementPlane());
-  app.use("/@rest/:appId/:region/*", appAuth);
-  app.route("/@rest/:appId/:region/v3", restPlane());
-  app.route("/@client/:appId/:region/v3", clientSettingsRoute);
-  app.use("/@client/:appId/:region/*", clientAuth);
-  app.route("/@client/:appId/:region/v3", clientPlane(restPlane()));
-  app.use("/@calls/:appId/:region/*", appAuth);
-  app.route("/@calls/:appId/:region/v3", calls);
-
-  const render = (c: Context<Env>, err: ApiError) => {
-    if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-    const source = c.req.path.startsWith("/_emulator") ? "emulator" : "chat-api";
-    return c.json(err.toBody(source), err.status as ContentfulStatusCode);
-  };
-  app.notFound((c) => render(c, apiError("ERR_API_NOT_FOUND")));
-  app.onError((err, c) => {
-    if (err instanceof ApiError) return render(c, err);
+  /** An error in the envelope; an unexpected one is logged and answers 500. */
+  const answer = (c: Ctx, err: unknown): Response => {
+    if (err instanceof ApiError) return renderError(c, err);
     if (err instanceof ConnectionReset) throw err; // no answer at all: the connection is gone
-    log(`chat-emulator: unexpected error on ${c.req.method} ${c.req.url}: ${err.stack ?? String(err)}`);
-    return render(c, new ApiError("ERR_EXCEPTION", 500, "Something went wrong in the emulator. This is a bug; please report it."));
+    log(`chat-emulator: unexpected error on ${c.req.method} ${c.req.url}: ${err instanceof Error ? err.stack : String(err)}`);
+    return renderError(c, new ApiError("ERR_EXCEPTION", 500, "Something went wrong in the emulator. This is a bug; please report it."));
+  };
+  const committed = (res: Response) => {
+    if (res.status < 400) emulator.store.changed(); // persistence observes committed writes on the platform planes
+    return res;
+  };
+  /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
+  const envelope: Stage = (c, next) => settle(next, c.req.method === "GET" ? (res) => res : committed, (err) => answer(c, err));
+  const withEmulator: Stage = (c, next) => {
+    c.set("emulator", emulator);
+    return next();
+  };
+  const platform = [withEmulator, journalStage, envelope, faultsStage];
+  const notFound: Handler = () => {
+    throw apiError("ERR_API_NOT_FOUND");
+  };
+  const taken = new Set<string>();
+  const plane = (prefix: string, router: Hono<Env>, auth: Stage[], serves?: (method: string, path: string) => boolean) =>
+    mount(app, prefix, router, [...platform, ...auth], notFound, taken, serves);
+
+  // The control plane and the inspector: same-origin, outside the journal and the rules (see control/routes.ts).
+  app.use("/_emulator/*", (c, next) => {
+    c.set("emulator", emulator);
+    emulator.control.lastRequestAt = performance.now();
+    return next();
   });
+  app.get("/_emulator", (c, next) => (c.req.header("accept")?.includes("text/html") ? c.redirect(INSPECTOR_PATH) : next()));
+  app.route("/_emulator", control);
+
+  plane("/@mgmt", tenants, []); // HTTP Basic authentication, before the key/secret headers of every other operation
+  plane("/@mgmt", managementPlane(), [managementAuth]);
+  const rest = restPlane();
+  plane("/@rest/:appId/:region/v3", rest, [appAuth]);
+  plane("/@client/:appId/:region/v3", clientSettingsRoute, []);
+  plane("/@client/:appId/:region/v3", clientOnly, [clientAuth]);
+  plane("/@client/:appId/:region/v3", rest, [clientAuth], sdkServes);
+  plane("/@calls/:appId/:region/v3", calls, [appAuth]);
+
+  // Any other path: journaled, ruled and authenticated as its plane would be, then not found.
+  const AUTH: [string, Stage[]][] = [
+    ["/@rest/", [appAuth]],
+    ["/@calls/", [appAuth]],
+    ["/@client/", [clientAuth]],
+    ["/@mgmt", [managementAuth]],
+  ];
+  const unmatched = new Map(AUTH.map(([prefix, auth]) => [prefix, chain([...platform, ...auth], notFound)]));
+  const elsewhere = chain(platform, notFound);
+  const notFoundAnywhere = (c: Ctx) => {
+    if (c.req.path.startsWith("/_emulator")) return renderError(c, apiError("ERR_API_NOT_FOUND"));
+    for (const [prefix, handler] of unmatched) if (c.req.path.startsWith(prefix)) return handler(c);
+    return elsewhere(c);
+  };
+  // A browser opening the emulator's address lands in the inspector; API clients keep their JSON answers.
+  app.get("/", (c) => (c.req.header("accept")?.includes("text/html") ? c.redirect(INSPECTOR_PATH) : notFoundAnywhere(c)));
+  app.notFound(notFoundAnywhere);
+  app.onError((err, c) => answer(c, err));
 
   return app;
 }

@@ -1,8 +1,6 @@
 import { Hono } from "hono";
 import { addressedApp } from "../http/auth.js";
-import { apiPath } from "../http/addressing.js";
 import { header, type Ctx, type Env } from "../http/context.js";
-import { apiError } from "../http/errors.js";
 import { ok, success } from "../http/reply.js";
 import { readBody, validate } from "../http/validate.js";
 import type { JsonObject } from "../store/types.js";
@@ -14,7 +12,6 @@ import { requireUser } from "../resources/users/lookup.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
 import { messageView } from "../resources/messages/view.js";
 import { userView } from "../resources/users/view.js";
-import { isServed } from "./endpoints.js";
 import { clientSettings } from "./settings.js";
 
 const LOGIN = {
@@ -35,9 +32,11 @@ export const clientSettingsRoute = new Hono<Env>().get("/settings", (c) => ok(c,
 
 /**
  * What only the client plane has (the session, `/me`), and the SDK operations whose path or method differs from
- * the REST plane's: its own block list, one conversation's threads, join, leave and add members as PUT.
+ * the REST plane's: its own block list, one conversation's threads, join, leave and add members as PUT. The REST
+ * plane's routers, mounted after these (app.ts), answer the SDK's other operations for the token's owner, who acts
+ * as `onBehalfOf` does there (see `clientAuth`), so every access rule is the REST plane's own.
  */
-const clientOnly = new Hono<Env>()
+export const clientOnly = new Hono<Env>()
   .put("/me", async (c) => {
     const body = await readBody(c);
     validate(body, LOGIN);
@@ -95,18 +94,3 @@ const clientOnly = new Hono<Env>()
     removeMember(app, c.get("emulator").clock.now(), group, user, user);
     return success(c, `The user with UID ${user.uid} has left the group ${group.guid}.`);
   });
-
-/**
- * The client plane (what the SDK calls, relative to `/v3`): the session routes above, then the REST plane's
- * routers limited to the SDK's operations. The token's owner acts as `onBehalfOf` does on the REST plane (see
- * `clientAuth`), so every access rule is the REST plane's own.
- */
-export function clientPlane(rest: Hono<Env>): Hono<Env> {
-  return new Hono<Env>()
-    .route("/", clientOnly)
-    .use("*", (c, next) => {
-      if (!isServed(c.req.method, apiPath(c.req.path).slice(3))) throw apiError("ERR_API_NOT_FOUND");
-      return next();
-    })
-    .route("/", rest);
-}

@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
-import type { MiddlewareHandler, Next } from "hono";
-import { header, type Ctx, type Env } from "../http/context.js";
+import { header, type Ctx } from "../http/context.js";
+import { settle, type Out, type Stage } from "../http/pipeline.js";
 import { ApiError, ERRORS } from "../http/errors.js";
 import { readText } from "../http/validate.js";
 import { JOURNAL_BODY_LIMIT, keptBody, type RawHeaders } from "./journal.js";
@@ -10,10 +10,11 @@ import type { Rule } from "./rules.js";
 import { INSPECTOR_HEADER } from "./ui-session.js";
 
 /**
- * The control plane's hold on platform requests (every request but `/_emulator/...`): `journalRequests` records
- * each one with its answer; inside it, `injectFaults` applies the rules (latency, injected errors, connection
- * resets) and the rate limits before the request reaches auth and the resources, so a failed request changes
- * nothing. With the journal off, no rules and no rate limits, both cost one check (and a timestamp).
+ * The control plane's hold on platform requests (every request but `/_emulator/...`), as stages of the request
+ * pipeline (http/pipeline.ts): `journalStage` records each one with its answer; inside it, `faultsStage` applies
+ * the rules (latency, injected errors, connection resets) and the rate limits before the request reaches auth and
+ * the resources, so a failed request changes nothing. With the journal off, no rules and no rate limits, both
+ * cost one check (and a timestamp).
  */
 
 /** Thrown when a rule closes the connection: the HTTP server drops the socket; `app.request()` rejects. */
@@ -24,8 +25,6 @@ export class ConnectionReset extends Error {
 }
 
 // Hot path: `c.get()` is a map lookup, while `c.var` copies every variable into a new object on each access.
-
-const isControl = (c: Ctx) => c.req.path.startsWith("/_emulator");
 
 /** The inspector browsing (GET with `x-emulator-inspector`): not the user's traffic, so left alone. */
 const isInspectorRead = (c: Ctx) => c.req.method === "GET" && header(c, INSPECTOR_HEADER) !== undefined;
@@ -55,44 +54,55 @@ function requestText(c: Ctx, answered: boolean): null | Promise<string | null> {
   return readText(c, JOURNAL_BODY_LIMIT).then(keptBody, () => `[more than ${JOURNAL_BODY_LIMIT} bytes, not kept]`);
 }
 
-// The middlewares are plain functions that hand over to async code only when they have work to wait for.
-
-export const journalRequests: MiddlewareHandler<Env> = (c, next) => {
-  const { control } = c.get("emulator");
+/**
+ * Journal stage: records the request with its answer (or with no status when the connection was reset). The
+ * journal keeps what `c.json` serialized anyway (see capturingJson), so it never reads a response back.
+ */
+export const journalStage: Stage = (c, next) => {
+  const { control, clock } = c.get("emulator");
   const started = performance.now();
   control.lastRequestAt = started; // background work (snapshot copies) waits for a quiet moment
-  if (!control.journal.enabled || isControl(c) || isInspectorRead(c)) return next();
-  return journal(c, next, started);
+  if (!control.journal.enabled || isInspectorRead(c)) return next();
+  const timeMs = clock.nowMs();
+  (c as Capturing).json = capturingJson as unknown as Ctx["json"];
+  return settle(
+    next,
+    (res) => record(c, started, timeMs, res),
+    (e) => {
+      record(c, started, timeMs, null);
+      throw e;
+    },
+  );
 };
 
-async function journal(c: Ctx, next: Next, started: number): Promise<void> {
-  const emulator = c.get("emulator");
-  const { journal } = emulator.control;
-  const timeMs = emulator.clock.nowMs();
+/** Journals the request once its body (when it has to be read) is in; answers `res` then. */
+function record(c: Ctx, started: number, timeMs: number, res: Response): Out;
+function record(c: Ctx, started: number, timeMs: number, res: null): void;
+function record(c: Ctx, started: number, timeMs: number, res: Response | null): Out | void {
+  const durationMs = performance.now() - started;
+  const body = requestText(c, res !== null);
+  if (body === null) return write(c, timeMs, durationMs, null, res);
+  return body.then((text) => write(c, timeMs, durationMs, text, res)) as Out;
+}
+
+function write(c: Ctx, timeMs: number, durationMs: number, requestText: string | null, res: Response | null): Response {
+  const { journal } = c.get("emulator").control;
   const request = apiRequest(c);
-  (c as Capturing).json = capturingJson as unknown as Ctx["json"];
-  let status: number | null = null;
-  try {
-    await next();
-    status = c.res.status;
-  } finally {
-    const durationMs = performance.now() - started;
-    const body = requestText(c, status !== null);
-    journal.record({
-      id: journal.nextId(),
-      timeMs,
-      method: request.method,
-      plane: request.plane,
-      appId: request.appId,
-      url: c.req.url,
-      headers: rawHeaders(c),
-      requestText: body === null ? null : await body,
-      status,
-      responseText: keptText(c),
-      durationMs,
-      rules: c.get("appliedRules") ?? NO_RULES,
-    });
-  }
+  journal.record({
+    id: journal.nextId(),
+    timeMs,
+    method: request.method,
+    plane: request.plane,
+    appId: request.appId,
+    url: c.req.url,
+    headers: rawHeaders(c),
+    requestText,
+    status: res === null ? null : res.status,
+    responseText: keptText(c),
+    durationMs,
+    rules: c.get("appliedRules") ?? NO_RULES,
+  });
+  return res!;
 }
 
 const NO_RULES: string[] = [];
@@ -133,9 +143,10 @@ function tooManyRequests(headers: Record<string, string>): ApiError {
   return new ApiError("ERR_TOO_MANY_REQUESTS", status, message, message, undefined, headers);
 }
 
-export const injectFaults: MiddlewareHandler<Env> = (c, next) => {
+/** Rules stage: latency, injected errors and connection resets, then the rate limits, before auth and the resources. */
+export const faultsStage: Stage = (c, next) => {
   const { rules, rateLimits } = c.get("emulator").control;
-  if ((rules.idle && !rateLimits.enabled) || isControl(c) || isInspectorRead(c)) return next();
+  if ((rules.idle && !rateLimits.enabled) || isInspectorRead(c)) return next();
   const decision = rules.decide(apiRequest(c));
   if (!decision) return proceed(c, next, undefined);
   c.set("appliedRules", decision.applied);
@@ -144,7 +155,7 @@ export const injectFaults: MiddlewareHandler<Env> = (c, next) => {
 };
 
 /** After any delay: the winning error rule, else the rate limits, else on to auth and the resources. */
-function proceed(c: Ctx, next: Next, failure: Rule | undefined): Promise<void> {
+function proceed(c: Ctx, next: () => Out, failure: Rule | undefined): Out {
   const { control, clock, store } = c.get("emulator");
   if (failure?.effect.reset) {
     resetConnection(c);

@@ -1,7 +1,7 @@
-import type { MiddlewareHandler } from "hono";
 import { apiError, badRequest, maskKey } from "./errors.js";
 import { apiPath, DEFAULT_LABEL } from "./addressing.js";
-import { header, type Ctx, type Env } from "./context.js";
+import { header, type Ctx } from "./context.js";
+import type { Stage } from "./pipeline.js";
 import type { AppState } from "../store/app-state.js";
 import { withOriginDevice } from "../realtime/origin.js";
 import type { UserRecord } from "../store/types.js";
@@ -16,7 +16,7 @@ const MANAGEMENT_CREDENTIALS = /^\/v3\/moderation\/(rules|keywords|blocked-messa
  * REST and calls planes: app id -> key present -> key known -> key scope (the platform's order of checks).
  * Leaves the addressed app and key in the context.
  */
-export const appAuth: MiddlewareHandler<Env> = (c, next) => {
+export const appAuth: Stage = (c, next) => {
   const app = addressedApp(c);
   const key = header(c, "apikey");
   if (!key && header(c, "key") !== undefined && MANAGEMENT_CREDENTIALS.test(apiPath(c.req.path))) {
@@ -37,11 +37,18 @@ export const appAuth: MiddlewareHandler<Env> = (c, next) => {
   return next();
 };
 
+/** App id and region from an internal plane path, `/@rest/{appId}/{region}/...` (see addressing.ts). */
+function labelOf(path: string): [string, string] {
+  const a = path.indexOf("/", 2) + 1;
+  const b = path.indexOf("/", a);
+  const end = path.indexOf("/", b + 1);
+  return [path.slice(a, b), path.slice(b + 1, end === -1 ? undefined : end)];
+}
+
 /** The app named by the request's label (the default app for `/v3/...`); unknown app or wrong region is 401. */
 export function addressedApp(c: Ctx): AppState {
   const { store } = c.get("emulator");
-  const appId = c.req.param("appId")!;
-  const region = c.req.param("region")!;
+  const [appId, region] = labelOf(c.req.path);
   const app = appId === DEFAULT_LABEL ? store.defaultApp : store.apps.get(appId);
   if (!app) {
     if (appId === DEFAULT_LABEL) throw apiError("AUTH_ERR_EMPTY_APPID");
@@ -56,7 +63,7 @@ export function addressedApp(c: Ctx): AppState {
  * operation (see `onBehalfOf`); a token that was deleted, flushed or archived, or whose user is deactivated or
  * deleted, is not found, on which the SDK logs the user out. An `apikey` counts for nothing here.
  */
-export const clientAuth: MiddlewareHandler<Env> = (c, next) => {
+export const clientAuth: Stage = (c, next) => {
   const app = addressedApp(c);
   c.set("app", app);
   const raw = header(c, "authtoken");
@@ -70,7 +77,7 @@ export const clientAuth: MiddlewareHandler<Env> = (c, next) => {
 };
 
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
-export const managementAuth: MiddlewareHandler<Env> = (c, next) => {
+export const managementAuth: Stage = (c, next) => {
   requireManagement(c);
   return next();
 };
