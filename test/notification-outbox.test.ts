@@ -454,4 +454,17 @@ describe("custom providers", () => {
       ["sms-notification-payload-generated", "superhero3", "You've received new messages from Iron Man!"],
     ]);
   });
+
+  it("drops the digests still waiting when the outbox is cleared", async () => {
+    const provider = { isEnabled: true, webhookURL: url.replace("/push", "/email"), useBasicAuth: false, basicAuthUsername: "u", basicAuthPassword: "p", useStoredEmailID: true };
+    expect((await e.post(`${N}/email/v1/providers/custom`, provider)).status).toBe(200);
+    await patch(`${N}/v1/contact-details`, { email: "cap@example.com" }, { onBehalfOf: "superhero2" });
+    await say("superhero1", "superhero2", "before the clear");
+    e.notifications.clear();
+    await say("superhero1", "superhero2", "after the clear");
+    e.clock.advance(7200);
+    const [digest] = await e.emulator.notifications.waitFor({ uid: "superhero2", channel: "email", status: "delivered" }, 10_000);
+    expect(digest.payload.data.messages.map((m: any) => m.message)).toEqual(["after the clear"]);
+    expect(received.filter((r) => r.path === "/email").map((r) => r.body.data.messages.map((m: any) => m.message))).toEqual([["after the clear"]]);
+  });
 });

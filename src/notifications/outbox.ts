@@ -129,6 +129,12 @@ export class Outbox extends FilteredLog<Notification, NotificationFilter> {
     for (const t of app.notifications.tokensOf(plan.actor)) this.add(this.base(app, plan, plan.actor, "push", providerOf(t), now, t), "SENDER");
   }
 
+  /** Forgets every record, and the digests still waiting (they would go out after the clear otherwise). */
+  override clear(): void {
+    super.clear();
+    this.digests.clear();
+  }
+
   close(): void {
     this.closed = true;
     this.queue.close();
