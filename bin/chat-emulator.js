@@ -1,13 +1,13 @@
 #!/usr/bin/env node
+"use strict";
 // Thin launcher: runs the CLI that `npm install` (prepare) or `npm run build` bundles into dist/cli.cjs, with the
 // V8 code cache made for it at the same build (dist/cli.cjs.cache; see scripts/bundle-cli.mjs) when it matches.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
+// CommonJS (bin/package.json): a CommonJS main module starts without Node's ES module loader.
+const { readFileSync } = require("node:fs");
+const { join } = require("node:path");
+const { Script } = require("node:vm");
 
-const filename = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
+const filename = join(__dirname, "..", "dist", "cli.cjs");
 let source;
 try {
   source = readFileSync(filename, "utf8");
@@ -26,5 +26,5 @@ try {
   // no cache: compile the file
 }
 const script = new Script(source, { filename, cachedData });
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename));
+const cli = { exports: {} };
+script.runInThisContext()(cli.exports, require("node:module").createRequire(filename), cli, filename, join(filename, ".."));
