@@ -29,6 +29,9 @@ const { output } = await build({
   output: { format: "cjs", codeSplitting: false },
 });
 if (output.length !== 1) throw new Error(`bundle-cli: expected one chunk, got ${output.map((o) => o.fileName).join(", ")}`);
+// node:vm runs the file without a loader for import(): what the bundle does not hold must be require()d.
+const outside = output[0].dynamicImports.filter((id) => id !== output[0].fileName);
+if (outside.length) throw new Error(`bundle-cli: import() of ${outside.join(", ")} in the CLI; import it statically instead`);
 writeFileSync(`${dist}cli.cjs`, `// chat-emulator build ${buildId}\n(function (exports, require, module, __filename, __dirname) {\n${output[0].code}\n})\n`);
 
 // The code cache is an optimisation: a build without it still works (the CLI compiles the file itself).
