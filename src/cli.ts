@@ -153,4 +153,3 @@ export async function main(argv = process.argv): Promise<void> {
   process.on("SIGTERM", stop);
 }
 
-await main();

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
+import { PACKAGE_ROOT } from "./paths.js";
 
 export const VERSION: string = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+  JSON.parse(readFileSync(new URL("package.json", PACKAGE_ROOT), "utf8")) as { version: string }
 ).version;

@@ -5,16 +5,17 @@ import { Hono } from "hono";
 import type { Ctx, Env } from "../http/context.js";
 import { apiError } from "../http/errors.js";
 import { readText } from "../http/validate.js";
+import { PACKAGE_ROOT } from "../paths.js";
 import { same, TOKEN_HEADER } from "./token.js";
 import { hasSession, INSPECTOR_PATH, sessionCookie } from "./ui-session.js";
 
 /**
  * The web inspector (`/_emulator/ui`): the page and the files that `npm run build` bundles from `ui/` into
- * `dist/ui/`, served from memory. The same path from `src/control/` (tests) and `dist/control/` (the package).
+ * `dist/ui/`, served from memory, found from the package root (paths.ts) wherever this code runs.
  * With a control token, the page signs the browser in (control/ui-session.ts) and the files need the session.
  */
 
-const DIST_UI = fileURLToPath(new URL("../../dist/ui/", import.meta.url));
+const DIST_UI = fileURLToPath(new URL("dist/ui/", PACKAGE_ROOT));
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { callMessages, type CallParties } from "./call-messages.js";
 import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf } from "./conversation-ids.js";
+import { PACKAGE_ROOT } from "../paths.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
 import type { ModerationData } from "./moderation.js";
 import type {
@@ -57,7 +58,7 @@ export interface SampleData {
   calls: unknown[];
 }
 
-const FIXTURES = new URL("../../fixtures/", import.meta.url);
+const FIXTURES = new URL("fixtures/", PACKAGE_ROOT);
 
 let sampleCache: SampleData | undefined;
 export function sampleData(): SampleData {
