@@ -142,6 +142,17 @@ describe("data import: messages", () => {
     expect(got.body.data).toMatchObject({ muid: "3117", sentAt: 1674104348, readAt: 1674224684 });
   });
 
+  it("shows an imported sender's metadata and lastActiveAt in the message's user entity, as the reply example does", async () => {
+    const sender = { uid: "s12", name: "user1", avatar: "https://example.com/s12.png", metadata: { key: "value" }, createdAt: "1674228536", lastActiveAt: "1674228600" };
+    const r = await imp("messages", { messages: { m1: text("m1", 1674104348, { sender: "s12", senderUserDetails: sender }) } });
+    const entity = { uid: "s12", name: "user1", avatar: "https://example.com/s12.png", metadata: { key: "value" }, status: "offline", role: "default", createdAt: 1674228536, lastActiveAt: 1674228600 };
+    expect(r.body.data.m1.data.data.entities.sender).toEqual({ entity, entityType: "user" });
+    // The same in later replies, and for a user without either: no such keys.
+    expect((await e.get(`/v3/messages/${r.body.data.m1.data.id}`)).body.data.data.entities.sender.entity).toEqual(entity);
+    expect(Object.keys(r.body.data.m1.data.data.entities.receiver.entity)).not.toContain("lastActiveAt");
+    expect(Object.keys(r.body.data.m1.data.data.entities.receiver.entity)).not.toContain("metadata");
+  });
+
   it("places imported history in time order among live messages: lists, cursors, last message, unread counts", async () => {
     e.clock.freeze(1_700_000_000_000);
     const live = [];

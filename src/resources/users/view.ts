@@ -29,13 +29,18 @@ export function userView(u: UserRecord, opts: UserViewOptions = {}): Record<stri
   return out;
 }
 
-/** The compact user entity embedded in messages and action messages. */
+/**
+ * The compact user entity embedded in messages and action messages: like the data-import reply's example, it shows
+ * `metadata` when the user has some, and `lastActiveAt` when known (the reaction and moderation examples).
+ */
 export function userEntity(u: UserRecord): Record<string, unknown> {
   const out: Record<string, unknown> = { uid: u.uid, name: u.name };
   if (u.avatar !== undefined) out.avatar = u.avatar;
+  if (u.metadata !== undefined) out.metadata = u.metadata;
   out.status = u.status;
   out.role = u.role;
   out.createdAt = u.createdAt;
   if (u.updatedAt !== undefined) out.updatedAt = u.updatedAt;
+  if (u.lastActiveAt !== undefined) out.lastActiveAt = u.lastActiveAt;
   return out;
 }
