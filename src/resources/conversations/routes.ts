@@ -11,7 +11,7 @@ import type { GroupRecord, MessageRecord, UserRecord } from "../../store/types.j
 import { pathGroup } from "../groups/membership.js";
 import { groupView } from "../groups/view.js";
 import { parseConversationId, visibleTo, type Visible } from "../messages/access.js";
-import { sourceOf, unreadCount, walk } from "../messages/list.js";
+import { sourceOf, unreadCount, type Source } from "../messages/list.js";
 import { idOrdered, lowerBoundId } from "../../store/messages.js";
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
@@ -48,7 +48,21 @@ function checkPage(app: AppState, viewer: UserRecord, keep: (e: Entry) => boolea
     throw new Error(`conversation index out of step for ${viewer.uid}:\n${ids(expected.data)} ${JSON.stringify(expected.pagination)}\n${ids(data)} ${JSON.stringify(got)}`);
 }
 
-const notReply = (m: MessageRecord) => m.parentId === undefined;
+/** The first message of a conversation the reader sees, thread replies aside (where it was created, for them). */
+function firstShown(s: Source): MessageRecord | undefined {
+  const list = s.messages;
+  const ordered = idOrdered(list);
+  for (let i = ordered ? lowerBoundId(list, s.after + 1) : 0; i < list.length; i++) {
+    const m = list[i];
+    if (m.id <= s.after) continue;
+    if (m.id > s.until) {
+      if (ordered) return undefined;
+      continue;
+    }
+    if (m.parentId === undefined) return m;
+  }
+  return undefined;
+}
 
 /** The newest message of a conversation that the viewer sees and that updates it (see updates.ts): O(1) usually. */
 function lastVisible(list: readonly MessageRecord[], v: Visible, updates: (m: MessageRecord) => boolean): MessageRecord | undefined {
@@ -141,7 +155,7 @@ function receiptsOf(app: AppState, m: MessageRecord): Record<string, unknown>[] 
 /** The conversation object of §2.7, for the entry's user. */
 function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean; withBlockedInfo?: boolean } = {}): Record<string, unknown> {
   const source = sourceOf(app, e.visible);
-  const [first] = walk([source], { affix: "append", limit: 1 }, notReply);
+  const first = firstShown(source);
   const state = app.conversations.state(e.viewer.uid, e.visible.conversationId);
   const out: Record<string, unknown> = {
     conversationId: e.visible.conversationId,
@@ -150,10 +164,17 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
     createdAt: first?.sentAt ?? e.updatedAt,
     updatedAt: e.updatedAt,
   };
-  if (e.last) out.lastMessage = { ...messageView(app, e.last, e.viewer), receipts: { data: receiptsOf(app, e.last) } };
-  out.conversationWith = e.withGroup
-    ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
-    : { ...userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags }), ...(opts.withBlockedInfo ? relationFlags(app, e.viewer, e.withUser!) : {}) };
+  if (e.last) {
+    const last = messageView(app, e.last, e.viewer);
+    last.receipts = { data: receiptsOf(app, e.last) };
+    out.lastMessage = last;
+  }
+  if (e.withGroup) out.conversationWith = groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags });
+  else {
+    const other = userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags });
+    if (opts.withBlockedInfo) Object.assign(other, relationFlags(app, e.viewer, e.withUser!));
+    out.conversationWith = other;
+  }
   if (state?.tags) out.tags = state.tags;
   if (e.pin) {
     out.pinnedBy = e.pin.pinnedBy;
