@@ -3,7 +3,7 @@ import { callMessages } from "./call-messages.js";
 import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
 import { ConversationActivity } from "./conversation-activity.js";
-import { groupConversationId } from "./conversation-ids.js";
+import { groupConversationId, parseConversationId } from "./conversation-ids.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
 import { Moderation } from "./moderation.js";
@@ -352,7 +352,11 @@ export class AppState {
 
   /** A conversation's messages changed: its place may have for its parties (one-on-one) or members (group). */
   private touchConversation(m: MessageRecord): void {
-    if (m.receiverType !== "user") return this.conversationActivity.touch(m.conversationId);
+    this.conversationActivity.touch(m.conversationId);
+    if (m.receiverType !== "user") return;
+    // The conversation's two users (an action's sender may be someone else: the app), and whoever it was noted for.
+    const parsed = parseConversationId(m.conversationId);
+    if (parsed && "uids" in parsed) for (const uid of parsed.uids) this.conversationActivity.touchFor(uid, m.conversationId);
     this.conversationActivity.touchFor(m.sender, m.conversationId);
     this.conversationActivity.touchFor(m.receiver, m.conversationId);
   }

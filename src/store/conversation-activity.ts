@@ -12,9 +12,16 @@ export interface ActivityItem extends ActivityKey {
   readonly group: boolean;
 }
 
-/** Latest activity first; ties (never between live messages, whose ids are unique) by conversation id. */
+/**
+ * Latest activity first. Ties (never between two messages, whose ids are unique; a conversation opened between
+ * friends stands at the newest message's id) list one-on-one conversations before groups, then by id.
+ */
+export function tieOrder(a: { conversationId: string; group: boolean }, b: { conversationId: string; group: boolean }): number {
+  return Number(a.group) - Number(b.group) || (a.conversationId < b.conversationId ? -1 : a.conversationId > b.conversationId ? 1 : 0);
+}
+
 function listOrder(a: ActivityItem, b: ActivityItem): number {
-  return b.updatedAt - a.updatedAt || b.order - a.order || (a.conversationId < b.conversationId ? -1 : a.conversationId > b.conversationId ? 1 : 0);
+  return b.updatedAt - a.updatedAt || b.order - a.order || tieOrder(a, b);
 }
 
 function insertSorted(list: ActivityItem[], item: ActivityItem): void {

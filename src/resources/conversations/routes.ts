@@ -19,7 +19,7 @@ import { userView } from "../users/view.js";
 import { requireAllowed } from "../roles/enforce.js";
 import { pinOf, type Pin } from "./pins.js";
 import { conversationUpdater, updateRules } from "./updates.js";
-import { positionIn, type ActivityItem, type UserActivity } from "../../store/conversation-activity.js";
+import { positionIn, tieOrder, type ActivityItem, type UserActivity } from "../../store/conversation-activity.js";
 import { isAgentic } from "../../store/agents.js";
 import { relationFlags } from "../blocked-users/flags.js";
 
@@ -194,7 +194,9 @@ function entriesOf(app: AppState, viewer: UserRecord): Entry[] {
   return out.sort(byListOrder);
 }
 
-const byListOrder = (a: Entry, b: Entry) => (a.pin?.rank ?? Infinity) - (b.pin?.rank ?? Infinity) || b.updatedAt - a.updatedAt || b.order - a.order;
+const tieKey = (e: Entry) => ({ conversationId: e.visible.conversationId, group: e.withGroup !== undefined });
+const byListOrder = (a: Entry, b: Entry) =>
+  (a.pin?.rank ?? Infinity) - (b.pin?.rank ?? Infinity) || b.updatedAt - a.updatedAt || b.order - a.order || tieOrder(tieKey(a), tieKey(b));
 
 /**
  * One page of `viewer`'s conversations with no filter but the type and the blocked users, from their activity
