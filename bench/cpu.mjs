@@ -22,6 +22,7 @@ const SCENARIOS = {
   "get-group": [{}, { path: "/v3/groups/supergroup", headers: headers() }],
   post: [{}, send("superhero1", "superhero2")],
   "post-data": [{ data: join(tmpdir(), `cpu-bench-${process.pid}.json`), messages: 100_000, conversations: 1000 }, send("bench-0", "bench-2")],
+  "conversations-100": [{ userConversations: 100 }, { path: "/v3/conversations", headers: headers("bench-0") }],
   conversations: [{ userConversations: 1000 }, { path: "/v3/conversations", headers: headers("bench-0") }],
 };
 const seconds = Number(process.env.CPU_SECONDS ?? 3);

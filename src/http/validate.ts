@@ -244,11 +244,15 @@ export class Query {
   private readonly details: Details = keyedMap();
   /** On the client plane the SDK pages with `per_page`: it stands for `perPage` and `limit` there. */
   private readonly perPageAlias: boolean;
+  /** No query string at all (the common list request): every parameter is absent, without scanning the URL per name. */
+  private readonly none: boolean;
   constructor(private readonly c: Ctx) {
     this.perPageAlias = c.get("actor") !== undefined;
+    this.none = !c.req.url.includes("?");
   }
 
   raw(name: string): string | undefined {
+    if (this.none) return undefined;
     const v = this.c.req.query(name);
     if (v === undefined && this.perPageAlias && (name === "perPage" || name === "limit")) return this.c.req.query("per_page");
     return v;
@@ -294,6 +298,7 @@ export class Query {
 
   /** `a,b` or repeated `x=a&x=b` (also `x[]=a`). */
   list(name: string): string[] | undefined {
+    if (this.none) return undefined;
     const values = [...(this.c.req.queries(name) ?? []), ...(this.c.req.queries(`${name}[]`) ?? [])];
     if (values.length === 0) return undefined;
     const items = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter((s) => s.length > 0);

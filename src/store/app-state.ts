@@ -2,6 +2,8 @@ import { Activity } from "./activity.js";
 import { callMessages } from "./call-messages.js";
 import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
+import { ConversationActivity } from "./conversation-activity.js";
+import { groupConversationId, parseConversationId } from "./conversation-ids.js";
 import { Groups } from "./groups.js";
 import { Messages } from "./messages.js";
 import { Moderation } from "./moderation.js";
@@ -101,6 +103,8 @@ export class AppState {
   readonly messages = new Messages();
   readonly reactions = new Reactions();
   readonly conversations = new Conversations();
+  /** Each listing user's conversations in list order (see conversation-activity.ts); follows messages and memberships. */
+  readonly conversationActivity = new ConversationActivity();
   readonly relations = new Relations();
   readonly webhooks = new Map<string, WebhookRecord>();
   /** Bots by uid (each is also a user; at most 25 per app). */
@@ -126,6 +130,7 @@ export class AppState {
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
+    this.groups.onMembership = (guid, uid) => this.conversationActivity.touchFor(uid, groupConversationId(guid));
     this.load(data);
   }
 
@@ -176,6 +181,7 @@ export class AppState {
     this.threadSubscriptions.load(data.threadSubscriptions);
     this.interactions.load(data.interactions);
     this.pinnedConversations = data.pinnedConversations.map((p) => ({ ...p }));
+    this.conversationActivity.reset();
   }
 
   /**
@@ -245,6 +251,8 @@ export class AppState {
   }
 
   addUser(user: UserRecord): void {
+    // A uid deleted for good and created again: the conversations others kept with it list again.
+    if (this.conversations.directOf(user.uid).size > 0) this.conversationActivity.reset();
     this.users.set(user.uid, user);
     this.usersByName.insert(user);
     this.usersByUid.insert(user);
@@ -289,6 +297,7 @@ export class AppState {
 
   /** What a deleted user leaves behind that is theirs alone: memberships, conversation state, relations, marks. */
   private forgetUser(uid: string): void {
+    this.conversationActivity.reset();
     this.groups.forgetUser(uid);
     this.conversations.forgetUser(uid);
     this.relations.forgetUser(uid);
@@ -324,6 +333,7 @@ export class AppState {
     const m = this.messages.add(message);
     if (m.receiverType === "user") this.conversations.noteDirect(m);
     this.activity.noteMessage(m);
+    this.touchConversation(m);
     return m;
   }
 
@@ -337,6 +347,18 @@ export class AppState {
     this.messages.insert(m);
     if (m.receiverType === "user") this.conversations.noteDirect(m);
     this.activity.noteMessage(m);
+    this.touchConversation(m);
+  }
+
+  /** A conversation's messages changed: its place may have for its parties (one-on-one) or members (group). */
+  private touchConversation(m: MessageRecord): void {
+    this.conversationActivity.touch(m.conversationId);
+    if (m.receiverType !== "user") return;
+    // The conversation's two users (an action's sender may be someone else: the app), and whoever it was noted for.
+    const parsed = parseConversationId(m.conversationId);
+    if (parsed && "uids" in parsed) for (const uid of parsed.uids) this.conversationActivity.touchFor(uid, m.conversationId);
+    this.conversationActivity.touchFor(m.sender, m.conversationId);
+    this.conversationActivity.touchFor(m.receiver, m.conversationId);
   }
 
   /** Permanent delete, with the message's reactions. */
@@ -346,6 +368,7 @@ export class AppState {
     this.activity.forgetMessage(m);
     if (m.receiverType === "user" && this.messages.conversation(m.conversationId).length === 0)
       this.conversations.dropDirect(m.conversationId, [m.sender, m.receiver]);
+    this.touchConversation(m);
   }
 
   /** Permanently removes every message of a conversation (and their reactions) in one pass. */
@@ -358,6 +381,8 @@ export class AppState {
     }
     this.messages.dropConversation(conversationId);
     if (direct) this.conversations.dropDirect(conversationId, [direct.sender, direct.receiver]);
+    if (direct) this.touchConversation(direct);
+    else this.conversationActivity.touch(conversationId);
   }
 
   /** What hangs on a message deleted for good: reactions, saves, thread subscriptions, interactions. */

@@ -9,12 +9,16 @@ import type { ConversationState, MessageRecord } from "./types.js";
 export class Conversations {
   private readonly states = new Map<string, Map<string, ConversationState>>();
   private readonly direct = new Map<string, Set<string>>();
+  /** Per user, the conversations they pinned (their states with a `pinnedAt`). */
+  private readonly pins = new Map<string, Set<string>>();
 
   load(states: ConversationState[], messages: readonly MessageRecord[]): void {
     this.states.clear();
     this.direct.clear();
+    this.pins.clear();
     for (const s of states) {
       this.put({ ...s, tags: s.tags ? [...s.tags] : undefined });
+      if (s.pinnedAt !== undefined) addTo(this.pins, s.uid, s.conversationId);
       if (s.keptAt !== undefined && !s.conversationId.startsWith("group_")) addTo(this.direct, s.uid, s.conversationId);
     }
     for (const m of messages) if (m.receiverType === "user") this.noteDirect(m);
@@ -65,15 +69,31 @@ export class Conversations {
     for (const uid of uids) removeFrom(this.direct, uid, conversationId);
   }
 
-  /** How many conversations the user pinned (a scan of their own states only). */
+  /** How many conversations the user pinned. */
   pinnedCount(uid: string): number {
-    let n = 0;
-    for (const s of this.states.get(uid)?.values() ?? []) if (s.pinnedAt !== undefined) n++;
-    return n;
+    return this.pinnedOf(uid).size;
+  }
+
+  /** The conversations the user pinned. */
+  pinnedOf(uid: string): ReadonlySet<string> {
+    return this.pins.get(uid) ?? new Set();
+  }
+
+  /** Pins a conversation for the user as of `at`, or (`at` undefined) unpins it. */
+  setPinned(uid: string, conversationId: string, at: number | undefined): void {
+    if (at === undefined) {
+      const state = this.state(uid, conversationId);
+      if (state) delete state.pinnedAt;
+      removeFrom(this.pins, uid, conversationId);
+      return;
+    }
+    this.ensure(uid, conversationId).pinnedAt = at;
+    addTo(this.pins, uid, conversationId);
   }
 
   forgetUser(uid: string): void {
     this.states.delete(uid);
+    this.pins.delete(uid);
   }
 
   private put(s: ConversationState): ConversationState {

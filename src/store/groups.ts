@@ -48,6 +48,8 @@ export class Groups {
   readonly byTouched = byKey(touchedAt);
   readonly byType = new Map<GroupType, Set<GroupRecord>>();
   readonly byTag = new Map<string, Set<GroupRecord>>();
+  /** Told of every member who joins or leaves a group (the conversation index follows memberships). */
+  onMembership?: (guid: string, uid: string) => void;
 
   load(groups: GroupData[]): void {
     this.byId.clear();
@@ -149,6 +151,7 @@ export class Groups {
     let mine = this.userGroups.get(member.uid);
     if (!mine) this.userGroups.set(member.uid, (mine = new Map()));
     mine.set(guid, member);
+    this.onMembership?.(guid, member.uid);
   }
 
   removeMember(guid: string, uid: string): void {
@@ -156,6 +159,7 @@ export class Groups {
     const mine = this.userGroups.get(uid);
     mine?.delete(guid);
     if (mine?.size === 0) this.userGroups.delete(uid);
+    this.onMembership?.(guid, uid);
   }
 
   // ---- bans ----

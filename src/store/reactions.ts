@@ -46,8 +46,10 @@ export class Reactions {
 
   /** `{reaction, count}` per distinct reaction in first-use order, `reactedByMe` when `uid` is among them. */
   summary(messageId: number, uid?: string): { reaction: string; count: number; reactedByMe?: true }[] {
+    const reactions = this.of(messageId);
+    if (reactions.length === 0) return [];
     const out = new Map<string, { reaction: string; count: number; reactedByMe?: true }>();
-    for (const r of this.of(messageId)) {
+    for (const r of reactions) {
       let s = out.get(r.reaction);
       if (!s) out.set(r.reaction, (s = { reaction: r.reaction, count: 0 }));
       s.count++;

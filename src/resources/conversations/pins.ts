@@ -56,19 +56,18 @@ function userPinRoutes(kind: "user" | "group", base: string) {
     .post(`${base}/conversation/pin`, (c) => {
       const { app, viewer, conversationId, reply } = pinTarget(c, kind);
       if (globalPin(app, viewer, conversationId)) throw apiError("ERR_SYSTEM_PINNED_CONVERSATION", { action: "pinned" });
-      const state = app.conversations.ensure(viewer.uid, conversationId);
-      if (state.pinnedAt === undefined) {
+      let pinnedAt = app.conversations.state(viewer.uid, conversationId)?.pinnedAt;
+      if (pinnedAt === undefined) {
         if (app.conversations.pinnedCount(viewer.uid) >= USER_PINS_LIMIT)
           throw apiError("ERR_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", { uid: viewer.uid, limit: USER_PINS_LIMIT });
-        state.pinnedAt = c.get("emulator").clock.now();
+        app.conversations.setPinned(viewer.uid, conversationId, (pinnedAt = c.get("emulator").clock.now()));
       }
-      return ok(c, { ...reply, pinnedBy: viewer.uid, pinnedAt: state.pinnedAt });
+      return ok(c, { ...reply, pinnedBy: viewer.uid, pinnedAt });
     })
     .delete(`${base}/conversation/pin`, (c) => {
       const { app, viewer, conversationId, reply } = pinTarget(c, kind);
       if (globalPin(app, viewer, conversationId)) throw apiError("ERR_SYSTEM_PINNED_CONVERSATION", { action: "unpinned" });
-      const state = app.conversations.state(viewer.uid, conversationId);
-      if (state) delete state.pinnedAt;
+      app.conversations.setPinned(viewer.uid, conversationId, undefined);
       return ok(c, reply);
     });
 }

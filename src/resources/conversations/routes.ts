@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
 import { apiError, ApiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { pageOf } from "../../http/pagination.js";
+import { pageOf, pagination, type Pagination } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
 import { asBool, Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
@@ -11,14 +11,15 @@ import type { GroupRecord, MessageRecord, UserRecord } from "../../store/types.j
 import { pathGroup } from "../groups/membership.js";
 import { groupView } from "../groups/view.js";
 import { parseConversationId, visibleTo, type Visible } from "../messages/access.js";
-import { sourceOf, unreadCount, walk } from "../messages/list.js";
+import { sourceOf, unreadCount, type Source } from "../messages/list.js";
 import { idOrdered, lowerBoundId } from "../../store/messages.js";
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
 import { requireAllowed } from "../roles/enforce.js";
 import { pinOf, type Pin } from "./pins.js";
-import { conversationUpdater } from "./updates.js";
+import { conversationUpdater, updateRules } from "./updates.js";
+import { positionIn, tieOrder, type ActivityItem, type UserActivity } from "../../store/conversation-activity.js";
 import { isAgentic } from "../../store/agents.js";
 import { relationFlags } from "../blocked-users/flags.js";
 
@@ -37,7 +38,31 @@ interface Entry {
   pin?: Pin;
 }
 
-const notReply = (m: MessageRecord) => m.parentId === undefined;
+/** Development check: every indexed page is compared with the full pass it replaces (CHAT_EMULATOR_CHECK_INDEX=1). */
+const CHECK = process.env.CHAT_EMULATOR_CHECK_INDEX === "1";
+
+function checkPage(app: AppState, viewer: UserRecord, keep: (e: Entry) => boolean, data: Entry[], got: Pagination, perPage: number, pageNo: number): void {
+  const expected = pageOf(entriesOf(app, viewer).filter(keep), perPage, pageNo);
+  const ids = (es: Entry[]) => es.map((e) => `${e.visible.conversationId}@${e.updatedAt}/${e.order}`).join(",");
+  if (ids(expected.data) !== ids(data) || JSON.stringify(expected.pagination) !== JSON.stringify(got))
+    throw new Error(`conversation index out of step for ${viewer.uid}:\n${ids(expected.data)} ${JSON.stringify(expected.pagination)}\n${ids(data)} ${JSON.stringify(got)}`);
+}
+
+/** The first message of a conversation the reader sees, thread replies aside (where it was created, for them). */
+function firstShown(s: Source): MessageRecord | undefined {
+  const list = s.messages;
+  const ordered = idOrdered(list);
+  for (let i = ordered ? lowerBoundId(list, s.after + 1) : 0; i < list.length; i++) {
+    const m = list[i];
+    if (m.id <= s.after) continue;
+    if (m.id > s.until) {
+      if (ordered) return undefined;
+      continue;
+    }
+    if (m.parentId === undefined) return m;
+  }
+  return undefined;
+}
 
 /** The newest message of a conversation that the viewer sees and that updates it (see updates.ts): O(1) usually. */
 function lastVisible(list: readonly MessageRecord[], v: Visible, updates: (m: MessageRecord) => boolean): MessageRecord | undefined {
@@ -48,8 +73,18 @@ function lastVisible(list: readonly MessageRecord[], v: Visible, updates: (m: Me
   return i >= 0 && list[i].id > v.after ? list[i] : undefined;
 }
 
+/** Where a conversation lists for its viewer and what it shows, or undefined when it does not list for them. */
+interface Activity {
+  visible: Visible;
+  withUser?: UserRecord;
+  withGroup?: GroupRecord;
+  last?: MessageRecord;
+  order: number;
+  updatedAt: number;
+}
+
 /** The viewer's side of a conversation, or undefined when nothing in it is theirs to see (yet, or any more). */
-function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Entry | undefined {
+function activityOf(app: AppState, viewer: UserRecord, conversationId: string, updates: (m: MessageRecord) => boolean): Activity | undefined {
   let visible: Visible;
   try {
     visible = visibleTo(app, viewer, conversationId);
@@ -57,15 +92,49 @@ function entryOf(app: AppState, viewer: UserRecord, conversationId: string): Ent
     if (e instanceof ApiError) return undefined;
     throw e;
   }
-  const last = lastVisible(app.messages.conversation(conversationId), visible, conversationUpdater(app));
-  const kept = app.conversations.state(viewer.uid, conversationId);
-  const activity = last ? { last, order: last.id, updatedAt: last.sentAt } : kept?.keptId !== undefined ? { order: kept.keptId, updatedAt: kept.keptAt! } : undefined;
-  if (!activity) return undefined;
-  const pin = pinOf(app, viewer, conversationId);
+  const last = lastVisible(app.messages.conversation(conversationId), visible, updates);
+  let order: number, updatedAt: number;
+  if (last) {
+    order = last.id;
+    updatedAt = last.sentAt;
+  } else {
+    const kept = app.conversations.state(viewer.uid, conversationId);
+    if (kept?.keptId === undefined) return undefined;
+    order = kept.keptId;
+    updatedAt = kept.keptAt!;
+  }
   const parsed = parseConversationId(conversationId)!;
-  if ("guid" in parsed) return { viewer, visible, withGroup: app.groups.get(parsed.guid), ...activity, pin };
+  if ("guid" in parsed) return { visible, withGroup: app.groups.get(parsed.guid), last, order, updatedAt };
   const other = app.users.get(parsed.uids[0] === viewer.uid ? parsed.uids[1] : parsed.uids[0]);
-  return other ? { viewer, visible, withUser: other, ...activity, pin } : undefined;
+  return other ? { visible, withUser: other, last, order, updatedAt } : undefined;
+}
+
+function entryOf(app: AppState, viewer: UserRecord, conversationId: string, updates = conversationUpdater(app)): Entry | undefined {
+  const a = activityOf(app, viewer, conversationId, updates);
+  return a && { viewer, ...a, pin: pinOf(app, viewer, conversationId) };
+}
+
+/** Every conversation `viewer` may have: their one-on-one conversations and their groups'. */
+function* candidatesOf(app: AppState, viewer: UserRecord): Iterable<string> {
+  yield* app.conversations.directOf(viewer.uid);
+  for (const guid of app.groups.groupsOf(viewer.uid).keys()) yield groupConversationId(guid);
+}
+
+/** `viewer`'s activity index, current (see store/conversation-activity.ts). */
+function activityIndex(app: AppState, viewer: UserRecord): UserActivity {
+  const rules = updateRules(app);
+  const updates = conversationUpdater(app, rules);
+  const direct = app.conversations.directOf(viewer.uid);
+  const groups = app.groups.groupsOf(viewer.uid);
+  return app.conversationActivity.read(
+    viewer.uid,
+    rules,
+    () => candidatesOf(app, viewer),
+    (id) => {
+      const mine = id.startsWith("group_") ? groups.has(id.slice("group_".length)) : direct.has(id);
+      return mine ? activityOf(app, viewer, id, updates) : undefined;
+    },
+  );
 }
 
 /**
@@ -86,7 +155,7 @@ function receiptsOf(app: AppState, m: MessageRecord): Record<string, unknown>[] 
 /** The conversation object of §2.7, for the entry's user. */
 function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean; withBlockedInfo?: boolean } = {}): Record<string, unknown> {
   const source = sourceOf(app, e.visible);
-  const [first] = walk([source], { affix: "append", limit: 1 }, notReply);
+  const first = firstShown(source);
   const state = app.conversations.state(e.viewer.uid, e.visible.conversationId);
   const out: Record<string, unknown> = {
     conversationId: e.visible.conversationId,
@@ -95,10 +164,17 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
     createdAt: first?.sentAt ?? e.updatedAt,
     updatedAt: e.updatedAt,
   };
-  if (e.last) out.lastMessage = { ...messageView(app, e.last, e.viewer), receipts: { data: receiptsOf(app, e.last) } };
-  out.conversationWith = e.withGroup
-    ? groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags })
-    : { ...userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags }), ...(opts.withBlockedInfo ? relationFlags(app, e.viewer, e.withUser!) : {}) };
+  if (e.last) {
+    const last = messageView(app, e.last, e.viewer);
+    last.receipts = { data: receiptsOf(app, e.last) };
+    out.lastMessage = last;
+  }
+  if (e.withGroup) out.conversationWith = groupView(app, e.withGroup, { viewer: e.viewer, tags: opts.withUserAndGroupTags });
+  else {
+    const other = userView(e.withUser!, { viewer: e.viewer, tags: opts.withUserAndGroupTags });
+    if (opts.withBlockedInfo) Object.assign(other, relationFlags(app, e.viewer, e.withUser!));
+    out.conversationWith = other;
+  }
   if (state?.tags) out.tags = state.tags;
   if (e.pin) {
     out.pinnedBy = e.pin.pinnedBy;
@@ -109,13 +185,60 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
 
 /** Every conversation of one user: pinned ones first (the app's in their order, then the user's as pinned), then latest activity first. */
 function entriesOf(app: AppState, viewer: UserRecord): Entry[] {
-  const ids = [...app.conversations.directOf(viewer.uid), ...[...app.groups.groupsOf(viewer.uid).keys()].map(groupConversationId)];
+  const updates = conversationUpdater(app);
   const out: Entry[] = [];
-  for (const id of ids) {
-    const e = entryOf(app, viewer, id);
+  for (const id of candidatesOf(app, viewer)) {
+    const e = entryOf(app, viewer, id, updates);
     if (e) out.push(e);
   }
-  return out.sort((a, b) => (a.pin?.rank ?? Infinity) - (b.pin?.rank ?? Infinity) || b.updatedAt - a.updatedAt || b.order - a.order);
+  return out.sort(byListOrder);
+}
+
+const tieKey = (e: Entry) => ({ conversationId: e.visible.conversationId, group: e.withGroup !== undefined });
+const byListOrder = (a: Entry, b: Entry) =>
+  (a.pin?.rank ?? Infinity) - (b.pin?.rank ?? Infinity) || b.updatedAt - a.updatedAt || b.order - a.order || tieOrder(tieKey(a), tieKey(b));
+
+/**
+ * One page of `viewer`'s conversations with no filter but the type and the blocked users, from their activity
+ * index: the pinned ones first (at most ten, looked up), then the index's order from the page's start, skipping
+ * the pinned and the blocked ones by position. Reads what the page returns, pins and blocks; the total is sizes.
+ */
+function indexedPage(app: AppState, viewer: UserRecord, type: "user" | "group" | undefined, includeBlocked: boolean, perPage: number, pageNo: number) {
+  const index = activityIndex(app, viewer);
+  const list = type === "user" ? index.users : type === "group" ? index.groups : index.all;
+  const wanted = (item: ActivityItem) => type === undefined || item.group === (type === "group");
+  const skipped = new Set<number>();
+  const skip = (item: ActivityItem | undefined) => {
+    if (item && wanted(item)) skipped.add(positionIn(list, item));
+  };
+  // Pinned: the app's (for this viewer) and the viewer's own, when they list.
+  const pinned: Entry[] = [];
+  const pinnedIds = new Set<string>(app.conversations.pinnedOf(viewer.uid));
+  for (const p of app.pinnedConversations) pinnedIds.add(p.guid !== undefined ? groupConversationId(p.guid) : userConversationId(viewer.uid, p.uid!));
+  const blocked = (e: Entry) => !includeBlocked && e.withUser !== undefined && app.relations.blockOf(viewer.uid, e.withUser.uid) !== undefined;
+  for (const id of pinnedIds) {
+    const item = index.byId.get(id);
+    if (!item || !wanted(item)) continue;
+    skip(item);
+    const e = entryOf(app, viewer, id);
+    if (e && !blocked(e)) pinned.push(e);
+  }
+  pinned.sort(byListOrder);
+  if (!includeBlocked && type !== "group")
+    for (const uid of app.relations.blockedByUser(viewer.uid).keys()) skip(index.byId.get(userConversationId(viewer.uid, uid)));
+  const total = pinned.length + list.length - skipped.size;
+  const start = (pageNo - 1) * perPage;
+  const data = pinned.slice(start, start + perPage);
+  // The rest: the (start - pinned)th listed position not skipped, then on.
+  let at = Math.max(0, start - pinned.length);
+  for (const p of [...skipped].sort((a, b) => a - b)) if (p <= at) at++;
+  const updates = conversationUpdater(app);
+  for (; data.length < perPage && at < list.length; at++) {
+    if (skipped.has(at)) continue;
+    const e = entryOf(app, viewer, list[at].conversationId, updates);
+    if (e) data.push(e);
+  }
+  return { data, pagination: pagination(total, data.length, perPage, pageNo) };
 }
 
 function requireEntry(app: AppState, viewer: UserRecord, conversationId: string): Entry {
@@ -221,6 +344,7 @@ function conversationRoutes(kind: "user" | "group", base: string) {
         delete state.keptId;
         delete state.keptAt;
       }
+      app.conversationActivity.touchFor(viewer.uid, conversationId);
       return success(c, `The conversation ${conversationId} has been deleted successfully for UID ${viewer.uid}.`);
     })
     .post(`${base}/conversation/delivered`, async (c) => {
@@ -293,6 +417,13 @@ export const conversations = new Hono<Env>()
       if (f.unread && unreadCount(app, e.viewer, [sourceOf(app, e.visible)]) === 0) return false;
       return true;
     };
+    // With onBehalfOf and no filter but type and blocks (the common list): a page of the activity index.
+    const indexed = viewer && !f.searchKey && !f.tags && !f.userTags && !f.groupTags && !f.unread && !f.hideAgentic && !f.onlyAgentic;
+    if (indexed) {
+      const { data, pagination } = indexedPage(app, viewer, f.conversationType, f.includeBlockedUsers, f.perPage, f.page);
+      if (CHECK) checkPage(app, viewer, keep, data, pagination, f.perPage, f.page);
+      return page(c, data.map((e) => conversationView(app, e, f)), pagination);
+    }
     // With onBehalfOf: that user's conversations; without: every user's, by uid, each by latest activity.
     const owners = viewer ? [viewer] : app.usersByUid.values().filter((u) => u.deactivatedAt === undefined);
     let entries = owners.flatMap((u) => entriesOf(app, u)).filter(keep);

@@ -6,6 +6,7 @@ import { bulkFailure, success, ok } from "../../http/reply.js";
 import { asBool, Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
+import { userConversationId } from "../../store/conversation-ids.js";
 import { pathUser, requireUser } from "../users/lookup.js";
 import { relatedUsersPage } from "../blocked-users/flags.js";
 
@@ -22,7 +23,11 @@ function befriend(app: AppState, user: UserRecord, uid: string, now: number, add
     if (app.relations.friendsOf(u.uid).size >= FRIENDS_PER_USER)
       throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The user ${u.uid} has reached the limit of ${FRIENDS_PER_USER} friends.` });
   app.relations.befriend({ uid: user.uid, friendUid: friend.uid, createdAt: now });
-  if (addToConversations) app.conversations.open([user.uid, friend.uid], app.messages.lastId, now);
+  if (addToConversations) {
+    app.conversations.open([user.uid, friend.uid], app.messages.lastId, now);
+    const conversationId = userConversationId(user.uid, friend.uid);
+    for (const uid of [user.uid, friend.uid]) app.conversationActivity.touchFor(uid, conversationId);
+  }
 }
 
 export const friends = new Hono<Env>()

@@ -54,10 +54,12 @@ export function pathMessage(app: AppState, rawId: string, viewer: UserRecord | u
 /** A group departure: the former member keeps seeing what was said up to now (the action included). */
 export function noteDeparture(app: AppState, uid: string, guid: string): void {
   app.conversations.ensure(uid, groupConversationId(guid)).untilId = app.messages.lastId;
+  app.conversationActivity.touchFor(uid, groupConversationId(guid));
 }
 
 /** A (re)joined member sees the whole group again. */
 export function noteArrival(app: AppState, uid: string, guid: string): void {
   const state = app.conversations.state(uid, groupConversationId(guid));
   if (state) delete state.untilId;
+  app.conversationActivity.touchFor(uid, groupConversationId(guid));
 }

@@ -105,18 +105,20 @@ function withViewerConversation(entities: unknown, viewer: UserRecord): unknown 
 }
 
 function chatEntities(app: AppState, m: MessageRecord, memo?: EntityMemo): JsonObject {
-  const key = `${m.sender}\u0000${m.receiverType}\u0000${m.receiver}`;
-  const known = memo?.get(key);
+  const key = memo && `${m.sender}\u0000${m.receiverType}\u0000${m.receiver}`;
+  const known = key && memo.get(key);
   if (known) return known;
   let receiver: JsonObject;
   if (m.receiverType === "group") {
     const group = app.groups.get(m.receiver);
     receiver = entity(group ? groupEntity(app, group) : { guid: m.receiver, conversationId: m.conversationId }, "group");
   } else {
-    receiver = entity({ ...actorEntity(app, m.receiver), conversationId: m.conversationId }, "user");
+    const user = actorEntity(app, m.receiver);
+    user.conversationId = m.conversationId;
+    receiver = entity(user, "user");
   }
   const entities = { sender: entity(actorEntity(app, m.sender), "user"), receiver } as JsonObject;
-  memo?.set(key, entities);
+  if (key) memo.set(key, entities);
   return entities;
 }
 
