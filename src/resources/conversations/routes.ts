@@ -23,9 +23,8 @@ import { positionIn, tieOrder, type ActivityItem, type UserActivity } from "../.
 import { isAgentic } from "../../store/agents.js";
 import { relationFlags } from "../blocked-users/flags.js";
 
-/** One conversation as one user has it. */
-interface Entry {
-  viewer: UserRecord;
+/** Where a conversation lists for its viewer and what it shows, or undefined when it does not list for them. */
+interface Activity {
   visible: Visible;
   withUser?: UserRecord;
   withGroup?: GroupRecord;
@@ -35,6 +34,11 @@ interface Entry {
   order: number;
   /** The last message's time: activity is ordered by it first, as imported history has new ids but old times. */
   updatedAt: number;
+}
+
+/** One conversation as one user has it. */
+interface Entry extends Activity {
+  viewer: UserRecord;
   pin?: Pin;
 }
 
@@ -71,16 +75,6 @@ function lastVisible(list: readonly MessageRecord[], v: Visible, updates: (m: Me
   let i = v.until === Infinity || !ordered ? list.length - 1 : lowerBoundId(list, v.until + 1) - 1;
   while (i >= 0 && (!updates(list[i]) || (!ordered && (list[i].id > v.until || list[i].id <= v.after)))) i--;
   return i >= 0 && list[i].id > v.after ? list[i] : undefined;
-}
-
-/** Where a conversation lists for its viewer and what it shows, or undefined when it does not list for them. */
-interface Activity {
-  visible: Visible;
-  withUser?: UserRecord;
-  withGroup?: GroupRecord;
-  last?: MessageRecord;
-  order: number;
-  updatedAt: number;
 }
 
 /** The viewer's side of a conversation, or undefined when nothing in it is theirs to see (yet, or any more). */
