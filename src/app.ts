@@ -106,9 +106,17 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const notFound: Handler = () => {
     throw apiError("ERR_API_NOT_FOUND");
   };
+  // Each plane: its internal paths (see addressing.ts), where its routes live, and how it authenticates.
+  const MGMT = { prefix: "/@mgmt", at: "/@mgmt", auth: [managementAuth] };
+  const REST = { prefix: "/@rest/", at: "/@rest/:appId/:region/v3", auth: [appAuth] };
+  const CLIENT = { prefix: "/@client/", at: "/@client/:appId/:region/v3", auth: [clientAuth] };
+  const CALLS = { prefix: "/@calls/", at: "/@calls/:appId/:region/v3", auth: [appAuth] };
   const taken = new Set<string>();
-  const plane = (prefix: string, router: Hono<Env>, auth: Stage[], serves?: (method: string, path: string) => boolean) =>
-    mount(app, prefix, router, [...platform, ...auth], notFound, taken, serves);
+  const mountOn = (plane: { at: string }, router: Hono<Env>, auth: Stage[], serves?: (method: string, path: string) => boolean) =>
+    mount(app, plane.at, router, [...platform, ...auth], notFound, taken, serves);
+
+  /** A browser asking for a page (an API client asks for JSON). */
+  const wantsPage = (c: Ctx) => c.req.header("accept")?.includes("text/html") === true;
 
   // The control plane and the inspector: same-origin, outside the journal and the rules (see control/routes.ts).
   app.use("/_emulator/*", (c, next) => {
@@ -116,34 +124,27 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     emulator.control.lastRequestAt = performance.now();
     return next();
   });
-  app.get("/_emulator", (c, next) => (c.req.header("accept")?.includes("text/html") ? c.redirect(INSPECTOR_PATH) : next()));
+  app.get("/_emulator", (c, next) => (wantsPage(c) ? c.redirect(INSPECTOR_PATH) : next()));
   app.route("/_emulator", control);
 
-  plane("/@mgmt", tenants, []); // HTTP Basic authentication, before the key/secret headers of every other operation
-  plane("/@mgmt", managementPlane(), [managementAuth]);
+  mountOn(MGMT, tenants, []); // HTTP Basic authentication, before the key/secret headers of every other operation
+  mountOn(MGMT, managementPlane(), MGMT.auth);
   const rest = restPlane();
-  plane("/@rest/:appId/:region/v3", rest, [appAuth]);
-  plane("/@client/:appId/:region/v3", clientSettingsRoute, []);
-  plane("/@client/:appId/:region/v3", clientOnly, [clientAuth]);
-  plane("/@client/:appId/:region/v3", rest, [clientAuth], sdkServes);
-  plane("/@calls/:appId/:region/v3", calls, [appAuth]);
+  mountOn(REST, rest, REST.auth);
+  mountOn(CLIENT, clientSettingsRoute, []);
+  mountOn(CLIENT, clientOnly, CLIENT.auth);
+  mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
+  mountOn(CALLS, calls, CALLS.auth);
 
   // Any other path: journaled, ruled and authenticated as its plane would be, then not found.
-  const AUTH: [string, Stage[]][] = [
-    ["/@rest/", [appAuth]],
-    ["/@calls/", [appAuth]],
-    ["/@client/", [clientAuth]],
-    ["/@mgmt", [managementAuth]],
-  ];
-  const unmatched = new Map(AUTH.map(([prefix, auth]) => [prefix, chain([...platform, ...auth], notFound)]));
+  const unmatched = [MGMT, REST, CLIENT, CALLS].map((p) => ({ prefix: p.prefix, handler: chain([...platform, ...p.auth], notFound) }));
   const elsewhere = chain(platform, notFound);
   const notFoundAnywhere = (c: Ctx) => {
     if (c.req.path.startsWith("/_emulator")) return renderError(c, apiError("ERR_API_NOT_FOUND"));
-    for (const [prefix, handler] of unmatched) if (c.req.path.startsWith(prefix)) return handler(c);
-    return elsewhere(c);
+    return (unmatched.find((u) => c.req.path.startsWith(u.prefix))?.handler ?? elsewhere)(c);
   };
   // A browser opening the emulator's address lands in the inspector; API clients keep their JSON answers.
-  app.get("/", (c) => (c.req.header("accept")?.includes("text/html") ? c.redirect(INSPECTOR_PATH) : notFoundAnywhere(c)));
+  app.get("/", (c) => (wantsPage(c) ? c.redirect(INSPECTOR_PATH) : notFoundAnywhere(c)));
   app.notFound(notFoundAnywhere);
   app.onError((err, c) => answer(c, err));
 
