@@ -24,6 +24,10 @@ function listOrder(a: ActivityItem, b: ActivityItem): number {
   return b.updatedAt - a.updatedAt || b.order - a.order || tieOrder(a, b);
 }
 
+function itemOf(conversationId: string, key: ActivityKey): ActivityItem {
+  return { conversationId, group: conversationId.startsWith("group_"), updatedAt: key.updatedAt, order: key.order };
+}
+
 function insertSorted(list: ActivityItem[], item: ActivityItem): void {
   const at = firstWhere(list, (x) => listOrder(x, item) >= 0);
   list.splice(at, 0, item);
@@ -60,7 +64,7 @@ export class UserActivity {
       this.byId.delete(conversationId);
     }
     if (!key) return;
-    const item: ActivityItem = { conversationId, group: conversationId.startsWith("group_"), updatedAt: key.updatedAt, order: key.order };
+    const item = itemOf(conversationId, key);
     this.byId.set(conversationId, item);
     insertSorted(this.all, item);
     insertSorted(item.group ? this.groups : this.users, item);
@@ -114,7 +118,7 @@ export class ConversationActivity {
         this.watch(uid, conversationId);
         const key = keyOf(conversationId);
         if (!key) continue;
-        const item: ActivityItem = { conversationId, group: conversationId.startsWith("group_"), updatedAt: key.updatedAt, order: key.order };
+        const item = itemOf(conversationId, key);
         list.byId.set(conversationId, item);
         items.push(item);
       }
