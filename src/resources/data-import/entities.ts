@@ -162,6 +162,7 @@ export function importMember(app: AppState, key: string, body: Body, now: number
   app.groups.addMember(guid, member);
   return { guid, uid, scope: member.scope, joinedAt };
 }
+
 const MESSAGE: Schema = {
   sender: { required: true, type: "string", max: 100 },
   receiverType: { required: true, type: "string", in: ["user", "group"] },
