@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { internalPath } from "./http/addressing.js";
+import { PlaneRouter } from "./http/plane-router.js";
 import { appAuth, clientAuth, managementAuth } from "./http/auth.js";
 import { clientOnly, clientSettingsRoute } from "./client/routes.js";
 import { isServed } from "./client/endpoints.js";
@@ -83,7 +84,7 @@ const sdkServes = (method: string, path: string) => isServed(method, path.replac
  * persistence, rules and rate limits, auth. Errors of every kind end in the platform's envelope.
  */
 export function createApp(emulator: Emulator, log: (line: string) => void = console.error): Hono<Env> {
-  const app = new Hono<Env>({ getPath: (req) => internalPath(req.url) });
+  const app = new Hono<Env>({ getPath: (req) => internalPath(req.url), router: new PlaneRouter() });
 
   /** An error in the envelope; an unexpected one is logged and answers 500. */
   const answer = (c: Ctx, err: unknown): Response => {
