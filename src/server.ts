@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Env } from "./http/context.js";
-import { withCors } from "./http/cors.js";
+import { CorsResponse, withCors } from "./http/cors.js";
 
 export interface Listening {
   server: Server;
@@ -24,9 +24,11 @@ export interface ListenOptions {
 
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
 export async function listen(app: Hono<Env>, port: number, host: string, options: ListenOptions = {}): Promise<Listening> {
-  const base = withCors(getRequestListener(app.fetch) as RequestListener);
+  const base = withCors(getRequestListener(app.fetch) as RequestListener) as RequestListener;
   const listener = options.wrap ? options.wrap(base) : base;
-  const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
+  const server: Server = options.tls
+    ? createHttpsServer({ ...options.tls, ServerResponse: CorsResponse }, listener)
+    : createServer({ ServerResponse: CorsResponse }, listener);
   server.keepAliveTimeout = 5_000;
   if (options.upgrade) server.on("upgrade", options.upgrade);
   await new Promise<void>((resolve, reject) => {
