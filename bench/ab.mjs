@@ -1,6 +1,6 @@
 // A/B of two builds of the emulator (two checkouts, each built): the same request to each, in alternating runs,
 // reading each server's CPU time per request from /proc and its req/s. For a change's before/after figure.
-// Usage: node bench/ab.mjs <checkout A> <checkout B> [scenario]   scenarios: get-user get-message get-group post
+// Usage: node bench/ab.mjs <checkout A> <checkout B> [scenario]   scenarios: get-user get-message get-group post conversations
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -14,13 +14,14 @@ const REQUESTS = {
   "get-message": { path: "/v3/messages/1", headers: { apikey: KEY } },
   "get-group": { path: "/v3/groups/supergroup", headers: { apikey: KEY } },
   post: { path: "/v3/messages", method: "POST", headers, body: JSON.stringify({ receiver: "superhero2", receiverType: "user", data: { text: "hello" } }) },
+  conversations: { path: "/v3/conversations", headers: { apikey: KEY, onBehalfOf: "bench-0" }, spec: { userConversations: 1000 } },
 };
 const request = REQUESTS[scenario];
 const rounds = Number(process.env.AB_ROUNDS ?? 5);
 const seconds = Number(process.env.AB_SECONDS ?? 3);
 
 function start(dir) {
-  const child = spawn(process.execPath, [join(resolve(dir), "bench/servers/filled.mjs"), "{}"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(resolve(dir), "bench/servers/filled.mjs"), JSON.stringify(request.spec ?? {})], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   return new Promise((ok) => {
@@ -36,7 +37,8 @@ const cpuMs = (pid) => {
 };
 async function run(s, duration) {
   const before = cpuMs(s.pid);
-  const r = await autocannon({ url: s.url + request.path, connections: 10, duration, ...request });
+  const { spec, ...req } = request;
+  const r = await autocannon({ url: s.url + request.path, connections: 10, duration, ...req });
   if (r.non2xx) throw new Error(`${r.non2xx} non-2xx`);
   return { rps: r.requests.average, us: ((cpuMs(s.pid) - before) * 1000) / r.requests.total };
 }

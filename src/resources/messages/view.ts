@@ -51,7 +51,7 @@ export function messageView(
   out.category = m.category;
   out.type = m.type;
   const data: Record<string, unknown> =
-    m.category === "action" || m.category === "call" ? { ...m.data } : { ...m.data, entities: chatEntities(app, m, memo) };
+    m.category === "action" || m.category === "call" ? { ...m.data } : withEntities(m.data, chatEntities(app, m, memo));
   if (viewer && m.category === "action" && m.receiverType === "group") data.entities = withViewerConversation(data.entities, viewer);
   const reactions = app.reactions.summary(m.id, viewer?.uid);
   if (reactions.length > 0) data.reactions = reactions;
@@ -93,6 +93,21 @@ export function messageView(
     out.threadSubscribed = app.threadSubscriptions.at(viewer.uid, m.id) !== undefined;
   const savedAt = viewer ? app.savedMessages.at(viewer.uid, m.id) : undefined;
   if (savedAt !== undefined) out.savedAt = savedAt;
+  return out;
+}
+
+/**
+ * `{ ...data, entities }`, built by a loop: on Node 20's V8 a spread followed by a property costs about 1 µs (the
+ * clone's map has no transition to reuse), a loop about 50 ns; with a hundred messages a reply, that shows.
+ */
+function withEntities(data: JsonObject, entities: JsonObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in data) {
+    // A parsed body may carry an own "__proto__": copied as data, as the spread does, not set as the prototype.
+    if (key === "__proto__") Object.defineProperty(out, key, { value: data[key], writable: true, enumerable: true, configurable: true });
+    else out[key] = data[key];
+  }
+  out.entities = entities;
   return out;
 }
 
