@@ -13,6 +13,7 @@ const HOST_LABEL = /^([a-z0-9]+)\.([a-z]+)-(us|eu|in)\./i;
 const PATH_LABEL = /^\/([a-z0-9]+)\.(api|apiclient|call)-(us|eu|in)(?=\/|$)/i;
 
 export const DEFAULT_LABEL = "@";
+const DEFAULT_REST = `/@rest/${DEFAULT_LABEL}/${DEFAULT_LABEL}`;
 
 const PLANES: Record<string, string> = { api: "/@rest", apiclient: "/@client", call: "/@calls" };
 
@@ -36,13 +37,14 @@ export function internalPath(url: string, asWritten = false): string {
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
 
   if (path.startsWith("/_emulator")) return path;
-  const h = HOST_LABEL.exec(host);
+  // Labels have a dash and a dot ("app.api-us."); most requests name neither (127.0.0.1:4780/v3/...): no regex then.
+  const h = host.includes("-") ? HOST_LABEL.exec(host) : null;
   if (h) return versioned(`${plane(h[2])}/${h[1].toLowerCase()}/${h[3].toLowerCase()}`, path, asWritten);
   if (/^apimgmt\./i.test(host)) return "/@mgmt" + (path === "/" ? "" : path);
-  const p = PATH_LABEL.exec(path);
+  const p = path.includes("-") ? PATH_LABEL.exec(path) : null;
   if (p) return versioned(`${plane(p[2])}/${p[1].toLowerCase()}/${p[3].toLowerCase()}`, path.slice(p[0].length), asWritten);
   if (path === "/apimgmt" || path.startsWith("/apimgmt/")) return "/@mgmt" + path.slice(8);
-  if (path.startsWith("/v3")) return versioned(`/@rest/${DEFAULT_LABEL}/${DEFAULT_LABEL}`, path, asWritten);
+  if (path.startsWith("/v3")) return versioned(DEFAULT_REST, path, asWritten);
   return path;
 }
 
