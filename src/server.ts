@@ -6,6 +6,7 @@ import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Env } from "./http/context.js";
 import { CorsResponse, withCors } from "./http/cors.js";
+import { laneFor } from "./http/lane.js";
 
 export interface Listening {
   server: Server;
@@ -24,7 +25,9 @@ export interface ListenOptions {
 
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
 export async function listen(app: Hono<Env>, port: number, host: string, options: ListenOptions = {}): Promise<Listening> {
-  const base = withCors(getRequestListener(app.fetch) as RequestListener) as RequestListener;
+  const adapter = getRequestListener(app.fetch) as RequestListener;
+  const lane = laneFor(app); // after the adapter: it probes the adapter's Response
+  const base = withCors(lane ? (req, res) => void (lane(req, res) || adapter(req, res)) : adapter) as RequestListener;
   const listener = options.wrap ? options.wrap(base) : base;
   const server: Server = options.tls
     ? createHttpsServer({ ...options.tls, ServerResponse: CorsResponse }, listener)

@@ -1,0 +1,174 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { Context, type Hono } from "hono";
+import type { Env } from "./context.js";
+import { internalPath } from "./addressing.js";
+import type { Handler } from "./pipeline.js";
+
+/**
+ * The platform planes' lane on Node. A request whose internal path (addressing.ts) matches exactly one platform
+ * route runs that route's handler — its plane's stages and the resource's handler, composed at mount (pipeline.ts) —
+ * with a Hono Context made here, and the Response it answers is written straight to Node's response. Everything
+ * else goes to the Node adapter and Hono's dispatch as before: the control plane and the inspector, paths that
+ * match no route or more than one, HEAD and OPTIONS, and URLs the adapter would normalise (dot segments, escapes,
+ * unusual hosts), so both ways read the same URL. What the lane saves on every request is the adapter's Request and
+ * URL building, its generic (async) answer writing and Hono's dispatch: a fifth of a small GET's instructions.
+ *
+ * Hono builds the answer (`c.json`, `c.body`, prepared headers) exactly as in-process; the lane reads it where the
+ * Node adapter's lightweight Response keeps its status, body and headers. That place is found once, by its shape;
+ * should an adapter version keep them elsewhere, `laneFor` answers undefined and every request takes the adapter.
+ */
+
+const LANE_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+// The Node adapter's own tests for a URL it takes as written (anything else it normalises through `new URL`).
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
+/** An unread request body is drained up to this much, for this long, after the answer (as the adapter does). */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_MS = 500;
+
+type Route = [Handler, unknown];
+type CachedAnswer = [number, string | Uint8Array | null, OutgoingHttpHeaders | Headers | undefined];
+
+/** What `c.req.raw` is on the lane: the method, URL and headers of Node's request (platform code reads no more). */
+class NodeRequest {
+  #headers: Headers | undefined;
+  constructor(
+    readonly incoming: IncomingMessage,
+    readonly url: string,
+  ) {}
+  get method(): string {
+    return this.incoming.method!;
+  }
+  get headers(): Headers {
+    if (!this.#headers) {
+      const raw = this.incoming.rawHeaders;
+      this.#headers = new Headers();
+      for (let i = 0; i + 1 < raw.length; i += 2) this.#headers.append(raw[i], raw[i + 1]);
+    }
+    return this.#headers;
+  }
+}
+
+/** Where the adapter's Response keeps [status, body, headers], found by probing one (undefined: not found). */
+function answerSlot(): symbol | undefined {
+  const probe = new Response("probe", { status: 299, headers: { probe: "1" } });
+  for (const key of Object.getOwnPropertySymbols(probe)) {
+    const value = (probe as unknown as Record<symbol, unknown>)[key];
+    if (Array.isArray(value) && value[0] === 299 && value[1] === "probe" && (value[2] as { probe?: string })?.probe === "1") return key;
+  }
+  return undefined;
+}
+
+/**
+ * The lane for `app` (call after the Node adapter is set up: it provides the Response probed), or undefined when
+ * the adapter keeps its answers elsewhere. The lane answers false for requests it leaves to the adapter.
+ */
+export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined {
+  const slot = answerSlot();
+  if (!slot) return undefined;
+  return (req, res) => {
+    const method = req.method!;
+    const target = req.url ?? "";
+    const host = req.headers.host;
+    if (!LANE_METHODS.has(method) || host === undefined || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target))
+      return false;
+    const url = `${(req.socket as { encrypted?: boolean }).encrypted ? "https" : "http"}://${host}${target}`;
+    const path = internalPath(url);
+    if (!path.startsWith("/@")) return false;
+    const matchResult = app.router.match(method, path);
+    if (matchResult[0].length !== 1) return false;
+    const c = new Context<Env>(new NodeRequest(req, url) as unknown as Request, {
+      path,
+      matchResult: matchResult as never,
+      env: { incoming: req, outgoing: res },
+    });
+    const [handler] = matchResult[0][0][0] as unknown as Route;
+    if (method !== "GET") res.once("finish", () => req.readableEnded || drain(req));
+    let out: Response | Promise<Response>;
+    try {
+      out = handler(c);
+    } catch (e) {
+      out = recover(app, c, e);
+    }
+    if (out instanceof Promise) out.then(undefined, (e) => recover(app, c, e)).then((answer) => write(res, answer, slot), () => res.destroy());
+    else write(res, out, slot);
+    return true;
+  };
+}
+
+/** The app's error handler's answer (the envelope); it rethrows only when there is nothing to answer: a rule reset the connection. */
+function recover(app: Hono<Env>, c: Context<Env>, e: unknown): Response | Promise<Response> {
+  try {
+    // What `app.onError` set (Hono keeps it in a field its types call private).
+    return (app as unknown as { errorHandler: (e: unknown, c: Context<Env>) => Response | Promise<Response> }).errorHandler(e, c);
+  } catch (reset) {
+    return Promise.reject(reset);
+  }
+}
+
+function write(res: ServerResponse, answer: Response, slot: symbol): void {
+  if (res.destroyed) return;
+  const cached = (answer as unknown as Record<symbol, CachedAnswer | undefined>)[slot];
+  if (!cached || !(cached[1] === null || typeof cached[1] === "string" || cached[1] instanceof Uint8Array)) {
+    void writeStreamed(res, answer);
+    return;
+  }
+  const [status, body, headers] = cached;
+  const out: OutgoingHttpHeaders = headers instanceof Headers ? outgoing(headers, body !== null) : copy(headers, body !== null);
+  if (body !== null && !hasLength(out)) out["Content-Length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  res.writeHead(status, out);
+  res.end(body ?? undefined);
+}
+
+function hasLength(headers: OutgoingHttpHeaders): boolean {
+  for (const k in headers) if (k.length === 14 && k.toLowerCase() === "content-length") return true;
+  return false;
+}
+
+/** A plain header record, copied (the caller's may be shared); Node's default content type when there is a body. */
+function copy(headers: OutgoingHttpHeaders | undefined, hasBody: boolean): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const k in headers) out[k] = headers[k];
+  if (headers === undefined && hasBody) out["Content-Type"] = "text/plain; charset=UTF-8";
+  return out;
+}
+
+/** Fetch headers as Node's record, as the adapter converts them (cookies as a list). */
+function outgoing(headers: Headers, hasBody: boolean): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  headers.forEach((v, k) => {
+    if (k !== "set-cookie") out[k] = v;
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) out["set-cookie"] = cookies;
+  if (hasBody) out["content-type"] ??= "text/plain; charset=UTF-8";
+  return out;
+}
+
+/** Any other Response (a stream or a Blob body): through its public interface. */
+async function writeStreamed(res: ServerResponse, answer: Response): Promise<void> {
+  res.writeHead(answer.status, outgoing(answer.headers, answer.body !== null));
+  if (answer.body) for await (const chunk of answer.body) res.write(chunk);
+  res.end();
+}
+
+/** Reads and drops what is left of a request body so the connection can serve the next request; closes it past the bounds. */
+function drain(req: IncomingMessage): void {
+  if (req.destroyed) return;
+  let read = 0;
+  const close = () => {
+    cleanup();
+    req.socket?.destroySoon();
+  };
+  const timer = setTimeout(close, DRAIN_MS).unref();
+  const onData = (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > DRAIN_BYTES) close();
+  };
+  const cleanup = () => {
+    clearTimeout(timer);
+    req.off("data", onData).off("end", cleanup).off("error", cleanup);
+  };
+  req.on("data", onData).on("end", cleanup).on("error", cleanup).resume();
+}
