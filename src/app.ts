@@ -93,15 +93,15 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     log(`chat-emulator: unexpected error on ${c.req.method} ${c.req.url}: ${err instanceof Error ? err.stack : String(err)}`);
     return renderError(c, new ApiError("ERR_EXCEPTION", 500, "Something went wrong in the emulator. This is a bug; please report it."));
   };
-  const committed = (res: Response) => {
-    if (res.status < 400) emulator.store.changed(); // persistence observes committed writes on the platform planes
+  const committed = (c: Ctx, res: Response) => {
+    if (res.status < 400 && c.req.method !== "GET") emulator.store.changed(); // persistence observes committed writes on the platform planes
     return res;
   };
   /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
-  const envelope: Stage = (c, next) => settle(next, c.req.method === "GET" ? (res) => res : committed, (err) => answer(c, err));
+  const envelope: Stage = (c, next) => settle(c, next, committed, answer);
   const withEmulator: Stage = (c, next) => {
     c.set("emulator", emulator);
-    return next();
+    return next(c);
   };
   const platform = [withEmulator, journalStage, envelope, faultsStage];
   const notFound: Handler = () => {

@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { header, type Ctx } from "../http/context.js";
-import { settle, type Out, type Stage } from "../http/pipeline.js";
+import { settle, type Handler, type Out, type Stage } from "../http/pipeline.js";
 import { ApiError, ERRORS } from "../http/errors.js";
 import { readText } from "../http/validate.js";
 import { JOURNAL_BODY_LIMIT, keptBody, type RawHeaders } from "./journal.js";
@@ -62,35 +62,41 @@ export const journalStage: Stage = (c, next) => {
   const { control, clock } = c.get("emulator");
   const started = performance.now();
   control.lastRequestAt = started; // background work (snapshot copies) waits for a quiet moment
-  if (!control.journal.enabled || isInspectorRead(c)) return next();
-  const timeMs = clock.nowMs();
-  (c as Capturing).json = capturingJson as unknown as Ctx["json"];
-  return settle(
-    next,
-    (res) => record(c, started, timeMs, res),
-    (e) => {
-      record(c, started, timeMs, null);
-      throw e;
-    },
-  );
+  if (!control.journal.enabled || isInspectorRead(c)) return next(c);
+  const journaled = c as Journaled;
+  journaled[STARTED] = started;
+  journaled[TIME] = clock.nowMs();
+  journaled.json = capturingJson as unknown as Ctx["json"];
+  return settle(c, next, answered, unanswered);
+};
+
+// When the request came in (performance.now() and the emulator clock), kept on the context for the entry.
+const STARTED = Symbol("started");
+const TIME = Symbol("time");
+type Journaled = Capturing & { [STARTED]: number; [TIME]: number };
+
+const answered = (c: Ctx, res: Response): Out => record(c, res);
+const unanswered = (c: Ctx, e: unknown): never => {
+  record(c, null);
+  throw e;
 };
 
 /** Journals the request once its body (when it has to be read) is in; answers `res` then. */
-function record(c: Ctx, started: number, timeMs: number, res: Response): Out;
-function record(c: Ctx, started: number, timeMs: number, res: null): void;
-function record(c: Ctx, started: number, timeMs: number, res: Response | null): Out | void {
-  const durationMs = performance.now() - started;
+function record(c: Ctx, res: Response): Out;
+function record(c: Ctx, res: null): void;
+function record(c: Ctx, res: Response | null): Out | void {
+  const durationMs = performance.now() - (c as Journaled)[STARTED];
   const body = requestText(c, res !== null);
-  if (body === null) return write(c, timeMs, durationMs, null, res);
-  return body.then((text) => write(c, timeMs, durationMs, text, res)) as Out;
+  if (body === null) return write(c, durationMs, null, res);
+  return body.then((text) => write(c, durationMs, text, res)) as Out;
 }
 
-function write(c: Ctx, timeMs: number, durationMs: number, requestText: string | null, res: Response | null): Response {
+function write(c: Ctx, durationMs: number, requestText: string | null, res: Response | null): Response {
   const { journal } = c.get("emulator").control;
   const request = apiRequest(c);
   journal.record({
     id: journal.nextId(),
-    timeMs,
+    timeMs: (c as Journaled)[TIME],
     method: request.method,
     plane: request.plane,
     appId: request.appId,
@@ -146,7 +152,7 @@ function tooManyRequests(headers: Record<string, string>): ApiError {
 /** Rules stage: latency, injected errors and connection resets, then the rate limits, before auth and the resources. */
 export const faultsStage: Stage = (c, next) => {
   const { rules, rateLimits } = c.get("emulator").control;
-  if ((rules.idle && !rateLimits.enabled) || isInspectorRead(c)) return next();
+  if ((rules.idle && !rateLimits.enabled) || isInspectorRead(c)) return next(c);
   const decision = rules.decide(apiRequest(c));
   if (!decision) return proceed(c, next, undefined);
   c.set("appliedRules", decision.applied);
@@ -155,7 +161,7 @@ export const faultsStage: Stage = (c, next) => {
 };
 
 /** After any delay: the winning error rule, else the rate limits, else on to auth and the resources. */
-function proceed(c: Ctx, next: () => Out, failure: Rule | undefined): Out {
+function proceed(c: Ctx, next: Handler, failure: Rule | undefined): Out {
   const { control, clock, store } = c.get("emulator");
   if (failure?.effect.reset) {
     resetConnection(c);
@@ -173,5 +179,5 @@ function proceed(c: Ctx, next: () => Out, failure: Rule | undefined): Out {
     if (!verdict.allowed)
       throw tooManyRequests({ "Retry-After": String(verdict.retryAfter), "X-Rate-Limit-Reset": String(verdict.resetAt) });
   }
-  return next();
+  return next(c);
 }

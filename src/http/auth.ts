@@ -22,7 +22,7 @@ export const appAuth: Stage = (c, next) => {
   if (!key && header(c, "key") !== undefined && MANAGEMENT_CREDENTIALS.test(apiPath(c.req.path))) {
     requireManagement(c);
     c.set("app", app);
-    return next();
+    return next(c);
   }
   if (!key) throw apiError("AUTH_ERR_EMPTY_APIKEY");
   const record = app.apiKeys.get(key);
@@ -34,7 +34,7 @@ export const appAuth: Stage = (c, next) => {
     });
   c.set("app", app);
   c.set("apiKey", record);
-  return next();
+  return next(c);
 };
 
 /** App id and region from an internal plane path, `/@rest/{appId}/{region}/...` (see addressing.ts). */
@@ -73,13 +73,13 @@ export const clientAuth: Stage = (c, next) => {
   if (!token || !user) throw apiError("AUTH_ERR_AUTH_TOKEN_NOT_FOUND", { authToken: maskKey(raw) });
   c.set("actor", user);
   c.set("authToken", token);
-  return withOriginDevice(header(c, "resource"), next);
+  return withOriginDevice(header(c, "resource"), () => next(c));
 };
 
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
 export const managementAuth: Stage = (c, next) => {
   requireManagement(c);
-  return next();
+  return next(c);
 };
 
 function requireManagement(c: Ctx): void {
