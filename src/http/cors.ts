@@ -21,6 +21,15 @@ const CORS = Symbol("cors");
 export class CorsResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   [CORS] = false;
 
+  /** Adds the CORS header to `headers`, a record the caller owns and passes to writeHead next (which then copies nothing). */
+  corsInto(headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
+    if (this[CORS]) {
+      headers[ALLOW_ORIGIN] = "*";
+      this[CORS] = false;
+    }
+    return headers;
+  }
+
   // One signature for Node's three (status; status, headers; status, reason, headers).
   override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
     if (!this[CORS]) return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);

@@ -2,6 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { Context, type Hono } from "hono";
 import type { Env } from "./context.js";
 import { internalPath } from "./addressing.js";
+import { CorsResponse } from "./cors.js";
 import type { Handler } from "./pipeline.js";
 
 /**
@@ -116,14 +117,10 @@ function write(res: ServerResponse, answer: Response, slot: symbol): void {
   }
   const [status, body, headers] = cached;
   const out: OutgoingHttpHeaders = headers instanceof Headers ? outgoing(headers, body !== null) : copy(headers, body !== null);
-  if (body !== null && !hasLength(out)) out["Content-Length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
-  res.writeHead(status, out);
+  if (body !== null && out["Content-Length"] === undefined && out["content-length"] === undefined)
+    out["Content-Length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  res.writeHead(status, res instanceof CorsResponse ? res.corsInto(out) : out);
   res.end(body ?? undefined);
-}
-
-function hasLength(headers: OutgoingHttpHeaders): boolean {
-  for (const k in headers) if (k.length === 14 && k.toLowerCase() === "content-length") return true;
-  return false;
 }
 
 /** A plain header record, copied (the caller's may be shared); Node's default content type when there is a body. */

@@ -22,9 +22,10 @@ interface Route<T> {
   order: number;
 }
 
+/** The matches of one path and the order in which their routes were added. */
 interface Found<T> {
-  order: number;
-  match: [T, Params];
+  matches: [T, Params][];
+  orders: number[];
 }
 
 class Segment<T> {
@@ -57,13 +58,17 @@ export class PlaneRouter<T> implements Router<T> {
 
   match(method: string, path: string): Result<T> {
     if (!path.startsWith("/@")) return this.#other.match(method, path);
-    const found: Found<T>[] = [];
+    const found: Found<T> = { matches: [], orders: [] };
     this.#search(this.#root, path, 1, method, [], found);
     if (this.#otherMatchesPlanes)
-      for (const [handler, params] of (this.#other.match(method, path) as [[T, Params][]])[0])
-        found.push({ order: this.#otherOrder.get(handler) ?? 0, match: [handler, params] });
-    if (found.length > 1) found.sort((a, b) => a.order - b.order);
-    return [found.map((f) => f.match)];
+      for (const match of (this.#other.match(method, path) as [[T, Params][]])[0]) {
+        found.matches.push(match);
+        found.orders.push(this.#otherOrder.get(match[0]) ?? 0);
+      }
+    const { matches, orders } = found;
+    if (matches.length < 2) return [matches];
+    const order = matches.map((_, i) => i).sort((a, b) => orders[a] - orders[b]);
+    return [order.map((i) => matches[i])];
   }
 
   #insert(method: string, path: string, handler: T, order: number): void {
@@ -83,10 +88,13 @@ export class PlaneRouter<T> implements Router<T> {
   }
 
   /** Walks `path` from `start` (just after a slash), keeping the segments taken as parameters in `values`. */
-  #search(node: Segment<T>, path: string, start: number, method: string, values: string[], found: Found<T>[]): void {
+  #search(node: Segment<T>, path: string, start: number, method: string, values: string[], found: Found<T>): void {
     if (start > path.length) {
       for (const r of node.routes)
-        if (r.method === method || r.method === "ALL") found.push({ order: r.order, match: [r.handler, paramsOf(r, values)] });
+        if (r.method === method || r.method === "ALL") {
+          found.matches.push([r.handler, paramsOf(r, values)]);
+          found.orders.push(r.order);
+        }
       return;
     }
     let end = path.indexOf("/", start);
