@@ -40,6 +40,17 @@ describe("POST /messages", () => {
     });
   });
 
+  it("keeps the data's own keys as sent (a __proto__ key too) and puts the platform's entities last", async () => {
+    const data = JSON.parse('{"text":"hi","__proto__":{"x":1},"entities":{"forged":true}}');
+    const r = await send({ receiver: "superhero2", receiverType: "user", data }, "superhero1");
+    expect(r.status).toBe(200);
+    for (const m of [r.body.data, (await e.get(`/v3/messages/${r.body.data.id}`)).body.data]) {
+      expect(Object.keys(m.data)).toEqual(["text", "__proto__", "entities"]);
+      expect(Object.getOwnPropertyDescriptor(m.data, "__proto__")?.value).toEqual({ x: 1 });
+      expect(m.data.entities.sender.entity.uid).toBe("superhero1");
+    }
+  });
+
   it("numbers messages per app, increasing by one", async () => {
     const a = await text("superhero2", "one", "superhero1");
     const b = await text("superhero2", "two", "superhero1");
