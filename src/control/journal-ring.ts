@@ -57,9 +57,9 @@ const NULL = -1;
 const OVERFLOW = -2;
 
 function headerText(h: RawHeaders): string {
-  if (!(h instanceof Headers)) return h.join("\n");
+  if (Array.isArray(h)) return (h as readonly string[]).join("\n"); // Node's raw headers (instanceof costs more)
   const out: string[] = [];
-  h.forEach((v, k) => out.push(k, v));
+  (h as Headers).forEach((v, k) => out.push(k, v));
   return out.join("\n");
 }
 
