@@ -99,6 +99,21 @@ describe("the platform lane answers as Hono's dispatch does", () => {
     expect(viaPath.body).toBe(plain.body);
   });
 
+  it("a rule that resets the connection drops it there, a latency rule delays the answer, and the next request is answered", async () => {
+    const reset = e.rules.add({ match: { method: "GET", path: "/v3/users/superhero4" }, effect: { reset: true } });
+    const slow = e.rules.add({ match: { method: "GET", path: "/v3/groups/*" }, effect: { latencyMs: 40 } });
+    try {
+      await expect(overHttp("GET", "/v3/users/superhero4", key)).rejects.toThrow(/ECONNRESET|socket hang up/);
+      const started = performance.now();
+      const delayed = await overHttp("GET", "/v3/groups/supergroup", key);
+      expect([delayed.status, performance.now() - started >= 35]).toEqual([200, true]);
+      expect((await overHttp("GET", "/v3/users/superhero1", key)).status).toBe(200);
+    } finally {
+      e.rules.remove(reset.id);
+      e.rules.remove(slow.id);
+    }
+  });
+
   it("the journal keeps lane requests as it keeps the others (URL, status, response)", async () => {
     e.journal.clear();
     await overHttp("GET", "/v3/users/superhero3?x=1", key);

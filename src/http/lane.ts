@@ -12,7 +12,7 @@ import type { Handler } from "./pipeline.js";
  * else goes to the Node adapter and Hono's dispatch as before: the control plane and the inspector, paths that
  * match no route or more than one, HEAD and OPTIONS, and URLs the adapter would normalise (dot segments, escapes,
  * unusual hosts), so both ways read the same URL. What the lane saves on every request is the adapter's Request and
- * URL building, its generic (async) answer writing and Hono's dispatch: a fifth of a small GET's instructions.
+ * URL building, its generic (async) answer writing and its close handler, and Hono's dispatch.
  *
  * Hono builds the answer (`c.json`, `c.body`, prepared headers) exactly as in-process; the lane reads it where the
  * Node adapter's lightweight Response keeps its status, body and headers. That place is found once, by its shape;
@@ -92,10 +92,25 @@ export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResp
     } catch (e) {
       out = recover(app, c, e);
     }
-    if (out instanceof Promise) out.then(undefined, (e) => recover(app, c, e)).then((answer) => write(res, answer, slot), () => res.destroy());
-    else write(res, out, slot);
+    const send = (answer: Response) => write(res, answer, slot);
+    if (out instanceof Promise) out.then(undefined, (e) => recover(app, c, e)).then(send).catch((e) => unanswerable(res, e));
+    else
+      try {
+        send(out);
+      } catch (e) {
+        unanswerable(res, e);
+      }
     return true;
   };
+}
+
+/**
+ * No answer can be written: a rule reset the connection (the error handler rethrew), or Node refused the answer
+ * (as the adapter does, logged and the connection dropped). Never an exception out of the request listener.
+ */
+function unanswerable(res: ServerResponse, e: unknown): void {
+  if (!res.socket?.destroyed) console.error(e);
+  res.destroy();
 }
 
 /** The app's error handler's answer (the envelope); it rethrows only when there is nothing to answer: a rule reset the connection. */
@@ -112,7 +127,7 @@ function write(res: ServerResponse, answer: Response, slot: symbol): void {
   if (res.destroyed) return;
   const cached = (answer as unknown as Record<symbol, CachedAnswer | undefined>)[slot];
   if (!cached || !(cached[1] === null || typeof cached[1] === "string" || cached[1] instanceof Uint8Array)) {
-    void writeStreamed(res, answer);
+    writeStreamed(res, answer).catch((e) => unanswerable(res, e));
     return;
   }
   const [status, body, headers] = cached;
