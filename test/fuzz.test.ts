@@ -19,6 +19,14 @@ it(`${REQUESTS} fuzzed requests over every route: no 5xx, errors in the envelope
   expect(stats.requests).toBe(REQUESTS);
 }, Math.max(60_000, REQUESTS * 20));
 
+const OVER_HTTP = Math.ceil(REQUESTS / 2);
+it(`${OVER_HTTP} fuzzed requests over a socket (Node's server and the platform lane): the same properties`, async () => {
+  const stats = await fuzz(OVER_HTTP, SEED + 1, true);
+  console.log(`fuzz over HTTP (seed ${SEED + 1}): ${counts(stats)}`);
+  expect(stats.failures).toEqual([]);
+  expect(stats.requests).toBe(OVER_HTTP);
+}, Math.max(60_000, OVER_HTTP * 20));
+
 it("keys, ids and query names named like Object's properties, on every route: never a 5xx", async () => {
   const stats = await prototypeSweep();
   console.log(`prototype sweep: ${counts(stats)}`);
