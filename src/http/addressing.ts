@@ -30,10 +30,14 @@ function versioned(prefix: string, rest: string, asWritten: boolean): string {
 export function internalPath(url: string, asWritten = false): string {
   const hostStart = url.indexOf("://") + 3;
   const pathStart = url.indexOf("/", hostStart);
-  const host = pathStart === -1 ? url.slice(hostStart) : url.slice(hostStart, pathStart);
   if (pathStart === -1) return "/";
-  const query = url.indexOf("?", pathStart);
-  let path = query === -1 ? url.slice(pathStart) : url.slice(pathStart, query);
+  return internalPathOf(url.slice(hostStart, pathStart), url.slice(pathStart), asWritten);
+}
+
+/** `internalPath` of a Host header and a request target (`/v3/users?x=1`), as Node gives them. */
+export function internalPathOf(host: string, target: string, asWritten = false): string {
+  const query = target.indexOf("?");
+  let path = query === -1 ? target : target.slice(0, query);
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
 
   if (path.startsWith("/_emulator")) return path;

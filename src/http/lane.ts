@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { Context, type Hono } from "hono";
 import type { Env } from "./context.js";
-import { internalPath } from "./addressing.js";
+import { internalPathOf } from "./addressing.js";
 import { CorsResponse } from "./cors.js";
 import type { Handler } from "./pipeline.js";
 
@@ -23,7 +23,6 @@ const LANE_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 // The Node adapter's own tests for a URL it takes as written (anything else it normalises through `new URL`).
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
-const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 /** An unread request body is drained up to this much, for this long, after the answer (as the adapter does). */
 const DRAIN_BYTES = 64 * 1024 * 1024;
 const DRAIN_MS = 500;
@@ -72,13 +71,14 @@ export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResp
     const method = req.method!;
     const target = req.url ?? "";
     const host = req.headers.host;
-    if (!LANE_METHODS.has(method) || host === undefined || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target))
+    // A target with "/." may hold a dot segment ("/a/../b"), which the adapter resolves: left to it.
+    if (!LANE_METHODS.has(method) || host === undefined || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || target.includes("/."))
       return false;
-    const url = `${(req.socket as { encrypted?: boolean }).encrypted ? "https" : "http"}://${host}${target}`;
-    const path = internalPath(url);
+    const path = internalPathOf(host, target);
     if (!path.startsWith("/@")) return false;
     const matchResult = app.router.match(method, path);
     if (matchResult[0].length !== 1) return false;
+    const url = `${(req.socket as { encrypted?: boolean }).encrypted ? "https" : "http"}://${host}${target}`;
     const c = new Context<Env>(new NodeRequest(req, url) as unknown as Request, {
       path,
       matchResult: matchResult as never,
@@ -92,11 +92,14 @@ export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResp
     } catch (e) {
       out = recover(app, c, e);
     }
-    const send = (answer: Response) => write(res, answer, slot);
-    if (out instanceof Promise) out.then(undefined, (e) => recover(app, c, e)).then(send).catch((e) => unanswerable(res, e));
+    if (out instanceof Promise)
+      out
+        .then(undefined, (e) => recover(app, c, e))
+        .then((answer) => write(res, answer, slot))
+        .catch((e) => unanswerable(res, e));
     else
       try {
-        send(out);
+        write(res, out, slot);
       } catch (e) {
         unanswerable(res, e);
       }
