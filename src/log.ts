@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { callerPath, DEFAULT_LABEL, internalPath } from "./http/addressing.js";
+import { callerPath, DEFAULT_LABEL, internalPathOf } from "./http/addressing.js";
 import { maskKey } from "./http/errors.js";
 import { INSPECTOR_HEADER } from "./control/ui-session.js";
 
@@ -46,7 +46,7 @@ const maskQuery = (query: string) =>
 function describe(req: IncomingMessage, defaultAppId: () => string | undefined): { app: string | null; path: string } {
   const url = req.url ?? "/";
   const host = req.headers.host ?? "";
-  const internal = internalPath(`http://${host}${url}`);
+  const internal = internalPathOf(host, url);
   const q = url.indexOf("?");
   const path = maskPath(callerPath(`http://${host}${url}`)) + (q === -1 ? "" : maskQuery(url.slice(q)));
   if (internal.startsWith("/@mgmt")) return { app: "apimgmt", path };

@@ -34,16 +34,15 @@ export class CorsResponse<Request extends IncomingMessage = IncomingMessage> ext
   override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
     if (!this[CORS]) return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
     if (typeof reason !== "string") [reason, headers] = [undefined, reason];
-    const withOrigin = Array.isArray(headers) ? [...(headers as string[]), ALLOW_ORIGIN, "*"] : copyWithOrigin(headers as OutgoingHttpHeaders);
+    const withOrigin = Array.isArray(headers) ? [...(headers as string[]), ALLOW_ORIGIN, "*"] : this.corsInto(copyHeaders(headers as OutgoingHttpHeaders));
     return super.writeHead(statusCode, reason as string, withOrigin as OutgoingHttpHeaders);
   }
 }
 
-/** `{...headers, [ALLOW_ORIGIN]: "*"}` by a loop: on Node 20 a spread followed by a property costs ~1 µs. */
-function copyWithOrigin(headers: OutgoingHttpHeaders | undefined): OutgoingHttpHeaders {
+/** A header record's own copy, by a loop: on Node 20 a spread followed by a property costs ~1 µs. */
+export function copyHeaders(headers: OutgoingHttpHeaders | undefined): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const k in headers) out[k] = headers[k];
-  out[ALLOW_ORIGIN] = "*";
   return out;
 }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { Context, type Hono } from "hono";
 import type { Env } from "./context.js";
 import { internalPathOf } from "./addressing.js";
-import { CorsResponse } from "./cors.js";
+import { copyHeaders, CorsResponse } from "./cors.js";
 import type { Handler } from "./pipeline.js";
 
 /**
@@ -26,6 +26,8 @@ const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
 /** An unread request body is drained up to this much, for this long, after the answer (as the adapter does). */
 const DRAIN_BYTES = 64 * 1024 * 1024;
 const DRAIN_MS = 500;
+/** What the adapter declares for a body its answer gives no type. */
+const DEFAULT_TYPE = "text/plain; charset=UTF-8";
 
 type Route = [Handler, unknown];
 type CachedAnswer = [number, string | Uint8Array | null, OutgoingHttpHeaders | Headers | undefined];
@@ -134,19 +136,12 @@ function write(res: ServerResponse, answer: Response, slot: symbol): void {
     return;
   }
   const [status, body, headers] = cached;
-  const out: OutgoingHttpHeaders = headers instanceof Headers ? outgoing(headers, body !== null) : copy(headers, body !== null);
+  const out: OutgoingHttpHeaders = headers instanceof Headers ? outgoing(headers, body !== null) : copyHeaders(headers);
+  if (headers === undefined && body !== null) out["Content-Type"] = DEFAULT_TYPE; // the adapter's default
   if (body !== null && out["Content-Length"] === undefined && out["content-length"] === undefined)
     out["Content-Length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
   res.writeHead(status, res instanceof CorsResponse ? res.corsInto(out) : out);
   res.end(body ?? undefined);
-}
-
-/** A plain header record, copied (the caller's may be shared); Node's default content type when there is a body. */
-function copy(headers: OutgoingHttpHeaders | undefined, hasBody: boolean): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  for (const k in headers) out[k] = headers[k];
-  if (headers === undefined && hasBody) out["Content-Type"] = "text/plain; charset=UTF-8";
-  return out;
 }
 
 /** Fetch headers as Node's record, as the adapter converts them (cookies as a list). */
@@ -157,7 +152,7 @@ function outgoing(headers: Headers, hasBody: boolean): OutgoingHttpHeaders {
   });
   const cookies = headers.getSetCookie();
   if (cookies.length > 0) out["set-cookie"] = cookies;
-  if (hasBody) out["content-type"] ??= "text/plain; charset=UTF-8";
+  if (hasBody) out["content-type"] ??= DEFAULT_TYPE;
   return out;
 }
 
