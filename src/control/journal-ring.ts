@@ -6,14 +6,17 @@ import type { Plane } from "./request.js";
  * chunks allocated as the ring fills. Keeping each request's strings and objects on the heap for the next
  * thousand requests measured at about 3 µs per request of garbage-collector work (the young generation grows and
  * every scavenge copies the kept entries), a tenth of a small GET; copying the text into bytes costs a fraction
- * of that. Text too long for its slot (a page of 100 messages is ~64 KB) goes to the slot's own overflow buffer,
- * reused by later entries: kept on the heap, the last thousand pages were promoted and collected over and over,
- * and the collector's pauses made the 99th percentile of such lists. Numbers go to typed arrays; method, plane,
- * app id and rule ids are references to long-lived strings.
+ * of that. Text too long for its slot (a page of 100 messages is ~64 KB) goes to the overflow log: one circular
+ * run of bytes, written in order and allocated in chunks as it first fills, so the newest entries' long text
+ * overwrites the oldest's. Kept on the heap, the last thousand pages were promoted and collected over and over;
+ * in a buffer per entry, allocated as older ones were let go, 60 MB a second of buffers came and went under a
+ * stream of pages and kept the collector marking the whole heap (a full mark every second with a million stored
+ * messages): that made the 99th percentile of such lists. Numbers go to typed arrays; method, plane, app id and
+ * rule ids are references to long-lived strings.
  *
- * Memory is bounded: SLOT_BYTES per entry, plus overflow buffers that together stay within OVERFLOW_PER_ENTRY per
- * entry (at least MIN_OVERFLOW_BUDGET). Past the budget, the overflow text of the oldest entries is dropped (they
- * show its size instead), so any traffic costs at most about 20 KiB per entry of the journal's size.
+ * Memory is bounded: SLOT_BYTES per entry, plus the overflow log, OVERFLOW_PER_ENTRY per entry (at least
+ * MIN_OVERFLOW_BUDGET) in whole chunks. Once written over, the long text of the oldest entries is gone (they show
+ * its size instead), so any traffic costs at most about 20 KiB per entry of the journal's size.
  */
 
 /** Headers as received: Node's flat `rawHeaders` (name, value, name, value, ...) or Fetch `Headers`. */
@@ -46,15 +49,18 @@ export interface Stored extends Omit<Recorded, "headers"> {
 const SLOT_BYTES = 4096;
 /** The overflow budget per entry of capacity (the whole journal's overflow may sit in a few entries). */
 export const OVERFLOW_PER_ENTRY = 16 * 1024;
+/** The overflow log comes in chunks of this size; an entry's long text lies within one chunk. */
+const LOG_CHUNK = 1024 * 1024;
 /** Enough for any one entry (URL and headers within Node's 16 KB, bodies kept up to 64 K characters each). */
-const MIN_OVERFLOW_BUDGET = 1024 * 1024;
-/** Overflow buffers are sized in pages, so that entries of similar size reuse them. */
-const PAGE = 4096;
+const MIN_OVERFLOW_BUDGET = LOG_CHUNK;
+/** Slots come in chunks of this many (a smaller journal's in one chunk of its size). */
 const SLOTS_PER_CHUNK = 64;
 const PARTS = 4; // url, headers, request text, response text
 const NULL = -1;
-/** Lengths at or below this mark a part in the overflow buffer: OVERFLOW - length. */
+/** Lengths at or below this mark a part in the overflow log: OVERFLOW - length. */
 const OVERFLOW = -2;
+/** No long text kept for the slot. */
+const GONE = -1;
 
 function headerText(h: RawHeaders): string {
   if (Array.isArray(h)) return (h as readonly string[]).join("\n"); // Node's raw headers (instanceof costs more)
@@ -65,42 +71,44 @@ function headerText(h: RawHeaders): string {
 
 export class Ring {
   private readonly chunks: Buffer[] = [];
+  private readonly slotsPerChunk: number;
   /** Per slot: id, time, duration, status (-1: none). */
   private readonly numbers: Float64Array;
-  /** Per slot and part: byte length in the slot, NULL, or OVERFLOW - byte length in the slot's overflow buffer. */
+  /** Per slot and part: byte length in the slot, NULL, or OVERFLOW - byte length in the overflow log. */
   private readonly lengths: Int32Array;
   private readonly methods: string[];
   private readonly planes: (Plane | null)[];
   private readonly appIds: (string | null)[];
   private readonly rules: string[][];
-  private readonly overflow: (Buffer | undefined)[];
-  /** Per slot: 1 when its overflow text was dropped to stay within the budget. */
-  private readonly dropped: Uint8Array;
-  private overflowBytes = 0;
-  private readonly budget: number;
-  /** Where the search for old overflow buffers to free goes on (see `release`). */
-  private sweep = 0;
+  /** The overflow log's chunks, allocated as the log first reaches them. */
+  private readonly log: Buffer[] = [];
+  /** The log's size: whole chunks. */
+  private readonly logBytes: number;
+  /** Bytes ever written to the log (a position in it is `head % logBytes`). */
+  private head = 0;
+  /** Per slot: where its long text starts, as a count of bytes ever written (GONE: none kept). */
+  private readonly logStart: Float64Array;
 
   constructor(readonly capacity: number) {
+    this.slotsPerChunk = Math.min(SLOTS_PER_CHUNK, capacity);
     this.numbers = new Float64Array(capacity * 4);
     this.lengths = new Int32Array(capacity * PARTS);
     this.methods = new Array<string>(capacity).fill("");
     this.planes = new Array<Plane | null>(capacity).fill(null);
     this.appIds = new Array<string | null>(capacity).fill(null);
     this.rules = new Array<string[]>(capacity).fill([]);
-    this.overflow = new Array<Buffer | undefined>(capacity).fill(undefined);
-    this.dropped = new Uint8Array(capacity);
-    this.budget = Math.max(MIN_OVERFLOW_BUDGET, capacity * OVERFLOW_PER_ENTRY);
+    this.logBytes = Math.max(MIN_OVERFLOW_BUDGET, Math.floor((capacity * OVERFLOW_PER_ENTRY) / LOG_CHUNK) * LOG_CHUNK);
+    this.logStart = new Float64Array(capacity).fill(GONE);
   }
 
-  /** Bytes held off the heap: the slots allocated so far and the overflow buffers. */
+  /** Bytes held off the heap: the slots and the overflow log's chunks allocated so far. */
   get bytes(): number {
-    return this.chunks.length * SLOTS_PER_CHUNK * SLOT_BYTES + this.overflowBytes;
+    return this.chunks.length * this.slotsPerChunk * SLOT_BYTES + this.log.length * LOG_CHUNK;
   }
 
   private chunk(slot: number): Buffer {
-    const n = Math.floor(slot / SLOTS_PER_CHUNK);
-    while (this.chunks.length <= n) this.chunks.push(Buffer.allocUnsafeSlow(SLOTS_PER_CHUNK * SLOT_BYTES));
+    const n = Math.floor(slot / this.slotsPerChunk);
+    while (this.chunks.length <= n) this.chunks.push(Buffer.allocUnsafeSlow(this.slotsPerChunk * SLOT_BYTES));
     return this.chunks[n];
   }
 
@@ -115,7 +123,7 @@ export class Ring {
     this.appIds[slot] = r.appId;
     this.rules[slot] = r.rules;
     const bytes = this.chunk(slot);
-    let at = (slot % SLOTS_PER_CHUNK) * SLOT_BYTES;
+    let at = (slot % this.slotsPerChunk) * SLOT_BYTES;
     const end = at + SLOT_BYTES;
     const parts = [r.url, headerText(r.headers), r.requestText, r.responseText];
     let over = 0;
@@ -140,67 +148,55 @@ export class Ring {
         (overParts ??= []).push(p);
       }
     }
-    this.dropped[slot] = 0;
-    if (overParts === undefined) return;
-    const buffer = this.overflowFor(slot, over);
-    this.dropped[slot] = buffer ? 0 : 1;
-    if (!buffer) return;
-    let to = 0;
-    for (const p of overParts) to += buffer.write(parts[p]!, to, "utf8");
+    this.logStart[slot] = overParts === undefined ? GONE : this.append(parts, overParts, over);
   }
 
-  /**
-   * The slot's overflow buffer with room for `size` bytes: its own when near that size, else a new one, made room
-   * for by freeing the oldest entries' buffers. Undefined when even that cannot make room.
-   */
-  private overflowFor(slot: number, size: number): Buffer | undefined {
-    const current = this.overflow[slot];
-    if (current && current.length >= size && current.length <= 2 * size + PAGE) return current;
-    this.free(slot);
-    const want = Math.ceil(size / PAGE) * PAGE;
-    if (want > this.budget) return undefined;
-    this.release(slot, want);
-    if (this.overflowBytes + want > this.budget) return undefined;
-    this.overflowBytes += want;
-    return (this.overflow[slot] = Buffer.allocUnsafeSlow(want));
-  }
-
-  /** Lets go of a slot's overflow buffer; text the slot kept there is dropped. */
-  private free(slot: number): void {
-    const buffer = this.overflow[slot];
-    if (!buffer) return;
-    this.overflowBytes -= buffer.length;
-    this.overflow[slot] = undefined;
-    this.dropped[slot] = 1;
-  }
-
-  /**
-   * Frees overflow buffers from the oldest entry on (the ring is written in order: the oldest follow `slot`) until
-   * `want` more bytes fit the budget. The sweep goes on where it stopped, so each slot is looked at once per lap.
-   */
-  private release(slot: number, want: number): void {
-    if (this.overflowBytes + want <= this.budget) return;
-    const next = (slot + 1) % this.capacity;
-    if (this.sweep === slot) this.sweep = next;
-    while (this.overflowBytes + want > this.budget && this.sweep !== slot) {
-      this.free(this.sweep);
-      this.sweep = (this.sweep + 1) % this.capacity;
+  /** Writes the long parts (`size` bytes in all) to the log, within one chunk; where they start, or GONE. */
+  private append(parts: (string | null)[], overParts: number[], size: number): number {
+    if (size > LOG_CHUNK) return GONE;
+    let at = this.head % this.logBytes;
+    // Not across the end of a chunk: on to the next one (the log's size is whole chunks, so positions stay aligned).
+    if ((at % LOG_CHUNK) + size > LOG_CHUNK) {
+      this.head += LOG_CHUNK - (at % LOG_CHUNK);
+      at = this.head % this.logBytes;
     }
+    const n = Math.floor(at / LOG_CHUNK);
+    while (this.log.length <= n) this.log.push(Buffer.allocUnsafeSlow(LOG_CHUNK));
+    const chunk = this.log[n];
+    let to = at % LOG_CHUNK;
+    for (const p of overParts) to += chunk.write(parts[p]!, to, "utf8");
+    const start = this.head;
+    this.head += size;
+    return start;
+  }
+
+  /** The slot's long text as kept in the log, or undefined when later entries have written over it. */
+  private logged(slot: number, size: number): Buffer | undefined {
+    const start = this.logStart[slot];
+    if (start === GONE || this.head - start > this.logBytes) return undefined;
+    const at = start % this.logBytes;
+    return this.log[Math.floor(at / LOG_CHUNK)].subarray(at % LOG_CHUNK, (at % LOG_CHUNK) + size);
   }
 
   read(slot: number): Stored {
     const n = slot * 4;
     const bytes = this.chunk(slot);
-    let at = (slot % SLOTS_PER_CHUNK) * SLOT_BYTES;
+    let at = (slot % this.slotsPerChunk) * SLOT_BYTES;
     const parts: (string | null)[] = [];
+    let logSize = 0;
+    for (let p = 0; p < PARTS; p++) {
+      const length = this.lengths[slot * PARTS + p];
+      if (length <= OVERFLOW) logSize += OVERFLOW - length;
+    }
+    const logged = logSize > 0 ? this.logged(slot, logSize) : undefined;
     let over = 0;
     for (let p = 0; p < PARTS; p++) {
       const length = this.lengths[slot * PARTS + p];
       if (length === NULL) parts.push(null);
       else if (length <= OVERFLOW) {
         const size = OVERFLOW - length;
-        if (this.dropped[slot]) parts.push(`[${size} bytes, dropped to keep the journal within its memory budget]`);
-        else parts.push(this.overflow[slot]!.toString("utf8", over, over + size));
+        if (!logged) parts.push(`[${size} bytes, dropped to keep the journal within its memory budget]`);
+        else parts.push(logged.toString("utf8", over, over + size));
         over += size;
       } else {
         parts.push(bytes.toString("utf8", at, at + length));
@@ -226,11 +222,10 @@ export class Ring {
     };
   }
 
-  /** Lets go of the overflow buffers and the rule lists. */
+  /** Lets go of the overflow log and the rule lists. */
   clear(): void {
-    this.overflow.fill(undefined);
-    this.overflowBytes = 0;
-    this.dropped.fill(0);
+    this.log.length = 0;
+    this.logStart.fill(GONE);
     this.rules.fill([]);
   }
 }
