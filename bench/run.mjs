@@ -82,6 +82,19 @@ await withServer({}, async (s) => {
   await throughput("GET /v3/groups/{guid}", s, { path: "/v3/groups/supergroup", headers: headers() }, "≥ 0.8× baseline", 0.8);
   await throughput("POST /v3/messages (in memory)", s, send("superhero1", "superhero2"), "≥ 0.65× baseline", 0.65);
 });
+// The ceiling: a bare node:http server (no framework, no work) on the same GET and POST, against the same baseline.
+// What any server on node:http could reach at most; the emulator's ratios read against it.
+{
+  const ceiling = await startServer("bare-node");
+  for (const [name, request] of [
+    ["GET /v3/users/{uid}", { path: "/v3/users/superhero1", headers: headers() }],
+    ["POST /v3/messages", send("superhero1", "superhero2")],
+  ]) {
+    const { baseline: b, emulator: r } = await compare(baseline.url, ceiling.url, request);
+    row(`ceiling: bare node:http, fixed JSON (${name})`, r, "-", { baselineRps: b.rps, ratio: +(r.rps / b.rps).toFixed(2), ratioToGetBaseline: +(r.rps / getBaseline.rps).toFixed(2) });
+  }
+  await ceiling.stop();
+}
 await withServer({ users: 10_000 }, async (s) => {
   await throughput("GET /v3/users?perPage=100 (10k users)", s, { path: "/v3/users?perPage=100", headers: headers() });
 });
