@@ -33,6 +33,22 @@ describe("journal memory", () => {
     expect(journal.list().some((e) => String(e.responseBody).includes("dropped to keep the journal within its memory budget"))).toBe(true);
   });
 
+  it("keeps long bodies intact for the newest entries and drops only the oldest ones", () => {
+    const journal = new Journal(1000);
+    // Sizes that do not divide the log's 1 MiB chunks, so texts keep meeting a chunk's end; non-ASCII in each.
+    const body = (i: number) => `${i}é`.padEnd(40_000 + ((i * 7919) % 20_000), String.fromCharCode(97 + (i % 26)));
+    for (let i = 1; i <= 1000; i++) journal.record(entry(i, body(i)));
+    const entries = journal.list(); // oldest first
+    const kept = entries.map((e) => e.responseBody === body(Number(e.id)));
+    const firstKept = kept.indexOf(true);
+    expect(firstKept).toBeGreaterThan(0); // the oldest were written over...
+    expect(kept.slice(firstKept).every(Boolean)).toBe(true); // ...and every later one reads back exactly
+    expect(1000 - firstKept).toBeGreaterThan(200); // about 15 MiB of ~50 KB bodies
+    // The others say so: never another entry's bytes.
+    for (const e of entries.slice(0, firstKept))
+      expect(e.responseBody).toBe(`[${Buffer.byteLength(body(Number(e.id)))} bytes, dropped to keep the journal within its memory budget]`);
+  });
+
   it("keeps any one entry even in a tiny journal, and refuses sizes over the maximum", () => {
     const journal = new Journal(2);
     for (let i = 1; i <= 50; i++) journal.record(entry(i, "y".repeat(150 * 1024)));
