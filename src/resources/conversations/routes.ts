@@ -94,8 +94,12 @@ function activityOf(app: AppState, viewer: UserRecord, conversationId: string, u
 }
 
 function entryOf(app: AppState, viewer: UserRecord, conversationId: string, updates = conversationUpdater(app)): Entry | undefined {
-  const a = activityOf(app, viewer, conversationId, updates);
-  return a && { viewer, ...a, pin: pinOf(app, viewer, conversationId) };
+  const e = activityOf(app, viewer, conversationId, updates) as Entry | undefined;
+  if (!e) return undefined;
+  // Completed in place (activityOf makes a new object on each call): a spread copy costs ~0.2 µs, 20 µs a page.
+  e.viewer = viewer;
+  e.pin = pinOf(app, viewer, conversationId);
+  return e;
 }
 
 /** Every conversation `viewer` may have: their one-on-one conversations and their groups'. */
