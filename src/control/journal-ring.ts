@@ -9,7 +9,7 @@ import type { Plane } from "./request.js";
  * of that. Text too long for its slot (a page of 100 messages is ~64 KB) goes to the overflow log: one circular
  * run of bytes, written in order and allocated in chunks as it first fills, so the newest entries' long text
  * overwrites the oldest's. Kept on the heap, the last thousand pages were promoted and collected over and over;
- * in a buffer per entry, allocated as older ones were let go, 60 MB a second of buffers came and went under a
+ * in a buffer per entry, allocated as older ones were let go, 50-80 MB a second of buffers came and went under a
  * stream of pages and kept the collector marking the whole heap (a full mark every second with a million stored
  * messages): that made the 99th percentile of such lists. Numbers go to typed arrays; method, plane, app id and
  * rule ids are references to long-lived strings.
