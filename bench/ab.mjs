@@ -5,18 +5,11 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
+import { SCENARIOS } from "./lib.mjs";
 
 const [a, b, scenario = "get-user"] = process.argv.slice(2);
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
-const headers = { apikey: KEY, "content-type": "application/json", onBehalfOf: "superhero1" };
-const REQUESTS = {
-  "get-user": { path: "/v3/users/superhero1", headers: { apikey: KEY } },
-  "get-message": { path: "/v3/messages/1", headers: { apikey: KEY } },
-  "get-group": { path: "/v3/groups/supergroup", headers: { apikey: KEY } },
-  post: { path: "/v3/messages", method: "POST", headers, body: JSON.stringify({ receiver: "superhero2", receiverType: "user", data: { text: "hello" } }) },
-  conversations: { path: "/v3/conversations", headers: { apikey: KEY, onBehalfOf: "bench-0" }, spec: { userConversations: 1000 } },
-};
-const request = REQUESTS[scenario];
+const request = SCENARIOS[scenario];
+if (!request) throw new Error(`scenario: one of ${Object.keys(SCENARIOS).join(", ")}`);
 const rounds = Number(process.env.AB_ROUNDS ?? 5);
 const seconds = Number(process.env.AB_SECONDS ?? 3);
 

@@ -105,3 +105,18 @@ export async function sequential({ url, headers = {}, seconds = LOAD.duration * 
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
+/** The requests bench/ab.mjs and bench/instructions.mjs compare builds on; `spec` fills the server (servers/filled.mjs). */
+export const SCENARIOS = {
+  "get-user": { path: "/v3/users/superhero1", headers: { apikey: KEY } },
+  "get-message": { path: "/v3/messages/1", headers: { apikey: KEY } },
+  "get-group": { path: "/v3/groups/supergroup", headers: { apikey: KEY } },
+  post: {
+    path: "/v3/messages",
+    method: "POST",
+    headers: { apikey: KEY, "content-type": "application/json", onBehalfOf: "superhero1" },
+    body: JSON.stringify({ receiver: "superhero2", receiverType: "user", data: { text: "hello" } }),
+  },
+  conversations: { path: "/v3/conversations", headers: { apikey: KEY, onBehalfOf: "bench-0" }, spec: { userConversations: 1000 } },
+};
