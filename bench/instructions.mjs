@@ -34,7 +34,8 @@ async function count(checkout) {
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   const url = await new Promise((ok, fail) => {
-    child.on("exit", (code) => fail(new Error(`${script} exited with ${code} (is valgrind installed?)`)));
+    child.on("error", (e) => fail(new Error(`valgrind could not start (${e.message}): install it to count instructions`)));
+    child.on("exit", (code) => fail(new Error(`${script} exited with ${code} under valgrind`)));
     const poll = setInterval(() => {
       const m = /READY (\S+)/.exec(out);
       if (m) clearInterval(poll), ok(m[1]);
@@ -66,7 +67,7 @@ async function count(checkout) {
     return (total() - before) / N;
   } finally {
     agent.destroy();
-    child.removeAllListeners("exit");
+    child.removeAllListeners("exit").removeAllListeners("error");
     child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   }
