@@ -106,7 +106,8 @@ export async function sequential({ url, headers = {}, seconds = LOAD.duration * 
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
+/** The seeded default app's REST key. */
+export const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
 /** The requests bench/ab.mjs and bench/instructions.mjs compare builds on; `spec` fills the server (servers/filled.mjs). */
 export const SCENARIOS = {
   "get-user": { path: "/v3/users/superhero1", headers: { apikey: KEY } },

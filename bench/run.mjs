@@ -8,12 +8,11 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { compare, LOAD, median, sequential, startServer } from "./lib.mjs";
+import { compare, KEY, LOAD, median, sequential, startServer } from "./lib.mjs";
 import { startupTimes } from "./startup.mjs";
 
 const quick = process.argv.includes("--quick");
 const BIG = quick ? 100_000 : 1_000_000;
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
 const APP = "62c95aeb231ec058";
 const headers = (onBehalfOf) => ({ apikey: KEY, "content-type": "application/json", ...(onBehalfOf ? { onBehalfOf } : {}) });
 const sendBody = (to) => JSON.stringify({ receiver: to, receiverType: "user", data: { text: "hello" } });
@@ -86,13 +85,8 @@ await withServer({}, async (s) => {
 // What any server on node:http could reach at most; the emulator's ratios read against it.
 {
   const ceiling = await startServer("bare-node");
-  for (const [name, request] of [
-    ["GET /v3/users/{uid}", { path: "/v3/users/superhero1", headers: headers() }],
-    ["POST /v3/messages", send("superhero1", "superhero2")],
-  ]) {
-    const { baseline: b, emulator: r } = await compare(baseline.url, ceiling.url, request);
-    row(`ceiling: bare node:http, fixed JSON (${name})`, r, "-", { baselineRps: b.rps, ratio: +(r.rps / b.rps).toFixed(2), ratioToGetBaseline: +(r.rps / getBaseline.rps).toFixed(2) });
-  }
+  await throughput("ceiling: bare node:http, fixed JSON (GET /v3/users/{uid})", ceiling, { path: "/v3/users/superhero1", headers: headers() });
+  await throughput("ceiling: bare node:http, fixed JSON (POST /v3/messages)", ceiling, send("superhero1", "superhero2"));
   await ceiling.stop();
 }
 await withServer({ users: 10_000 }, async (s) => {

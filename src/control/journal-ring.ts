@@ -170,12 +170,12 @@ export class Ring {
     return start;
   }
 
-  /** The slot's long text as kept in the log, or undefined when later entries have written over it. */
-  private logged(slot: number, size: number): Buffer | undefined {
+  /** The log from where the slot's long text starts, or undefined when later entries have written over it. */
+  private logged(slot: number): Buffer | undefined {
     const start = this.logStart[slot];
     if (start === GONE || this.head - start > this.logBytes) return undefined;
     const at = start % this.logBytes;
-    return this.log[Math.floor(at / LOG_CHUNK)].subarray(at % LOG_CHUNK, (at % LOG_CHUNK) + size);
+    return this.log[Math.floor(at / LOG_CHUNK)].subarray(at % LOG_CHUNK);
   }
 
   read(slot: number): Stored {
@@ -183,12 +183,7 @@ export class Ring {
     const bytes = this.chunk(slot);
     let at = (slot % this.slotsPerChunk) * SLOT_BYTES;
     const parts: (string | null)[] = [];
-    let logSize = 0;
-    for (let p = 0; p < PARTS; p++) {
-      const length = this.lengths[slot * PARTS + p];
-      if (length <= OVERFLOW) logSize += OVERFLOW - length;
-    }
-    const logged = logSize > 0 ? this.logged(slot, logSize) : undefined;
+    const logged = this.logged(slot);
     let over = 0;
     for (let p = 0; p < PARTS; p++) {
       const length = this.lengths[slot * PARTS + p];
