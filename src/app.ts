@@ -7,6 +7,7 @@ import { isServed } from "./client/endpoints.js";
 import type { Ctx, Emulator, Env } from "./http/context.js";
 import { ApiError, apiError } from "./http/errors.js";
 import { chain, mount, renderError, settle, type Handler, type Stage } from "./http/pipeline.js";
+import { wasCachedRead } from "./http/reply.js";
 import { control } from "./control/routes.js";
 import { ConnectionReset, faultsStage, journalStage } from "./control/middleware.js";
 import { INSPECTOR_PATH } from "./control/ui-session.js";
@@ -99,9 +100,21 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   };
   /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
   const envelope: Stage = (c, next) => settle(c, next, committed, answer);
+  // Every platform request is counted in flight for the read cache; one that was not a cached read may have
+  // changed state, and drops the cache when it ends (store/read-cache.ts).
+  const { reads } = emulator.store;
+  const ended = (c: Ctx, res: Response) => {
+    reads.end(wasCachedRead(c));
+    return res;
+  };
+  const failed = (_c: Ctx, e: unknown): never => {
+    reads.end(false);
+    throw e;
+  };
   const withEmulator: Stage = (c, next) => {
     c.set("emulator", emulator);
-    return next(c);
+    reads.begin();
+    return settle(c, next, ended, failed);
   };
   const platform = [withEmulator, journalStage, envelope, faultsStage];
   const notFound: Handler = () => {
@@ -120,10 +133,17 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const wantsPage = (c: Ctx) => c.req.header("accept")?.includes("text/html") === true;
 
   // The control plane and the inspector: same-origin, outside the journal and the rules (see control/routes.ts).
-  app.use("/_emulator/*", (c, next) => {
+  app.use("/_emulator/*", async (c, next) => {
     c.set("emulator", emulator);
     emulator.control.lastRequestAt = performance.now();
-    return next();
+    // Its reads (the inspector's pages and streams, which stay open) change nothing; its writes do.
+    if (c.req.method === "GET") return next();
+    reads.begin();
+    try {
+      await next();
+    } finally {
+      reads.end(false);
+    }
   });
   app.get("/_emulator", (c, next) => (wantsPage(c) ? c.redirect(INSPECTOR_PATH) : next()));
   app.route("/_emulator", control);

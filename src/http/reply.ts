@@ -1,6 +1,35 @@
 import type { Ctx } from "./context.js";
 import { ApiError } from "./errors.js";
 import type { Pagination } from "./pagination.js";
+import type { UserRecord } from "../store/types.js";
+
+/** The JSON text a context answered (kept for the request journal), set by `answerJson`. */
+export const ANSWER_TEXT = Symbol("answerText");
+/** Set on a context whose answer came from `okCached`: the request only read. */
+const CACHED_READ = Symbol("cachedRead");
+type Answering = Ctx & { [ANSWER_TEXT]?: string; [CACHED_READ]?: true };
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": "application/json" };
+
+/** An answer of JSON text already serialized, as `c.json` would send it. */
+export function answerJson(c: Ctx, text: string, arg?: unknown, headers?: Record<string, string>): Response {
+  (c as Answering)[ANSWER_TEXT] = text;
+  const body = c.body as (text: string, arg?: unknown, headers?: Record<string, string>) => Response;
+  // Neither Hono nor the Node adapter changes the headers object it is given: one shared object will do.
+  return body(text, arg, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS);
+}
+
+/**
+ * `ok(c, build())` for a read of one record whose answer depends on the record and the viewer only: the text is
+ * reused from the store's read cache while nothing has changed (store/read-cache.ts).
+ */
+export function okCached(c: Ctx, record: object, viewer: UserRecord | undefined, build: () => unknown): Response {
+  (c as Answering)[CACHED_READ] = true;
+  return answerJson(c, c.get("emulator").store.reads.text(record, viewer, () => JSON.stringify({ data: build() })));
+}
+
+/** Whether the context's answer came from `okCached` (nothing else ran that could change state). */
+export const wasCachedRead = (c: Ctx): boolean => (c as Answering)[CACHED_READ] === true;
 
 /** The platform wraps every payload in `data`. */
 export function ok(c: Ctx, data: unknown) {

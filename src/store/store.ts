@@ -1,5 +1,6 @@
 import { AppState } from "./app-state.js";
 import { EventBus } from "./events.js";
+import { ReadCache } from "./read-cache.js";
 import type { Clock } from "./clock.js";
 import { emptyApp, parseApp } from "./seed.js";
 import type { ApiKeyRecord, AppData, Region, StateData } from "./types.js";
@@ -40,6 +41,8 @@ export class Store {
   defaultAppId: string | undefined;
   /** Every app's domain events: webhooks, realtime and the other subscribers listen here. */
   readonly events = new EventBus();
+  /** Serialized reads, dropped on every change heard of here (see read-cache.ts). */
+  readonly reads = new ReadCache();
 
   constructor(readonly clock: Clock) {}
 
@@ -73,7 +76,10 @@ export class Store {
   /** A live app built from `data` and wired to the event sink, not installed (see `adopt`). */
   build(data: AppData): AppState {
     const state = new AppState(data);
-    state.events = (app, trigger, build, message) => this.events.publish(app, trigger, build, message);
+    state.events = (app, trigger, build, message) => {
+      this.reads.invalidate();
+      this.events.publish(app, trigger, build, message);
+    };
     return state;
   }
 
@@ -195,6 +201,7 @@ export class Store {
 
   /** Tells listeners (persistence) that state changed; called once per committed write. */
   changed(): void {
+    this.reads.invalidate();
     for (const fn of this.listeners) fn();
   }
 }

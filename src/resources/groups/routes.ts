@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Env } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { normalizeUid, onBehalfOf } from "../../http/auth.js";
-import { ok, page, success } from "../../http/reply.js";
+import { ok, okCached, page, success } from "../../http/reply.js";
 import { Query, RANGE, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
@@ -179,7 +179,7 @@ export const groups = new Hono<Env>()
     const viewer = onBehalfOf(c, "optional");
     requireAllowed(c.get("app"), viewer, "u.getGroup");
     const group = pathGroup(c.get("app"), c.req.param("guid"));
-    return ok(c, groupView(c.get("app"), group, { viewer, tags: group.tags.length > 0 }));
+    return okCached(c, group, viewer, () => groupView(c.get("app"), group, { viewer, tags: group.tags.length > 0 }));
   })
 
   .put("/groups/:guid", async (c) => {

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { bulkFailure, ok } from "../../http/reply.js";
+import { bulkFailure, ok, okCached } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Body } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
@@ -135,7 +135,8 @@ export const messages = new Hono<Env>()
 
   .get("/messages/:id", (c) => {
     const viewer = onBehalfOf(c, "optional");
-    return ok(c, messageView(c.get("app"), pathMessage(c.get("app"), c.req.param("id"), viewer), viewer));
+    const m = pathMessage(c.get("app"), c.req.param("id"), viewer);
+    return okCached(c, m, viewer, () => messageView(c.get("app"), m, viewer));
   })
 
   .put("/messages/:id", async (c) => {

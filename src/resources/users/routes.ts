@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Env, Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { normalizeUid, onBehalfOf } from "../../http/auth.js";
-import { page, ok, success, prependCursor } from "../../http/reply.js";
+import { page, ok, okCached, success, prependCursor } from "../../http/reply.js";
 import { asBool, Query, RANGE, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { JsonObject, UserRecord } from "../../store/types.js";
 import { mintToken } from "../auth-tokens/tokens.js";
@@ -181,7 +181,7 @@ export const users = new Hono<Env>()
         throw apiError("ERR_NOT_A_FRIEND", { uid: viewer.uid, friend: user.uid });
       requireListed(app, viewer, "getUserDetails.allowedRoles", user.role);
     }
-    return ok(c, { ...userView(user, { viewer, tags: user.tags.length > 0 }), ...(viewer ? relationFlags(app, viewer, user) : {}) });
+    return okCached(c, user, viewer, () => ({ ...userView(user, { viewer, tags: user.tags.length > 0 }), ...(viewer ? relationFlags(app, viewer, user) : {}) }));
   })
 
   .put("/users/:uid", async (c) => {

@@ -1,0 +1,57 @@
+/**
+ * Serialized answers of reads by id (one user, group or message as one viewer sees it), reused while the state
+ * cannot have changed: building and stringifying the view is a fifth of such a read's cost.
+ *
+ * A text is valid from when it is built until anything may have changed state. The store drops every text on each
+ * committed change it hears of (`Store.changed`, every domain event); and every request that is not such a read
+ * (any method, any plane, the control plane's writes) drops them when it ends, whatever it did. While any other
+ * request is in flight (a write waiting for its body, a delayed rule), nothing is kept or reused: it may be between
+ * changing state and ending. So a text is only ever served to a read that runs alone, after the last change.
+ */
+export class ReadCache {
+  /** By record, then by viewer (NO_VIEWER for none): identity keys, hashed once per object. */
+  private readonly texts = new Map<object, Map<object, string>>();
+  /** Requests begun and not yet ended. */
+  private inFlight = 0;
+
+  /** A request starts (platform planes and control-plane writes). */
+  begin(): void {
+    this.inFlight++;
+  }
+
+  /** A request ended; unless it was a cached read, whatever it may have changed invalidates every text. */
+  end(read: boolean): void {
+    this.inFlight--;
+    if (!read) this.invalidate();
+  }
+
+  /** Something changed: no text kept so far is valid. */
+  invalidate(): void {
+    if (this.texts.size > 0) this.texts.clear();
+  }
+
+  /**
+   * The text of `record` as `viewer` sees it, built by `build` unless a valid one is kept. One route per kind of
+   * record answers through here (a user by its uid, a group by its guid, a message by its id).
+   */
+  text(record: object, viewer: object | undefined, build: () => string): string {
+    if (this.inFlight !== 1) return build();
+    let byViewer = this.texts.get(record);
+    if (byViewer === undefined) {
+      // Bounded: the oldest record goes first (reading a million messages once each keeps no more than this).
+      if (this.texts.size >= MAX_RECORDS) this.texts.delete(this.texts.keys().next().value!);
+      this.texts.set(record, (byViewer = new Map()));
+    }
+    let text = byViewer.get(viewer ?? NO_VIEWER);
+    if (text === undefined) byViewer.set(viewer ?? NO_VIEWER, (text = build()));
+    return text;
+  }
+
+  /** How many records have texts kept (tests). */
+  get size(): number {
+    return this.texts.size;
+  }
+}
+
+const MAX_RECORDS = 1024;
+const NO_VIEWER = {};
