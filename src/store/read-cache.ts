@@ -1,6 +1,6 @@
 /**
  * Serialized answers of reads by id (one user, group or message as one viewer sees it), reused while the state
- * cannot have changed: building and stringifying the view is a fifth of such a read's cost.
+ * cannot have changed: building and stringifying the view is a sixth of a message read's instructions.
  *
  * A text is valid from when it is built until anything may have changed state. The store drops every text on each
  * committed change it hears of (`Store.changed`, every domain event); and every request that is not such a read
