@@ -3,9 +3,8 @@
 // rate limits on, each against the bare-Hono baseline of the same run. Besides req/s (which on a 2-core machine
 // also measures the load generator), it reports the server's CPU time per request, the steadier figure.
 // Usage: npm run bench:control
-import { LOAD, load, startServer } from "./lib.mjs";
+import { KEY, LOAD, load, startServer } from "./lib.mjs";
 
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
 const PATH = "/v3/users/superhero1";
 const HIGH = { core: 1e9, standard: 1e9 }; // rate limits on, never reached
 const scenarios = [

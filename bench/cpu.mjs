@@ -5,9 +5,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { startServer } from "./lib.mjs";
+import { KEY, startServer } from "./lib.mjs";
 
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
 const headers = (onBehalfOf) => ({ apikey: KEY, "content-type": "application/json", ...(onBehalfOf ? { onBehalfOf } : {}) });
 const send = (from, to) => ({
   path: "/v3/messages",

@@ -6,11 +6,11 @@
 // Usage: npm run bench:import [-- 1000000 [inFlight]]   (runs node with --expose-gc)
 import http from "node:http";
 import { startEmulator } from "../dist/index.js";
+import { KEY } from "./lib.mjs";
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const IN_FLIGHT = Number(process.argv[3] ?? 4);
 const BATCH = 50;
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
 const PAIRS = 1000;
 const START = 1_600_000_000;
 

@@ -4,8 +4,10 @@
 // WARM sequential requests on one kept-alive connection, then N more; the counters are dumped before and after
 // those N. User-space instructions only: the kernel's share (the socket write) is not in it. Needs valgrind.
 // WARM (default 3,000) must leave V8 done compiling the hot path (with --single-threaded it compiles on the main
-// thread): at 1,500 a GET of a message still counted 565k instructions instead of 168k. Repeated runs of one build
-// agree within about 0.5%.
+// thread): at 1,500 a GET of a message still counted 565k instructions instead of 168k. Repeated counts of one
+// build mostly agree within 1-2%, but V8 now and then compiles the hot path differently (a GET of a message: 139k
+// three times, 158k once; a POST, whose store grows as it runs: 259k to 396k): compare several counts per build,
+// and not POSTs.
 // Usage: node bench/instructions.mjs <checkout> [<checkout> ...] [--scenario get-user|get-message|get-group|post|conversations]
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";

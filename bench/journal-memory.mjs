@@ -6,11 +6,10 @@
 // Prints the server's memory after a full GC before the traffic and after each quarter of it: the journal lives in
 // off-heap buffers (external, arrayBuffers), the stored messages on the heap.
 import { Agent, request } from "node:http";
-import { startServer } from "./lib.mjs";
+import { KEY, startServer } from "./lib.mjs";
 
 const TOTAL = Number(process.env.BENCH_JOURNAL_REQUESTS ?? 100_000);
 const CONNECTIONS = 8;
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
 const USERS = 100;
 const SIZE = Number(process.env.BENCH_JOURNAL_SIZE ?? 1000);
 

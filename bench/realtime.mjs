@@ -7,10 +7,9 @@
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { WebSocket } from "ws";
-import { load, LOAD, startServer } from "./lib.mjs";
+import { KEY, load, LOAD, startServer } from "./lib.mjs";
 
 const APP = "62c95aeb231ec058";
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
 const USERS = 10_001;
 const MEMBERS = 1_000;
 const server = await startServer("realtime", [JSON.stringify({ users: USERS, members: MEMBERS })]);

@@ -7,10 +7,10 @@
 // for three shapes of app: N users, N messages, and a mix (10% users, 1% groups of 50 members, the rest messages).
 // Usage: npm run bench:snapshot [-- 100000 [runs]]
 import { createEmulator } from "../dist/index.js";
+import { KEY } from "./lib.mjs";
 
 const N = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 5);
-const KEY = "1f9f0b22749354cad59f77bcdfe2f768620afeb6";
 const now = Math.floor(Date.now() / 1000);
 
 function fill(app, shape) {
