@@ -86,6 +86,44 @@ describe("the read cache", () => {
     expect(e.store.reads.size).toBe(1);
   });
 
+  it("reuses each conversation of a page and shows every change: a message, a read, a rename, a pin, a block", async () => {
+    await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "hi" } }, as("superhero1"));
+    const list = async (query = "") => {
+      const r = await e.get(`/v3/conversations${query}`, as("superhero1"));
+      expect(r.status).toBe(200);
+      return r.body as { data: Record<string, any>[]; meta: { pagination: Record<string, number> } };
+    };
+    const first = await list();
+    expect(first.data.map((c) => c.conversationId)).toEqual(["superhero1_user_superhero2", "group_supergroup"]);
+    expect(await list()).toEqual(first);
+    expect(e.store.reads.size).toBe(2); // one text per conversation
+    // Another page reuses them under its own meta.
+    const second = await list("?perPage=1&page=2");
+    expect(second.data).toEqual([first.data[1]]);
+    expect(second.meta.pagination).toMatchObject({ total: 2, per_page: 1, current_page: 2 });
+    expect((await e.get("/v3/conversations", as("superhero2"))).body.data.map((c: { conversationId: string }) => c.conversationId)).toEqual([
+      "superhero1_user_superhero2",
+      "group_supergroup",
+    ]);
+
+    await e.post("/v3/groups/supergroup/conversation/read", { messageId: Number(id) }, as("superhero1"));
+    await e.post("/v3/messages", { receiver: "supergroup", receiverType: "group", data: { text: "newer" } }, as("superhero2"));
+    let now = await list();
+    expect(now.data[0]).toMatchObject({ conversationId: "group_supergroup", unreadMessageCount: "1", lastMessage: { data: { text: "newer" } } });
+    await e.put("/v3/users/superhero2", { name: "Captain" });
+    now = await list();
+    expect(now.data[1].conversationWith.name).toBe("Captain");
+    await e.post("/v3/users/superhero2/conversation/pin", undefined, as("superhero1"));
+    expect((await list()).data[0]).toMatchObject({ conversationId: "superhero1_user_superhero2", pinnedBy: "superhero1" });
+    // The view options are part of the key: with and without the blocked flags, read in turn.
+    await e.post("/v3/users/superhero1/blockedusers", { blockedUids: ["superhero2"] });
+    for (let round = 0; round < 2; round++) {
+      expect((await list("?includeBlockedUsers=true&withBlockedInfo=true")).data[0].conversationWith.blockedByMe).toBe(true);
+      expect((await list("?includeBlockedUsers=true")).data[0].conversationWith).not.toHaveProperty("blockedByMe");
+    }
+    expect((await list()).data.map((c) => c.conversationId)).toEqual(["group_supergroup"]);
+  });
+
   it("journals a cached answer like any other", async () => {
     await e.get("/v3/groups/supergroup");
     await e.get("/v3/groups/supergroup");

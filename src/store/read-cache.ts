@@ -1,6 +1,7 @@
 /**
- * Serialized answers of reads by id (one user, group or message as one viewer sees it), reused while the state
- * cannot have changed: building and stringifying the view is a sixth of a message read's instructions.
+ * Serialized answers of reads by id (one user, group or message as one viewer sees it) and of the items of a
+ * conversation page, reused while the state cannot have changed: building and stringifying the view is a sixth of
+ * a message read's instructions, and stringifying a page of 100 conversations more than half of that read's.
  *
  * A text is valid from when it is built until anything may have changed state. The store drops every text on each
  * committed change it hears of (`Store.changed`, every domain event); and every request that is not such a read
@@ -9,7 +10,7 @@
  * changing state and ending. So a text is only ever served to a read that runs alone, after the last change.
  */
 export class ReadCache {
-  /** By record, then by viewer (NO_VIEWER for none): identity keys, hashed once per object. */
+  /** By record, then by viewer or view options (NO_VIEWER for none): identity keys, hashed once per object. */
   private readonly texts = new Map<object, Map<object, string>>();
   /** Requests begun and not yet ended. */
   private inFlight = 0;
@@ -32,7 +33,8 @@ export class ReadCache {
 
   /**
    * The text of `record` as `viewer` sees it, built by `build` unless a valid one is kept. One route per kind of
-   * record answers through here (a user by its uid, a group by its guid, a message by its id).
+   * record answers through here (a user by its uid, a group by its guid, a message by its id, a conversation of
+   * a page by its place in its owner's activity index, with the page's view options as `viewer`).
    */
   text(record: object, viewer: object | undefined, build: () => string): string {
     if (this.inFlight !== 1) return build();

@@ -3,7 +3,7 @@ import type { Ctx, Env } from "../../http/context.js";
 import { apiError, ApiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { pageOf, pagination } from "../../http/pagination.js";
-import { ok, page, success } from "../../http/reply.js";
+import { ok, page, pageCached, success } from "../../http/reply.js";
 import { asBool, Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
@@ -40,6 +40,8 @@ interface Activity {
 interface Entry extends Activity {
   viewer: UserRecord;
   pin?: Pin;
+  /** Its place in the viewer's activity index (on an indexed page): stands for the entry while nothing changes. */
+  item?: ActivityItem;
 }
 
 /** The first message of a conversation the reader sees, thread replies aside (where it was created, for them). */
@@ -171,6 +173,9 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
   return out;
 }
 
+/** One key per combination of the options that change a conversation's view (pageCached's `shape`). */
+const VIEW_SHAPES = [{}, {}, {}, {}];
+
 /** Every conversation of one user: pinned ones first (the app's in their order, then the user's as pinned), then latest activity first. */
 function entriesOf(app: AppState, viewer: UserRecord): Entry[] {
   const updates = conversationUpdater(app);
@@ -209,7 +214,9 @@ function indexedPage(app: AppState, viewer: UserRecord, type: "user" | "group" |
     if (!item || !wanted(item)) continue;
     skip(item);
     const e = entryOf(app, viewer, id);
-    if (e && !blocked(e)) pinned.push(e);
+    if (!e || blocked(e)) continue;
+    e.item = item;
+    pinned.push(e);
   }
   pinned.sort(byListOrder);
   if (!includeBlocked && type !== "group")
@@ -224,7 +231,9 @@ function indexedPage(app: AppState, viewer: UserRecord, type: "user" | "group" |
   for (; data.length < perPage && at < list.length; at++) {
     if (skipped.has(at)) continue;
     const e = entryOf(app, viewer, list[at].conversationId, updates);
-    if (e) data.push(e);
+    if (!e) continue;
+    e.item = list[at];
+    data.push(e);
   }
   return { data, pagination: pagination(total, data.length, perPage, pageNo) };
 }
@@ -409,7 +418,8 @@ export const conversations = new Hono<Env>()
     const indexed = viewer && !f.searchKey && !f.tags && !f.userTags && !f.groupTags && !f.unread && !f.hideAgentic && !f.onlyAgentic;
     if (indexed) {
       const { data, pagination } = indexedPage(app, viewer, f.conversationType, f.includeBlockedUsers, f.perPage, f.page);
-      return page(c, data.map((e) => conversationView(app, e, f)), pagination);
+      const shape = VIEW_SHAPES[Number(f.withUserAndGroupTags) + 2 * Number(f.withBlockedInfo)];
+      return pageCached(c, data, (e) => e.item!, shape, (e) => conversationView(app, e, f), pagination);
     }
     // With onBehalfOf: that user's conversations; without: every user's, by uid, each by latest activity.
     const owners = viewer ? [viewer] : app.usersByUid.values().filter((u) => u.deactivatedAt === undefined);
