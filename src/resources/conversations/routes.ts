@@ -142,8 +142,18 @@ function receiptsOf(app: AppState, m: MessageRecord): Record<string, unknown>[] 
   return out;
 }
 
+/** The options that change a conversation's view. */
+interface ViewOptions {
+  withUserAndGroupTags?: boolean;
+  withBlockedInfo?: boolean;
+}
+
+/** One key per combination of ViewOptions: what, beside the entry, a page's kept texts depend on (pageCached). */
+const VIEW_SHAPES = [{}, {}, {}, {}];
+const shapeOf = (o: ViewOptions): object => VIEW_SHAPES[Number(o.withUserAndGroupTags === true) + 2 * Number(o.withBlockedInfo === true)];
+
 /** The conversation object of §2.7, for the entry's user. */
-function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?: boolean; withBlockedInfo?: boolean } = {}): Record<string, unknown> {
+function conversationView(app: AppState, e: Entry, opts: ViewOptions = {}): Record<string, unknown> {
   const source = sourceOf(app, e.visible);
   const first = firstShown(source);
   const state = app.conversations.state(e.viewer.uid, e.visible.conversationId);
@@ -172,9 +182,6 @@ function conversationView(app: AppState, e: Entry, opts: { withUserAndGroupTags?
   }
   return out;
 }
-
-/** One key per combination of the options that change a conversation's view (pageCached's `shape`). */
-const VIEW_SHAPES = [{}, {}, {}, {}];
 
 /** Every conversation of one user: pinned ones first (the app's in their order, then the user's as pinned), then latest activity first. */
 function entriesOf(app: AppState, viewer: UserRecord): Entry[] {
@@ -418,8 +425,7 @@ export const conversations = new Hono<Env>()
     const indexed = viewer && !f.searchKey && !f.tags && !f.userTags && !f.groupTags && !f.unread && !f.hideAgentic && !f.onlyAgentic;
     if (indexed) {
       const { data, pagination } = indexedPage(app, viewer, f.conversationType, f.includeBlockedUsers, f.perPage, f.page);
-      const shape = VIEW_SHAPES[Number(f.withUserAndGroupTags) + 2 * Number(f.withBlockedInfo)];
-      return pageCached(c, data, (e) => e.item!, shape, (e) => conversationView(app, e, f), pagination);
+      return pageCached(c, data, (e) => e.item!, shapeOf(f), (e) => conversationView(app, e, f), pagination);
     }
     // With onBehalfOf: that user's conversations; without: every user's, by uid, each by latest activity.
     const owners = viewer ? [viewer] : app.usersByUid.values().filter((u) => u.deactivatedAt === undefined);
