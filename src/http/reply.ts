@@ -1,11 +1,12 @@
 import type { Ctx } from "./context.js";
 import { ApiError } from "./errors.js";
 import type { Pagination } from "./pagination.js";
+import type { ReadCache } from "../store/read-cache.js";
 import type { UserRecord } from "../store/types.js";
 
 /** The JSON text a context answered (kept for the request journal), set by `answerJson`. */
 export const ANSWER_TEXT = Symbol("answerText");
-/** Set on a context whose answer came from `okCached`: the request only read. */
+/** Set on a context whose answer came from the read cache (`okCached`, `pageCached`): the request only read. */
 const CACHED_READ = Symbol("cachedRead");
 type Answering = Ctx & { [ANSWER_TEXT]?: string; [CACHED_READ]?: true };
 
@@ -24,8 +25,7 @@ export function answerJson(c: Ctx, text: string, arg?: unknown, headers?: Record
  * reused from the store's read cache while nothing has changed (store/read-cache.ts).
  */
 export function okCached(c: Ctx, record: object, viewer: UserRecord | undefined, build: () => unknown): Response {
-  (c as Answering)[CACHED_READ] = true;
-  return answerJson(c, c.get("emulator").store.reads.text(record, viewer, () => JSON.stringify({ data: build() })));
+  return answerJson(c, cachedReads(c).text(record, viewer, () => JSON.stringify({ data: build() })));
 }
 
 /**
@@ -34,14 +34,19 @@ export function okCached(c: Ctx, record: object, viewer: UserRecord | undefined,
  * text is reused from the store's read cache while nothing has changed, like `okCached`.
  */
 export function pageCached<T>(c: Ctx, items: readonly T[], recordOf: (item: T) => object, shape: object, build: (item: T) => unknown, pagination: Pagination): Response {
-  (c as Answering)[CACHED_READ] = true;
-  const { reads } = c.get("emulator").store;
+  const reads = cachedReads(c);
   let text = '{"data":[';
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     text += (i === 0 ? "" : ",") + reads.text(recordOf(item), shape, () => JSON.stringify(build(item)));
   }
   return answerJson(c, `${text}],"meta":${JSON.stringify({ pagination })}}`);
+}
+
+/** The store's read cache, for a request that only reads and answers from it (it then keeps the cache when it ends). */
+function cachedReads(c: Ctx): ReadCache {
+  (c as Answering)[CACHED_READ] = true;
+  return c.get("emulator").store.reads;
 }
 
 /** Whether the context's answer came from `okCached` or `pageCached` (nothing else ran that could change state). */

@@ -10,7 +10,7 @@
  * changing state and ending. So a text is only ever served to a read that runs alone, after the last change.
  */
 export class ReadCache {
-  /** By record, then by viewer or view options (NO_VIEWER for none): identity keys, hashed once per object. */
+  /** By record, then by variant (NO_VARIANT for none): identity keys, hashed once per object. */
   private readonly texts = new Map<object, Map<object, string>>();
   /** Requests begun and not yet ended. */
   private inFlight = 0;
@@ -32,20 +32,21 @@ export class ReadCache {
   }
 
   /**
-   * The text of `record` as `viewer` sees it, built by `build` unless a valid one is kept. One route per kind of
-   * record answers through here (a user by its uid, a group by its guid, a message by its id, a conversation of
-   * a page by its place in its owner's activity index, with the page's view options as `viewer`).
+   * The text of `record` in one `variant` (what else its view depends on), built by `build` unless a valid one is
+   * kept. One route per kind of record answers through here: a user by its uid, a group by its guid, a message by
+   * its id (each with the viewer as the variant), a conversation of a page by its place in its owner's activity
+   * index (with the page's view options).
    */
-  text(record: object, viewer: object | undefined, build: () => string): string {
+  text(record: object, variant: object | undefined, build: () => string): string {
     if (this.inFlight !== 1) return build();
-    let byViewer = this.texts.get(record);
-    if (byViewer === undefined) {
+    let byVariant = this.texts.get(record);
+    if (byVariant === undefined) {
       // Bounded: the oldest record goes first (reading a million messages once each keeps no more than this).
       if (this.texts.size >= MAX_RECORDS) this.texts.delete(this.texts.keys().next().value!);
-      this.texts.set(record, (byViewer = new Map()));
+      this.texts.set(record, (byVariant = new Map()));
     }
-    let text = byViewer.get(viewer ?? NO_VIEWER);
-    if (text === undefined) byViewer.set(viewer ?? NO_VIEWER, (text = build()));
+    let text = byVariant.get(variant ?? NO_VARIANT);
+    if (text === undefined) byVariant.set(variant ?? NO_VARIANT, (text = build()));
     return text;
   }
 
@@ -56,4 +57,4 @@ export class ReadCache {
 }
 
 const MAX_RECORDS = 1024;
-const NO_VIEWER = {};
+const NO_VARIANT = {};
