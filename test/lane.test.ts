@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../src/index.js";
 import { laneFor } from "../src/http/lane.js";
@@ -120,5 +121,50 @@ describe("the platform lane answers as Hono's dispatch does", () => {
     const [entry] = e.journal.list({ path: "/v3/users/superhero3" });
     expect(entry).toMatchObject({ method: "GET", path: "/v3/users/superhero3", query: { x: "1" }, status: 200, plane: "rest" });
     expect((entry.responseBody as { data: { uid: string } }).data.uid).toBe("superhero3");
+  });
+
+  it("reads a body sent whole, in pieces after the headers, chunked, or pipelined behind another request", async () => {
+    const port = new URL(e.url).port;
+    const post = (text: string, extra = "") => {
+      const body = JSON.stringify({ receiver: "superhero2", receiverType: "user", data: { text } });
+      const head = `POST /v3/messages HTTP/1.1\r\nHost: localhost\r\napikey: ${REST_KEY}\r\nonBehalfOf: superhero1\r\ncontent-type: application/json\r\n`;
+      return { whole: `${head}content-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`, head, body };
+    };
+    /** Writes `parts` to one connection, `gapMs` apart; resolves with the message texts of the `answers` answers. */
+    const exchange = (parts: string[], answers: number, gapMs = 0) =>
+      new Promise<{ statuses: number[]; texts: string[] }>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1");
+        let got = "";
+        socket.setEncoding("utf8").on("data", (d: string) => {
+          got += d;
+          const bodies = got.split("\r\n\r\n").slice(1).map((b) => b.slice(0, b.lastIndexOf("}") + 1));
+          if (bodies.length < answers || !bodies.every((b) => b.endsWith("}"))) return;
+          socket.destroy();
+          const statuses = [...got.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+          resolve({ statuses, texts: bodies.map((b) => JSON.parse(b.slice(b.indexOf("{"))).data?.data?.text) });
+        });
+        socket.on("error", reject);
+        (async () => {
+          for (const part of parts) {
+            socket.write(part);
+            if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+          }
+        })();
+      });
+    const whole = post("whole").whole;
+    expect(await exchange([whole], 1)).toEqual({ statuses: [200], texts: ["whole"] });
+    const late = post("in pieces");
+    const cut = late.whole.length - late.body.length + 10;
+    expect(await exchange([late.whole.slice(0, cut - 10), late.whole.slice(cut - 10, cut), late.whole.slice(cut)], 1, 30)).toEqual({
+      statuses: [200],
+      texts: ["in pieces"],
+    });
+    const chunked = post("chunked");
+    const size = Buffer.byteLength(chunked.body).toString(16);
+    expect(await exchange([`${chunked.head}transfer-encoding: chunked\r\n\r\n${size}\r\n${chunked.body}\r\n0\r\n\r\n`], 1)).toEqual({
+      statuses: [200],
+      texts: ["chunked"],
+    });
+    expect(await exchange([post("first").whole + post("second").whole], 2)).toEqual({ statuses: [200, 200], texts: ["first", "second"] });
   });
 });
