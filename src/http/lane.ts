@@ -99,14 +99,24 @@ export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResp
         .then(undefined, (e) => recover(app, c, e))
         .then((answer) => write(res, answer, slot))
         .catch((e) => unanswerable(res, e));
-    else
-      try {
-        write(res, out, slot);
-      } catch (e) {
-        unanswerable(res, e);
-      }
+    else setImmediate(writeOrDrop, res, out, slot);
     return true;
   };
+}
+
+/**
+ * A ready answer is written once the event loop's poll phase is over (setImmediate), with the answers to every
+ * other request that phase read: a client waiting on several connections is then woken once for the lot, where
+ * an answer written at once wakes it for each. That wake-up is most of the socket write's cost on a loopback
+ * connection (bench/ab.mjs, GET of a user: +10-16% req/s, 11-15% less server CPU per request).
+ * A POST's answer comes after its body, which is read at the same point (validate.ts), so it goes out there too.
+ */
+function writeOrDrop(res: ServerResponse, answer: Response, slot: symbol): void {
+  try {
+    write(res, answer, slot);
+  } catch (e) {
+    unanswerable(res, e);
+  }
 }
 
 /**
