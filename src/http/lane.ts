@@ -108,7 +108,7 @@ export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResp
  * A ready answer is written once the event loop's poll phase is over (setImmediate), with the answers to every
  * other request that phase read: a client waiting on several connections is then woken once for the lot, where
  * an answer written at once wakes it for each. That wake-up is most of the socket write's cost on a loopback
- * connection (bench/ab.mjs, GET of a user: +10-16% req/s, 11-15% less server CPU per request).
+ * connection (bench/ab.mjs, GETs of a user and a group: +7 to +8% req/s, 7 to 9% less server CPU per request).
  * A POST's answer comes after its body, which is read at the same point (validate.ts), so it goes out there too.
  */
 function writeOrDrop(res: ServerResponse, answer: Response, slot: symbol): void {
