@@ -123,6 +123,12 @@ describe("the platform lane answers as Hono's dispatch does", () => {
     expect((entry.responseBody as { data: { uid: string } }).data.uid).toBe("superhero3");
   });
 
+  it("answers the requests read in one turn of the event loop each on its own connection", async () => {
+    const uids = ["superhero1", "superhero2", "superhero3", "superhero4", "superhero5"];
+    const answers = await Promise.all([...uids, ...uids].map((uid) => overHttp("GET", `/v3/users/${uid}`, key)));
+    expect(answers.map((a) => [a.status, JSON.parse(a.body).data.uid])).toEqual([...uids, ...uids].map((uid) => [200, uid]));
+  });
+
   it("reads a body sent whole, in pieces after the headers, chunked, or pipelined behind another request", async () => {
     const port = new URL(e.url).port;
     const post = (text: string) => {
