@@ -1,6 +1,6 @@
 // A/B of two builds of the emulator (two checkouts, each built): the same request to each, in alternating runs,
 // reading each server's CPU time per request from /proc and its req/s. For a change's before/after figure.
-// Usage: node bench/ab.mjs <checkout A> <checkout B> [scenario]   scenarios: get-user get-message get-group post conversations
+// Usage: node bench/ab.mjs <checkout A> <checkout B> [scenario]   scenarios: get-user get-message get-group post conversations list-users
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";

@@ -120,4 +120,5 @@ export const SCENARIOS = {
     body: JSON.stringify({ receiver: "superhero2", receiverType: "user", data: { text: "hello" } }),
   },
   conversations: { path: "/v3/conversations", headers: { apikey: KEY, onBehalfOf: "bench-0" }, spec: { userConversations: 1000 } },
+  "list-users": { path: "/v3/users?perPage=100", headers: { apikey: KEY }, spec: { users: 10_000 } },
 };

@@ -32,6 +32,23 @@ describe("GET /users: createdAt/updatedAt ranges and comma-separated status", ()
   });
 });
 
+describe("query strings: how list parameters are read", () => {
+  it("takes repeated names, name[] and commas alike, the first of repeated single values, encoded names and + as a space", async () => {
+    await e.post("/v3/users", { uid: "u1", name: "Ann Lee", tags: ["red"] });
+    await e.post("/v3/users", { uid: "u2", name: "Bo", tags: ["blue"] });
+    await e.post("/v3/users", { uid: "u3", name: "Cy", tags: ["green"] });
+    expect(ids(await e.get("/v3/users?tags=red&tags=blue"), "uid")).toEqual(["u1", "u2"]);
+    expect(ids(await e.get("/v3/users?tags[]=red&tags[]=green"), "uid")).toEqual(["u1", "u3"]);
+    expect(ids(await e.get("/v3/users?tags=red,green&tags[]=blue"), "uid")).toEqual(["u1", "u2", "u3"]);
+    expect(ids(await e.get("/v3/users?perPage=1&perPage=50"), "uid")).toEqual(["u1"]);
+    expect(ids(await e.get("/v3/users?t%61gs=blue"), "uid")).toEqual(["u2"]);
+    expect(ids(await e.get("/v3/users?searchKey=Ann+Lee"), "uid")).toEqual(["u1"]);
+    expect(ids(await e.get("/v3/users?searchKey=Ann%20L"), "uid")).toEqual(["u1"]);
+    expect(ids(await e.get("/v3/users?perPage=1&perPage=x"), "uid")).toEqual(["u1"]);
+    expectError(await e.get("/v3/users?perPage=x&perPage=1"), 400, "ERR_BAD_REQUEST");
+  });
+});
+
 describe("GET /groups: guid, guids, date ranges, membersCount", () => {
   it("narrows to the named groups, by creation and real updates, and by member counts", async () => {
     for (const uid of ["a", "b", "c"]) await e.post("/v3/users", { uid, name: uid });
