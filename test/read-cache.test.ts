@@ -124,6 +124,36 @@ describe("the read cache", () => {
     expect((await list()).data.map((c) => c.conversationId)).toEqual(["group_supergroup"]);
   });
 
+  it("reuses each user of a page the app reads itself, apart from its single read and its tagged entry, and shows a change", async () => {
+    type Page = { data: Record<string, any>[]; meta: { pagination: Record<string, number> }; cursor: Record<string, unknown> };
+    const list = async (query = "") => {
+      const r = await e.get(`/v3/users${query}`);
+      expect(r.status).toBe(200);
+      return r.body as Page;
+    };
+    const named = (p: Page, uid: string) => p.data.find((u) => u.uid === uid)!;
+    const first = await list();
+    expect(Object.keys(first)).toEqual(["data", "meta", "cursor"]); // as `page` answers it
+    expect(first.cursor).toMatchObject({ affix: "prepend" });
+    expect(await list()).toEqual(first);
+    expect(e.store.reads.size).toBe(first.data.length); // one text per user
+    expect((await list("?perPage=1&page=2")).data).toEqual([first.data[1]]);
+    // withTags is part of the key: with and without, read in turn.
+    for (let round = 0; round < 2; round++) {
+      expect(named(await list("?withTags=true"), "superhero3")).toHaveProperty("tags");
+      expect(named(await list(), "superhero3")).not.toHaveProperty("tags");
+    }
+    // The single read keeps its own text: a list always shows updatedAt, a user never updated shows none alone.
+    expect(named(first, "superhero3")).toHaveProperty("updatedAt");
+    expect((await e.get("/v3/users/superhero3")).body.data).not.toHaveProperty("updatedAt");
+    // Read on behalf of a user, each entry carries that user's fields.
+    const theirs = (await e.get("/v3/users", as("superhero1"))).body as Page;
+    expect(named(theirs, "superhero2").conversationId).toBe("superhero1_user_superhero2");
+    expect(named(await list(), "superhero2")).not.toHaveProperty("conversationId");
+    await e.put("/v3/users/superhero3", { name: "Thor" });
+    expect(named(await list(), "superhero3").name).toBe("Thor");
+  });
+
   it("journals a cached answer like any other", async () => {
     await e.get("/v3/groups/supergroup");
     await e.get("/v3/groups/supergroup");

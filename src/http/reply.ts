@@ -29,18 +29,27 @@ export function okCached(c: Ctx, record: object, viewer: UserRecord | undefined,
 }
 
 /**
- * `page(c, items.map(build), pagination)` for a list whose items each answer what their record (an object that
- * stands for it while it is unchanged) and `shape` (the options that change an item's view) decide: each item's
- * text is reused from the store's read cache while nothing has changed, like `okCached`.
+ * `page(c, items.map(build), pagination, extra)` for a list whose items each answer what their record (an object
+ * that stands for it while it is unchanged) and `shape` (the options that change an item's view) decide: each
+ * item's text is reused from the store's read cache while nothing has changed, like `okCached`.
  */
-export function pageCached<T>(c: Ctx, items: readonly T[], recordOf: (item: T) => object, shape: object, build: (item: T) => unknown, pagination: Pagination): Response {
+export function pageCached<T>(
+  c: Ctx,
+  items: readonly T[],
+  recordOf: (item: T) => object,
+  shape: object,
+  build: (item: T) => unknown,
+  pagination: Pagination,
+  extra?: Record<string, unknown>,
+): Response {
   const reads = cachedReads(c);
   let text = '{"data":[';
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     text += (i === 0 ? "" : ",") + reads.text(recordOf(item), shape, () => JSON.stringify(build(item)));
   }
-  return answerJson(c, `${text}],"meta":${JSON.stringify({ pagination })}}`);
+  // The rest of the page as `page` serializes it, without its opening brace.
+  return answerJson(c, `${text}],${JSON.stringify({ meta: { pagination }, ...extra }).slice(1)}`);
 }
 
 /** The store's read cache, for a request that only reads and answers from it (it then keeps the cache when it ends). */

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Env, Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { normalizeUid, onBehalfOf } from "../../http/auth.js";
-import { page, ok, okCached, success, prependCursor } from "../../http/reply.js";
+import { page, pageCached, ok, okCached, success, prependCursor } from "../../http/reply.js";
 import { asBool, Query, RANGE, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { JsonObject, UserRecord } from "../../store/types.js";
 import { mintToken } from "../auth-tokens/tokens.js";
@@ -65,6 +65,9 @@ function uidList(body: Body, field: string): string[] {
   return [...new Set((body[field] as string[]).map(normalizeUid))];
 }
 
+/** The keys of a user's entry in a list read by the app, without and with tags (pageCached). */
+const LIST_SHAPES = [{}, {}];
+
 export const users = new Hono<Env>()
   .post("/users", async (c) => {
     const body = await readBody(c);
@@ -120,14 +123,15 @@ export const users = new Hono<Env>()
       among,
       hidden: sdk?.hideBlockedUsers ? app.relations.blockedByUser(viewer!.uid) : undefined,
     });
-    const data = result.users.map((u) => ({
-      ...userView(u, { viewer, tags: withTags, list: true }),
-      ...(viewer ? relationFlags(app, viewer, u) : {}),
-    }));
     const last = result.users[result.users.length - 1];
-    return page(c, data, result.pagination, {
-      cursor: prependCursor(c, last && (last.updatedAt ?? last.createdAt)),
-    });
+    const extra = { cursor: prependCursor(c, last && (last.updatedAt ?? last.createdAt)) };
+    // Read by the app itself, a user's entry depends on the user and withTags only: its text is kept (reply.ts).
+    if (!viewer) {
+      const build = (u: UserRecord) => userView(u, { tags: withTags, list: true });
+      return pageCached(c, result.users, (u) => u, LIST_SHAPES[Number(withTags)], build, result.pagination, extra);
+    }
+    const data = result.users.map((u) => ({ ...userView(u, { viewer, tags: withTags, list: true }), ...relationFlags(app, viewer, u) }));
+    return page(c, data, result.pagination, extra);
   })
 
   // Reactivate.
