@@ -3,6 +3,8 @@
 //   2. fan-out: a message in a group with 1,000 connected members, until the last has it (target p99 < 50 ms)
 //   3. REST throughput (GET /v3/users/{uid}, POST /v3/messages) with 1,000 idle sessions vs none (target >= 0.9x)
 //   4. 10,000 idle authenticated sessions: the server's RSS growth                        (target < 200 MB)
+//   5. REST POST /v3/messages on an emulator that has answered a client-plane call vs one that never has
+//      (target >= 0.9x: what an SDK once did must not slow the backend's requests afterwards)
 // Usage: npm run build && node bench/realtime.mjs     Writes bench/results/realtime.json.
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -165,6 +167,33 @@ await held.stop();
 
 await server.stop();
 agent.destroy();
+
+// 5. REST after a client-plane call: two fresh emulators, one of which has answered one client-plane call (an
+// SDK's), in alternating runs of the same POST.
+{
+  const post = (base) => ({
+    url: `${base}/v3/messages`,
+    method: "POST",
+    headers: { ...rest, "content-type": "application/json", onbehalfof: "superhero1" },
+    body: JSON.stringify({ receiver: "superhero2", receiverType: "user", data: { text: "hello" } }),
+  });
+  const never = await startServer("filled", ["{}"]);
+  const called = await startServer("filled", ["{}"]);
+  const token = (await (await fetch(`${called.url}/v3/users/superhero1/auth_tokens`, { method: "POST", headers: rest })).json()).data.authToken;
+  const call = await fetch(`${called.url}/${APP}.apiclient-us/v3.0/users/superhero2`, { headers: { appid: APP, authtoken: token, resource: "bench-device" } });
+  if (call.status !== 200) throw new Error(`client-plane call: ${call.status}`);
+  for (const s of [never, called]) await load({ ...post(s.url), duration: LOAD.warmupSeconds });
+  const runs = { never: [], called: [] };
+  for (let r = 0; r < LOAD.rounds; r++) {
+    runs.never.push((await load(post(never.url))).rps);
+    runs.called.push((await load(post(called.url))).rps);
+  }
+  const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const [a, b] = [mid(runs.never), mid(runs.called)];
+  results.restAfterClientCall = { post: { neverCalledRps: a, afterClientCallRps: b, ratio: +(b / a).toFixed(2), target: ">= 0.9" } };
+  await never.stop();
+  await called.stop();
+}
 results.loadAverage = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(JSON.stringify(results, null, 2));
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
