@@ -7,9 +7,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * client-plane requests and socket frames, so REST-plane requests pay nothing.
  *
  * On Node 20 an enabled AsyncLocalStorage puts a hook on every promise the process makes, whoever makes it: after a
- * single client-plane call, a REST `POST /v3/messages` ran 20-30% slower for the rest of the process. So the
+ * single client-plane call, a REST `POST /v3/messages` cost 19% more server CPU for the rest of the process. So the
  * storage is enabled only while such a call or frame is in progress, and disabled when the last one ends; what
- * runs after a call has answered (a bot's reply, a scheduled delivery) is not that call's doing and names no device.
+ * runs after a call has answered (a timer it set) is not that call's doing and names no device.
  */
 const current = new AsyncLocalStorage<string>();
 /** Calls and frames running inside the storage (a call's promise counts until it settles). */
