@@ -129,7 +129,7 @@ describe("the platform lane answers as Hono's dispatch does", () => {
     expect(answers.map((a) => [a.status, JSON.parse(a.body).data.uid])).toEqual([...uids, ...uids].map((uid) => [200, uid]));
   });
 
-  it("reads a body sent whole, in pieces after the headers, chunked, or pipelined behind another request", async () => {
+  it("reads a body sent whole, in pieces after the headers, chunked, or pipelined; pipelined answers keep their order", async () => {
     const port = new URL(e.url).port;
     const post = (text: string) => {
       const body = JSON.stringify({ receiver: "superhero2", receiverType: "user", data: { text } });
@@ -173,5 +173,13 @@ describe("the platform lane answers as Hono's dispatch does", () => {
       texts: ["chunked"],
     });
     expect(await exchange([post("first").whole + post("second").whole], 2)).toEqual({ statuses: [200, 200], texts: ["first", "second"] });
+    // Answers ready at once (reads) go out after the poll phase: two pipelined in one write keep their order.
+    const idOf = async (text: string) => {
+      const sent = await e.app.request("http://localhost/v3/messages", { method: "POST", headers: { ...key, onBehalfOf: "superhero1", "content-type": "application/json" }, body: post(text).body });
+      return ((await sent.json()) as { data: { id: string } }).data.id;
+    };
+    const read = (id: string) => `GET /v3/messages/${id} HTTP/1.1\r\nHost: localhost\r\napikey: ${REST_KEY}\r\n\r\n`;
+    const [one, two] = [await idOf("one"), await idOf("two")];
+    expect(await exchange([read(two) + read(one)], 2)).toEqual({ statuses: [200, 200], texts: ["two", "one"] });
   });
 });
