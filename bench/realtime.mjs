@@ -9,7 +9,7 @@
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { WebSocket } from "ws";
-import { KEY, load, LOAD, startServer } from "./lib.mjs";
+import { compare, KEY, load, LOAD, SCENARIOS, startServer } from "./lib.mjs";
 
 const APP = "62c95aeb231ec058";
 const USERS = 10_001;
@@ -171,26 +171,13 @@ agent.destroy();
 // 5. REST after a client-plane call: two fresh emulators, one of which has answered one client-plane call (an
 // SDK's), in alternating runs of the same POST.
 {
-  const post = (base) => ({
-    url: `${base}/v3/messages`,
-    method: "POST",
-    headers: { ...rest, "content-type": "application/json", onbehalfof: "superhero1" },
-    body: JSON.stringify({ receiver: "superhero2", receiverType: "user", data: { text: "hello" } }),
-  });
   const never = await startServer("filled", ["{}"]);
   const called = await startServer("filled", ["{}"]);
   const token = (await (await fetch(`${called.url}/v3/users/superhero1/auth_tokens`, { method: "POST", headers: rest })).json()).data.authToken;
   const call = await fetch(`${called.url}/${APP}.apiclient-us/v3.0/users/superhero2`, { headers: { appid: APP, authtoken: token, resource: "bench-device" } });
   if (call.status !== 200) throw new Error(`client-plane call: ${call.status}`);
-  for (const s of [never, called]) await load({ ...post(s.url), duration: LOAD.warmupSeconds });
-  const runs = { never: [], called: [] };
-  for (let r = 0; r < LOAD.rounds; r++) {
-    runs.never.push((await load(post(never.url))).rps);
-    runs.called.push((await load(post(called.url))).rps);
-  }
-  const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const [a, b] = [mid(runs.never), mid(runs.called)];
-  results.restAfterClientCall = { post: { neverCalledRps: a, afterClientCallRps: b, ratio: +(b / a).toFixed(2), target: ">= 0.9" } };
+  const { baseline: a, emulator: b } = await compare(never.url, called.url, SCENARIOS.post);
+  results.restAfterClientCall = { post: { neverCalledRps: a.rps, afterClientCallRps: b.rps, ratio: +(b.rps / a.rps).toFixed(2), target: ">= 0.9" } };
   await never.stop();
   await called.stop();
 }

@@ -1,7 +1,7 @@
 /**
  * Serialized answers of reads by id (one user, group or message as one viewer sees it) and of the items of a
- * conversation page, reused while the state cannot have changed: building and stringifying the view is a sixth of
- * a message read's instructions, and stringifying a page of 100 conversations more than half of that read's.
+ * page (conversations, users), reused while the state cannot have changed: building and stringifying the view is a
+ * sixth of a message read's instructions, and stringifying a page of 100 conversations more than half of that read's.
  *
  * A text is valid from when it is built until anything may have changed state. The store drops every text on each
  * committed change it hears of (`Store.changed`, every domain event); and every request that is not such a read
@@ -33,9 +33,10 @@ export class ReadCache {
 
   /**
    * The text of `record` in one `variant` (what else its view depends on), built by `build` unless a valid one is
-   * kept. One route per kind of record answers through here: a user by its uid, a group by its guid, a message by
-   * its id (each with the viewer as the variant), a conversation of a page by its place in its owner's activity
-   * index (with the page's view options).
+   * kept. Who answers through here: the reads of a user, a group and a message by id (with the viewer as the
+   * variant), a conversation of a page by its place in its owner's activity index (with the page's view options),
+   * and a user of a page the app reads itself by its record (with withTags: a variant of its own, apart from the
+   * single read's).
    */
   text(record: object, variant: object | undefined, build: () => string): string {
     if (this.inFlight !== 1) return build();
