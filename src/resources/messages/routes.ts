@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { bulkFailure, ok, okCached } from "../../http/reply.js";
+import { answerJson, bulkFailure, ok, okCached } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Body } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
@@ -14,7 +14,7 @@ import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/
 import { canSee, pathMessage, visibleTo } from "./access.js";
 import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Source } from "./list.js";
 import { checkText, conversationFor, readContent, store, type Content } from "./send.js";
-import { messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
+import { messageText, messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
 import { commitDelete, commitEdit } from "./changes.js";
 import { isHeld, moderateEdit } from "../moderation/screen.js";
 
@@ -121,7 +121,7 @@ export async function sendMessage(c: Ctx, sender: UserRecord | undefined) {
   const app = c.get("app");
   const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver, content);
   const m = store(app, c.get("emulator").clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
-  return ok(c, messageView(app, m, sender));
+  return answerJson(c, `{"data":${messageText(app, m, sender)}}`);
 }
 
 export const messages = new Hono<Env>()

@@ -44,3 +44,21 @@ export function userEntity(u: UserRecord): Record<string, unknown> {
   if (u.lastActiveAt !== undefined) out.lastActiveAt = u.lastActiveAt;
   return out;
 }
+
+/**
+ * Whether `userEntity(u)` would show what `shown` (an entity it built for `u`) shows: every field it reads. Records
+ * change in place but their nested values (metadata) are replaced, never mutated, so identity tells.
+ */
+export function showsSame(u: UserRecord, shown: Record<string, unknown>): boolean {
+  return (
+    shown.uid === u.uid &&
+    shown.name === u.name &&
+    shown.avatar === u.avatar &&
+    shown.metadata === u.metadata &&
+    shown.status === u.status &&
+    shown.role === u.role &&
+    shown.createdAt === u.createdAt &&
+    shown.updatedAt === u.updatedAt &&
+    shown.lastActiveAt === u.lastActiveAt
+  );
+}
