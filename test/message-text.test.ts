@@ -104,6 +104,38 @@ describe("a sent message's reply", () => {
   });
 });
 
+describe("a page of messages", () => {
+  it("is each message's view in order, every one naming its users as they are now", async () => {
+    const app = e.store.defaultApp;
+    for (let i = 0; i < 6; i++) {
+      const [from, to] = i % 2 ? ["superhero1", "superhero2"] : ["superhero2", "superhero1"];
+      expect((await e.post("/v3/messages", { receiver: to, receiverType: "user", data: { text: `m${i}` } }, { onBehalfOf: from })).status).toBe(200);
+    }
+    const read = async () => {
+      const res = await e.app.request("http://localhost/v3/messages?conversationId=superhero1_user_superhero2&limit=30", {
+        headers: { apikey: REST_KEY, onBehalfOf: "superhero1" },
+      });
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      return { text, body: JSON.parse(text) };
+    };
+    const first = await read();
+    const viewer = app.users.get("superhero1");
+    const views = first.body.data.map((d: { id: string }) => messageView(app, app.messages.get(Number(d.id))!, viewer));
+    expect(first.text).toBe(JSON.stringify({ data: views, meta: first.body.meta }));
+
+    expect((await e.put("/v3/users/superhero2", { name: "Steve" })).status).toBe(200);
+    const after = await read();
+    // The seed's messages are on the page too.
+    const chat = after.body.data.filter((m: { data: { text?: string } }) => /^m\d$/.test(m.data.text ?? ""));
+    expect(chat).toHaveLength(6);
+    for (const m of chat) {
+      const { sender, receiver } = m.data.entities;
+      expect((m.sender === "superhero2" ? sender : receiver).entity.name).toBe("Steve");
+    }
+  });
+});
+
 describe("messageText", () => {
   it("writes any message's view as JSON.stringify does: reactions, interactions, quotes, actions, groups", async () => {
     const app = e.store.defaultApp;

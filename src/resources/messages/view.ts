@@ -111,8 +111,8 @@ export function messageView(
  * inside a JSON string a quote is always escaped); the last `"entities":0` of the data's text is its own (after
  * it come only reactions and interactions, which have no such key).
  */
-export function messageText(app: AppState, m: MessageRecord, viewer?: UserRecord): string {
-  const view = messageView(app, m, viewer, undefined, { entitiesSlot: true });
+export function messageText(app: AppState, m: MessageRecord, viewer?: UserRecord, memo?: EntityMemo, opts: MessageViewOptions = {}): string {
+  const view = messageView(app, m, viewer, memo, { ...opts, entitiesSlot: true });
   const data = view.data as Record<string, unknown>;
   if (data.entities !== ENTITIES_SLOT) return JSON.stringify(view);
   view.data = 0;
@@ -120,7 +120,7 @@ export function messageText(app: AppState, m: MessageRecord, viewer?: UserRecord
   const inner = JSON.stringify(data);
   const d = outer.indexOf('"data":0') + '"data":'.length;
   const e = inner.lastIndexOf('"entities":0') + '"entities":'.length;
-  return outer.slice(0, d) + inner.slice(0, e) + chatEntitiesText(app, m) + inner.slice(e + 1) + outer.slice(d + 1);
+  return outer.slice(0, d) + inner.slice(0, e) + chatEntitiesText(app, m, memo) + inner.slice(e + 1) + outer.slice(d + 1);
 }
 
 /** What one sender's last one-on-one entities were written from, and their text. */
@@ -140,10 +140,10 @@ interface KeptEntities {
 const keptEntities = new WeakMap<UserRecord, KeptEntities>();
 
 /** `JSON.stringify(chatEntities(app, m))`, reused while nothing it shows has changed (one-on-one, both users live). */
-function chatEntitiesText(app: AppState, m: MessageRecord): string {
+function chatEntitiesText(app: AppState, m: MessageRecord, memo?: EntityMemo): string {
   const sender = app.users.get(m.sender);
   const receiver = m.receiverType === "user" ? app.users.get(m.receiver) : undefined;
-  if (!sender || !receiver) return JSON.stringify(chatEntities(app, m));
+  if (!sender || !receiver) return JSON.stringify(chatEntities(app, m, memo));
   const kept = keptEntities.get(sender);
   if (
     kept?.receiver === receiver &&
