@@ -1,0 +1,59 @@
+// The cost of writing message replies as text, in-process: a sent message's reply and a page of 100 messages of
+// one conversation, by messageText (entities from the texts kept per sender) next to JSON.stringify of the views
+// (what the replies cost before). Each text's UTF-8 length is taken, as the answer's Content-Length is.
+// Usage: npm run build && node bench/reply-text.mjs
+import { startEmulator } from "../dist/index.js";
+import { messageText, messageView } from "../dist/resources/messages/view.js";
+import { KEY } from "./lib.mjs";
+
+const e = await startEmulator({ port: 0, quiet: true });
+const send = (from, to, text) =>
+  fetch(`${e.url}/v3/messages`, {
+    method: "POST",
+    headers: { apikey: KEY, "content-type": "application/json", onBehalfOf: from },
+    body: JSON.stringify({ receiver: to, receiverType: "user", data: { text } }),
+  });
+for (let i = 0; i < 100; i++) await send(i % 2 ? "superhero1" : "superhero2", i % 2 ? "superhero2" : "superhero1", `message ${i}`);
+const app = e.store.defaultApp;
+const viewer = app.users.get("superhero1");
+const page = app.messages.conversation("superhero1_user_superhero2").slice(-100);
+const sent = page.at(-1);
+
+let sink = 0; // every length is used, so no call can be left out
+
+/** Microseconds per call of `f`, the median of `rounds` rounds of `n` calls. */
+function time(f, n, rounds = 9) {
+  const figures = [];
+  for (let r = 0; r < rounds; r++) {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) sink += f();
+    figures.push(((performance.now() - t) * 1000) / n);
+  }
+  return figures.sort((a, b) => a - b)[rounds >> 1];
+}
+
+const reply = {
+  messageText: () => Buffer.byteLength(`{"data":${messageText(app, sent, viewer)}}`),
+  stringify: () => Buffer.byteLength(JSON.stringify({ data: messageView(app, sent, viewer) })),
+};
+const pageOf100 = {
+  messageText: () => {
+    const memo = new Map();
+    let text = '{"data":[';
+    for (let i = 0; i < page.length; i++) text += (i === 0 ? "" : ",") + messageText(app, page[i], viewer, memo, {});
+    return Buffer.byteLength(`${text}]}`);
+  },
+  stringify: () => {
+    const memo = new Map();
+    return Buffer.byteLength(JSON.stringify({ data: page.map((m) => messageView(app, m, viewer, memo, {})) }));
+  },
+};
+for (const [name, pair, n] of [["a sent message's reply", reply, 100_000], ["a page of 100 messages", pageOf100, 1_000]]) {
+  time(pair.messageText, n, 3); // warm-up of both
+  time(pair.stringify, n, 3);
+  const a = time(pair.messageText, n);
+  const b = time(pair.stringify, n);
+  console.log(`${name}: messageText ${a.toFixed(2)} µs, JSON.stringify of the view ${b.toFixed(2)} µs (${(a / b).toFixed(2)}×)`);
+}
+if (sink === 0) throw new Error("no text written");
+await e.close();
