@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { messageText, messageView } from "../src/resources/messages/view.js";
 import { showsSame, userEntity } from "../src/resources/users/view.js";
-import type { UserRecord } from "../src/store/types.js";
+import { groupEntity, groupShowsSame } from "../src/resources/groups/view.js";
+import type { GroupRecord, UserRecord } from "../src/store/types.js";
 import { emulator, REST_KEY, type TestEmulator } from "./helpers.js";
 
 // A sent message's reply is written by messageText: the view's text with the sender's and receiver's entities
@@ -93,6 +94,19 @@ describe("a sent message's reply", () => {
     expect(next.text).toBe(next.expected);
   });
 
+  it("shows a change to the receiving group in the next reply: its name, tags and member count", async () => {
+    const toGroup = { receiver: "supergroup", receiverType: "group", data: { text: "team" } };
+    const first = await send("superhero1", toGroup);
+    const count = first.entities.receiver.entity.membersCount;
+    expect((await e.put("/v3/groups/supergroup", { name: "Avengers", tags: ["hq"] })).status).toBe(200);
+    let next = await send("superhero1", toGroup);
+    expect(next.entities.receiver.entity).toMatchObject({ name: "Avengers", tags: ["hq"], membersCount: count });
+    expect((await e.post("/v3/groups/supergroup/members", { participants: ["superhero5"] })).status).toBe(200);
+    next = await send("superhero1", toGroup);
+    expect(next.entities.receiver.entity.membersCount).toBe(count + 1);
+    expect(next.text).toBe(next.expected);
+  });
+
   it("names a user deleted for good and created again by the new record", async () => {
     await e.post("/v3/users", { uid: "phoenix", name: "Jean" });
     expect((await send("superhero1", { receiver: "phoenix", receiverType: "user", data: { text: "hi" } })).entities.receiver.entity.name).toBe("Jean");
@@ -146,7 +160,12 @@ describe("messageText", () => {
     expect((await e.post(`/v3/messages/${one}/reactions/👍`, {}, { onBehalfOf: "superhero2" })).status).toBe(200);
     app.interactions.add("superhero1", Number(one), "button", 1_700_000_000);
     await e.post("/v3/groups/supergroup/members", { participants: ["superhero5"] });
-    const ids = [one, quoting, ...app.messages.all.slice(-3).map((m) => String(m.id))];
+    // A message whose receiver was then deleted for good, and one the app itself sent.
+    await e.post("/v3/users", { uid: "gone", name: "Gone" });
+    const toGone = (await e.post("/v3/messages", { receiver: "gone", receiverType: "user", data: { text: "bye" } }, { onBehalfOf: "superhero1" })).body.data.id;
+    expect((await e.del("/v3/users/gone", { permanent: true })).status).toBe(200);
+    const fromApp = (await e.post("/v3/messages", { receiver: "superhero1", receiverType: "user", data: { text: "system" } })).body.data.id;
+    const ids = [one, quoting, toGone, fromApp, ...app.messages.list().slice(-3).map((m) => String(m.id))];
     for (const id of ids)
       for (const viewer of [undefined, app.users.get("superhero1"), app.users.get("superhero2")]) {
         const m = app.messages.get(Number(id))!;
@@ -177,5 +196,31 @@ describe("showsSame", () => {
       const changed = { ...u, [key]: key === "metadata" ? { a: 1 } : `${String(u[key as keyof UserRecord])}!` } as UserRecord;
       expect(showsSame(changed, shown), key).toBe(false);
     }
+  });
+});
+
+describe("groupShowsSame", () => {
+  it("tells a change to any field groupEntity shows, and to the member count", () => {
+    const app = e.store.defaultApp;
+    const g: GroupRecord = {
+      guid: "supergroup",
+      name: "Full",
+      type: "public",
+      icon: "i",
+      description: "d",
+      owner: "superhero1",
+      tags: ["t"],
+      createdAt: 1,
+      updatedAt: 2,
+      updatedBy: "superhero1",
+    };
+    const shown = groupEntity(app, g);
+    expect(groupShowsSame(app, g, shown)).toBe(true);
+    for (const key of Object.keys(shown)) {
+      if (key === "membersCount" || key === "conversationId") continue; // not fields of the record
+      const changed = { ...g, [key]: key === "tags" ? ["t"] : `${String(g[key as keyof GroupRecord])}!` } as GroupRecord;
+      expect(groupShowsSame(app, changed, shown), key).toBe(false);
+    }
+    expect(groupShowsSame(app, g, { ...shown, membersCount: (shown.membersCount as number) + 1 })).toBe(false);
   });
 });

@@ -46,3 +46,23 @@ export function groupEntity(app: AppState, g: GroupRecord): Record<string, unkno
   out.conversationId = groupConversationId(g.guid);
   return out;
 }
+
+/**
+ * Whether `groupEntity(app, g)` would show what `shown` (an entity it built for `g`) shows: every field it reads,
+ * the member count included. Nested values (tags) are replaced, never mutated, so identity tells.
+ */
+export function groupShowsSame(app: AppState, g: GroupRecord, shown: Record<string, unknown>): boolean {
+  return (
+    shown.guid === g.guid &&
+    shown.icon === g.icon &&
+    shown.name === g.name &&
+    shown.tags === (g.tags.length > 0 ? g.tags : undefined) &&
+    shown.type === g.type &&
+    shown.owner === g.owner &&
+    shown.createdAt === g.createdAt &&
+    shown.updatedAt === g.updatedAt &&
+    shown.updatedBy === g.updatedBy &&
+    shown.description === g.description &&
+    shown.membersCount === app.groups.membersCount(g.guid)
+  );
+}

@@ -1,7 +1,7 @@
 import type { AppState } from "../../store/app-state.js";
 import { userConversationId } from "../../store/conversation-ids.js";
-import type { JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
-import { groupEntity } from "../groups/view.js";
+import type { GroupRecord, JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
+import { groupEntity, groupShowsSame } from "../groups/view.js";
 import { showsSame, userEntity } from "../users/view.js";
 
 export const SYSTEM_UID = "app_system";
@@ -55,10 +55,9 @@ export function messageView(
   out.receiver = m.receiver;
   out.category = m.category;
   out.type = m.type;
-  const data: Record<string, unknown> =
-    m.category === "action" || m.category === "call"
-      ? { ...m.data }
-      : withEntities(m.data, opts.entitiesSlot && !Object.hasOwn(m.data, "entities") ? ENTITIES_SLOT : chatEntities(app, m, memo));
+  const data: Record<string, unknown> = hasChatEntities(m)
+    ? withEntities(m.data, opts.entitiesSlot ? ENTITIES_SLOT : chatEntities(app, m, memo))
+    : { ...m.data };
   if (viewer && m.category === "action" && m.receiverType === "group") data.entities = withViewerConversation(data.entities, viewer);
   const reactions = app.reactions.summary(m.id, viewer?.uid);
   if (reactions.length > 0) data.reactions = reactions;
@@ -103,29 +102,43 @@ export function messageView(
   return out;
 }
 
+/** Action and call messages carry entities of their own (snapshots); the others show their live sender and receiver. */
+const hasChatEntities = (m: MessageRecord): boolean => m.category !== "action" && m.category !== "call";
+
 /**
- * `JSON.stringify(messageView(app, m, viewer))`, for less: a chat message's sender and receiver entities (half of
- * a sent message's reply, and the costliest half to stringify) come as a text kept per sender (chatEntitiesText).
- * The view is stringified with a slot for its data, the data with a slot for the entities, and the texts are
- * joined at the slots. The first `"data":0` of the view's text is its own key (only strings come before it, and
- * inside a JSON string a quote is always escaped); the last `"entities":0` of the data's text is its own (after
- * it come only reactions and interactions, which have no such key).
+ * `JSON.stringify(messageView(app, m, viewer, memo, opts))`, for less: a chat message's sender and receiver entities
+ * (half of a sent message's reply, and the costliest half to stringify) come as a text kept per sender
+ * (entitiesText). The view is stringified with a slot for its data, the data with a slot for the entities, and the
+ * texts are joined at the slots. The first `"data":0` of the view's text is its own key (only strings come before
+ * it, and inside a JSON string a quote is always escaped); the last `"entities":0` of the data's text is its own
+ * (after it come only reactions and interactions, which have no such key; a message whose data has its own
+ * `entities` key, which could place the slot earlier, is stringified whole).
  */
 export function messageText(app: AppState, m: MessageRecord, viewer?: UserRecord, memo?: EntityMemo, opts: MessageViewOptions = {}): string {
+  const parties = hasChatEntities(m) && !Object.hasOwn(m.data, "entities") ? liveParties(app, m) : undefined;
+  if (!parties) return JSON.stringify(messageView(app, m, viewer, memo, opts));
   const view = messageView(app, m, viewer, memo, { ...opts, entitiesSlot: true });
   const data = view.data as Record<string, unknown>;
-  if (data.entities !== ENTITIES_SLOT) return JSON.stringify(view);
   view.data = 0;
   const outer = JSON.stringify(view);
   const inner = JSON.stringify(data);
   const d = outer.indexOf('"data":0') + '"data":'.length;
   const e = inner.lastIndexOf('"entities":0') + '"entities":'.length;
-  return outer.slice(0, d) + inner.slice(0, e) + chatEntitiesText(app, m, memo) + inner.slice(e + 1) + outer.slice(d + 1);
+  return outer.slice(0, d) + inner.slice(0, e) + entitiesText(app, m, parties) + inner.slice(e + 1) + outer.slice(d + 1);
 }
 
-/** What one sender's last one-on-one entities were written from, and their text. */
+type Parties = [sender: UserRecord, receiver: UserRecord | GroupRecord];
+
+/** A chat message's sender and receiver records, when both are live (not the system, a user deleted for good, a deleted group). */
+function liveParties(app: AppState, m: MessageRecord): Parties | undefined {
+  const sender = app.users.get(m.sender);
+  const receiver = m.receiverType === "user" ? app.users.get(m.receiver) : app.groups.get(m.receiver);
+  return sender && receiver ? [sender, receiver] : undefined;
+}
+
+/** What one sender's last entities were written from (its receiver: a user or a group), and their text. */
 interface KeptEntities {
-  receiver: UserRecord;
+  receiver: UserRecord | GroupRecord;
   conversationId: string;
   senderShown: Record<string, unknown>;
   receiverShown: Record<string, unknown>;
@@ -133,23 +146,20 @@ interface KeptEntities {
 }
 
 /**
- * Per sender record, its last one-on-one entities' text. Valid while the receiver record and conversation are the
- * same and both users still show what their entities showed (records change in place; see `showsSame`). Kept by
- * record, it goes with the record (a reset, a permanent delete).
+ * Per sender record, the text of its last entities. Valid while the receiver record and conversation are the same
+ * and both still show what their entities showed (records change in place; see `showsSame`, `groupShowsSame`).
+ * Kept by record, it goes with the record (a reset, a permanent delete).
  */
 const keptEntities = new WeakMap<UserRecord, KeptEntities>();
 
-/** `JSON.stringify(chatEntities(app, m))`, reused while nothing it shows has changed (one-on-one, both users live). */
-function chatEntitiesText(app: AppState, m: MessageRecord, memo?: EntityMemo): string {
-  const sender = app.users.get(m.sender);
-  const receiver = m.receiverType === "user" ? app.users.get(m.receiver) : undefined;
-  if (!sender || !receiver) return JSON.stringify(chatEntities(app, m, memo));
+/** `JSON.stringify(chatEntities(app, m))`, reused while nothing it shows has changed. */
+function entitiesText(app: AppState, m: MessageRecord, [sender, receiver]: Parties): string {
   const kept = keptEntities.get(sender);
   if (
     kept?.receiver === receiver &&
     kept.conversationId === m.conversationId &&
     showsSame(sender, kept.senderShown) &&
-    showsSame(receiver, kept.receiverShown)
+    ("guid" in receiver ? groupShowsSame(app, receiver, kept.receiverShown) : showsSame(receiver, kept.receiverShown))
   )
     return kept.text;
   const entities = chatEntities(app, m) as { sender: { entity: Record<string, unknown> }; receiver: { entity: Record<string, unknown> } };
