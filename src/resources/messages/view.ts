@@ -35,6 +35,9 @@ export interface MessageViewOptions {
 /** What `data.entities` holds while `messageText` writes the entities in as text. */
 const ENTITIES_SLOT = 0;
 
+/** Action and call messages carry entities of their own (snapshots); the others show their live sender and receiver. */
+const hasChatEntities = (m: MessageRecord): boolean => m.category !== "action" && m.category !== "call";
+
 /**
  * A message as the API shows it. Chat and custom messages get their sender/receiver entities from the live
  * user and group; action messages carry the snapshots taken when they happened. Pins show to everyone who sees
@@ -101,9 +104,6 @@ export function messageView(
   if (savedAt !== undefined) out.savedAt = savedAt;
   return out;
 }
-
-/** Action and call messages carry entities of their own (snapshots); the others show their live sender and receiver. */
-const hasChatEntities = (m: MessageRecord): boolean => m.category !== "action" && m.category !== "call";
 
 /**
  * `JSON.stringify(messageView(app, m, viewer, memo, opts))`, for less: a chat message's sender and receiver entities
