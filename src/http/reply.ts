@@ -43,13 +43,19 @@ export function pageCached<T>(
   extra?: Record<string, unknown>,
 ): Response {
   const reads = cachedReads(c);
+  const textOf = (item: T) => reads.text(recordOf(item), shape, () => JSON.stringify(build(item)));
+  return answerItems(c, items, textOf, { meta: { pagination }, ...extra });
+}
+
+/**
+ * `c.json({ data: views, ...rest })` with each item's view already written as JSON text by `textOf`: the answer is
+ * assembled around those texts, and `rest` serialized as `c.json` would.
+ */
+export function answerItems<T>(c: Ctx, items: readonly T[], textOf: (item: T) => string, rest: Record<string, unknown>): Response {
   let text = '{"data":[';
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    text += (i === 0 ? "" : ",") + reads.text(recordOf(item), shape, () => JSON.stringify(build(item)));
-  }
-  // The rest of the page as `page` serializes it, without its opening brace.
-  return answerJson(c, `${text}],${JSON.stringify({ meta: { pagination }, ...extra }).slice(1)}`);
+  for (let i = 0; i < items.length; i++) text += (i === 0 ? "" : ",") + textOf(items[i]);
+  const tail = JSON.stringify(rest); // its fields follow the data's, without the opening brace
+  return answerJson(c, tail === "{}" ? `${text}]}` : `${text}],${tail.slice(1)}`);
 }
 
 /** The store's read cache, for a request that only reads and answers from it (it then keeps the cache when it ends). */

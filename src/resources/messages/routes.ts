@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { answerJson, bulkFailure, ok, okCached } from "../../http/reply.js";
+import { answerItems, answerJson, bulkFailure, ok, okCached } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Body } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
@@ -98,10 +98,8 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
   const memo: EntityMemo = new Map();
   const view = { hideQuoted: flags.hideQuotedMessages, threadSubscribed: flags.withThreadSubscribed };
-  let text = '{"data":[';
-  for (let i = 0; i < items.length; i++) text += (i === 0 ? "" : ",") + messageText(app, items[i], viewer, memo, view);
-  // The rest as `c.json({ data, meta })` writes it, without its opening brace.
-  return answerJson(c, `${text}],${JSON.stringify({ meta: cursorMeta(items, cursor, extra, c.get("actor") !== undefined) }).slice(1)}`);
+  const meta = cursorMeta(items, cursor, extra, c.get("actor") !== undefined);
+  return answerItems(c, items, (m) => messageText(app, m, viewer, memo, view), { meta });
 }
 
 /**
