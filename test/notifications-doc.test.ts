@@ -4,17 +4,17 @@ import { expect, it } from "vitest";
 import { startEmulator, type EmulatorOptions } from "../src/index.js";
 
 /**
- * The README's notification example ("assert that B gets exactly one push") runs as written: its code block is
+ * The notifications page's example ("assert that B gets exactly one push") runs as written: its code block is
  * read from the README, its imports are bound to this package and Vitest, and its tests run here (on a free port).
  */
 
-const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const README = readFileSync(new URL("../docs/notifications.md", import.meta.url), "utf8");
 const INTRO = "A complete test — assert that B gets exactly one push:";
 
 function example(): string {
   const after = README.slice(README.indexOf(INTRO) + INTRO.length);
   const block = /^```ts\n([\s\S]*?)^```/m.exec(after);
-  if (README.indexOf(INTRO) < 0 || !block) throw new Error("the README lost its notification example");
+  if (README.indexOf(INTRO) < 0 || !block) throw new Error("docs/notifications.md lost its notification example");
   const imports = [`import { afterAll, expect, it } from "vitest";`, `import { startEmulator } from "chat-emulator";`];
   for (const line of imports) expect(block[1]).toContain(line);
   const body = imports.reduce((code, line) => code.replace(line, ""), block[1]);
