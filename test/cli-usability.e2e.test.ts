@@ -38,9 +38,11 @@ describe("CLI usability", () => {
     for (const path of ["/", "/_emulator"]) {
       const browser = await fetch(`${cli.url}${path}`, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" }, redirect: "manual" });
       expect([browser.status, browser.headers.get("location")]).toEqual([302, "/_emulator/ui"]);
-      const api = await fetch(`${cli.url}${path}`, { headers: { accept: "application/json" } });
-      expect(api.status).toBe(404);
-      expect((await api.json()).error.code).toBe("ERR_API_NOT_FOUND");
     }
+    // API clients get JSON: the control API's index at /_emulator, not found at /.
+    const index = await fetch(`${cli.url}/_emulator`, { headers: { accept: "application/json" } });
+    expect([index.status, (await index.json()).endpoints.length > 10]).toEqual([200, true]);
+    const root = await fetch(`${cli.url}/`, { headers: { accept: "application/json" } });
+    expect([root.status, (await root.json()).error.code]).toEqual([404, "ERR_API_NOT_FOUND"]);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
+import { startEmulator } from "../src/index.js";
 import { BIN } from "./cli.helpers.js";
 
 /**
@@ -128,19 +128,16 @@ describe.each(PAGES)("%s", (file) => {
 
 const RUNNABLE = new Set(["sh", "bash", "shell"]);
 
-/** The sh blocks of the pages that have any, run in order against a live emulator (a fresh state per page). */
+/** The sh blocks of the pages that have any, run in order against a live emulator (a fresh one per page). */
 describe("shell examples", () => {
-  let emulator: RunningEmulator;
   let bin: string;
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, quiet: true });
     // `chat-emulator` and `npx chat-emulator` in the examples mean this checkout's (built) CLI.
     bin = mkdtempSync(join(tmpdir(), "chat-emulator-docs-bin-"));
     writeFileSync(join(bin, "chat-emulator"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     chmodSync(join(bin, "chat-emulator"), 0o755);
   });
-  afterAll(async () => {
-    await emulator?.close();
+  afterAll(() => {
     rmSync(bin, { recursive: true, force: true });
   });
 
@@ -148,7 +145,7 @@ describe("shell examples", () => {
     (p) => p.blocks.length > 0,
   );
   it.each(pages)("$file: its shell blocks succeed against a live emulator", async ({ file, blocks }) => {
-    await fetch(`${emulator.url}/_emulator/reset`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const emulator = await startEmulator({ port: 0, quiet: true });
     const cwd = mkdtempSync(join(tmpdir(), "chat-emulator-docs-"));
     try {
       for (const b of blocks) {
@@ -157,7 +154,7 @@ describe("shell examples", () => {
           // curl answers with the status it got: an example that meets an error fails here.
           'curl() { command curl --silent --show-error --fail-with-body "$@"; }',
           'npx() { if [ "$1" = chat-emulator ]; then shift; chat-emulator "$@"; else command npx "$@"; fi; }',
-          b.code.replaceAll("http://127.0.0.1:4780", emulator.url).replaceAll("http://localhost:4780", emulator.url),
+          b.code.replace(/(?:http:\/\/)?(?:127\.0\.0\.1|localhost):4780/g, emulator.url),
         ].join("\n");
         const result = await new Promise<{ code: number; out: string }>((done) =>
           execFile("bash", ["-c", script], { cwd, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 60_000 }, (err, stdout, stderr) =>
@@ -167,6 +164,7 @@ describe("shell examples", () => {
         expect(result.code, `${file}:${b.line}\n${result.out}`).toBe(0);
       }
     } finally {
+      await emulator.close();
       rmSync(cwd, { recursive: true, force: true });
     }
   });
