@@ -43,7 +43,7 @@ export interface EmulatorOptions extends ControlOptions {
   host?: string;
   /** JSON data file: loaded at start (created if missing), saved after changes, flushed on close. */
   data?: string;
-  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled demo app. */
+  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled Default App. */
   seed?: string | { apps: unknown[] };
   managementKey?: string;
   managementSecret?: string;
