@@ -69,8 +69,8 @@ await call("GET", "/users/ghost");
 // Moderation: a rule that holds a message back, and a message a user flagged.
 await call("PUT", "/moderation/rules/text-profanity-filter", { enabled: true }).catch(() => {});
 await say("superhero4", "What the hell happened here?", "superhero5", "user");
-const rude = await say("superhero5", "This is spam, buy now!", "supergroup");
-await call("POST", `/messages/${rude.id}/flagged`, { id: "spam", remark: "advert" }, "superhero2");
+const rude = await say("superhero2", "Cheap suits, buy now at suits.example!", "supergroup");
+await call("POST", `/messages/${rude.id}/flagged`, { id: "spam", remark: "advert" }, "superhero3");
 
 // Extensions: two switched on, one of which changes what a message carries.
 await mgmt("POST", `/apps/${app.appId}/extensions`, { enabled: ["profanity-filter", "link-preview"] });

@@ -81,8 +81,8 @@ function RecentTable({ entries, empty }: { entries: JournalEntry[]; empty: strin
 export function AppsView({ dir }: { dir: Directory }) {
   const apps = [...dir.apps].sort((a, b) => Number(b.default) - Number(a.default));
   const journal = useStore(requests);
-  const recent = journal.slice(0, 8);
-  const errors = journal.filter((e) => e.status === null || e.status >= 400).slice(0, 8);
+  const recent = journal.slice(0, 6);
+  const errors = journal.filter((e) => e.status === null || e.status >= 400).slice(0, 6);
   return (
     <section class="home">
       <h1>Apps</h1>
