@@ -7,6 +7,15 @@ import type { Hono } from "hono";
 import type { Env } from "./http/context.js";
 import { CorsResponse, withCors } from "./http/cors.js";
 import { laneFor } from "./http/lane.js";
+import { boundUnreadBody } from "./http/drain.js";
+
+/**
+ * How long a client may take to send a request's headers, and the whole request (body included), before Node
+ * answers 408 and closes: a slow sender otherwise holds a connection for Node's defaults (a minute, five). They
+ * count the request only: a WebSocket upgraded, a long poll or a stream being answered is not cut off.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 120_000;
 
 export interface Listening {
   server: Server;
@@ -21,17 +30,23 @@ export interface ListenOptions {
   wrap?: (listener: RequestListener) => RequestListener;
   /** Takes connection upgrades (the WebSocket). */
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Overrides HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (tests), and how often Node checks them. */
+  timeouts?: { headersMs: number; requestMs: number; checkEveryMs: number };
 }
 
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
 export async function listen(app: Hono<Env>, port: number, host: string, options: ListenOptions = {}): Promise<Listening> {
   const adapter = getRequestListener(app.fetch) as RequestListener;
   const lane = laneFor(app); // after the adapter: it probes the adapter's Response
-  const base = withCors(lane ? (req, res) => void (lane(req, res) || adapter(req, res)) : adapter) as RequestListener;
+  const routed: RequestListener = lane ? (req, res) => void (lane(req, res) || adapter(req, res)) : adapter;
+  const base = withCors((req, res) => {
+    boundUnreadBody(req, res);
+    routed(req, res);
+  }) as RequestListener;
   const listener = options.wrap ? options.wrap(base) : base;
-  const server: Server = options.tls
-    ? createHttpsServer({ ...options.tls, ServerResponse: CorsResponse }, listener)
-    : createServer({ ServerResponse: CorsResponse }, listener);
+  const { headersMs = HEADERS_TIMEOUT_MS, requestMs = REQUEST_TIMEOUT_MS, checkEveryMs = 1_000 } = options.timeouts ?? {};
+  const serverOptions = { ServerResponse: CorsResponse, headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs };
+  const server: Server = options.tls ? createHttpsServer({ ...options.tls, ...serverOptions }, listener) : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;
   if (options.upgrade) server.on("upgrade", options.upgrade);
   await new Promise<void>((resolve, reject) => {
