@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type RequestListener, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -21,6 +21,18 @@ export interface ListenOptions {
   wrap?: (listener: RequestListener) => RequestListener;
   /** Takes connection upgrades (the WebSocket). */
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Runs before each answer is written (persistence appends committed changes to its change log). */
+  beforeAnswer?: () => void;
+}
+
+/** Node's response (with CORS) that runs `before` ahead of writing its head: ahead of any byte of the answer. */
+function answeringAfter(before: () => void): typeof CorsResponse {
+  return class AnsweringAfter extends CorsResponse {
+    override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+      before();
+      return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
+    }
+  } as typeof CorsResponse;
 }
 
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
@@ -29,9 +41,10 @@ export async function listen(app: Hono<Env>, port: number, host: string, options
   const lane = laneFor(app); // after the adapter: it probes the adapter's Response
   const base = withCors(lane ? (req, res) => void (lane(req, res) || adapter(req, res)) : adapter) as RequestListener;
   const listener = options.wrap ? options.wrap(base) : base;
+  const ServerResponse = options.beforeAnswer ? answeringAfter(options.beforeAnswer) : CorsResponse;
   const server: Server = options.tls
-    ? createHttpsServer({ ...options.tls, ServerResponse: CorsResponse }, listener)
-    : createServer({ ServerResponse: CorsResponse }, listener);
+    ? createHttpsServer({ ...options.tls, ServerResponse }, listener)
+    : createServer({ ServerResponse }, listener);
   server.keepAliveTimeout = 5_000;
   if (options.upgrade) server.on("upgrade", options.upgrade);
   await new Promise<void>((resolve, reject) => {
