@@ -127,7 +127,9 @@ export function round(t: string): Write[] {
     {
       name: "extension settings",
       request: () => ({ method: "POST", path: `/apimgmt/apps/${APP_ID}/extensions/profanity-filter/v1/settings`, body: { settings: { dropMessage: false, badwords: [`${t}bad`] } } }),
-      found: (app) => JSON.stringify(app.management.extensions).includes(`${t}bad`),
+      // One value for the app that every round replaces: later rounds overwrite it, so only its presence is
+      // checked here (the replay test compares whole states).
+      found: (app) => Array.isArray(app.management.extensions["profanity-filter"]?.settings?.badwords),
     },
     {
       name: "app settings",
