@@ -67,6 +67,7 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("-p, --port <port>", "port to listen on (0 = a free port)").env("CHAT_EMULATOR_PORT").default(4780).argParser(intArg("--port", 0, 65535)))
     .addOption(new Option("--host <host>", "interface to bind").env("CHAT_EMULATOR_HOST").default("127.0.0.1"))
     .addOption(new Option("--data <file>", "JSON file to load state from and save it to").env("CHAT_EMULATOR_DATA"))
+    .addOption(new Option("--fsync", "with --data: answer a write only once the disk has it (survives a power cut; slower)").env("CHAT_EMULATOR_FSYNC"))
     .addOption(new Option("--seed <file|none>", 'seed file, or "none" for no apps (default: the bundled demo app)').env("CHAT_EMULATOR_SEED"))
     .addOption(new Option("--management-key <key>", "management API key header").env("CHAT_EMULATOR_MANAGEMENT_KEY").default(DEFAULT_MANAGEMENT_KEY))
     .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET").default(DEFAULT_MANAGEMENT_SECRET))
@@ -93,6 +94,7 @@ export async function main(argv = process.argv): Promise<void> {
     port: number;
     host: string;
     data?: string;
+    fsync?: boolean;
     seed?: string;
     managementKey?: string;
     managementSecret?: string;
@@ -114,6 +116,7 @@ export async function main(argv = process.argv): Promise<void> {
       port: o.port,
       host: o.host,
       data: o.data,
+      fsync: o.fsync,
       seed: o.seed,
       managementKey: o.managementKey,
       managementSecret: o.managementSecret,

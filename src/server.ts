@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type RequestListener, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -32,6 +32,18 @@ export interface ListenOptions {
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Overrides HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (tests), and how often Node checks them. */
   timeouts?: { headersMs: number; requestMs: number; checkEveryMs: number };
+  /** Runs before each answer is written (persistence appends committed changes to its change log). */
+  beforeAnswer?: () => void;
+}
+
+/** Node's response (with CORS) that runs `before` ahead of writing its head: ahead of any byte of the answer. */
+function answeringAfter(before: () => void): typeof CorsResponse {
+  return class AnsweringAfter extends CorsResponse {
+    override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+      before();
+      return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
+    }
+  } as typeof CorsResponse;
 }
 
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
@@ -45,7 +57,8 @@ export async function listen(app: Hono<Env>, port: number, host: string, options
   }) as RequestListener;
   const listener = options.wrap ? options.wrap(base) : base;
   const { headersMs = HEADERS_TIMEOUT_MS, requestMs = REQUEST_TIMEOUT_MS, checkEveryMs = 1_000 } = options.timeouts ?? {};
-  const serverOptions = { ServerResponse: CorsResponse, headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs };
+  const ServerResponse = options.beforeAnswer ? answeringAfter(options.beforeAnswer) : CorsResponse;
+  const serverOptions = { ServerResponse, headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs };
   const server: Server = options.tls ? createHttpsServer({ ...options.tls, ...serverOptions }, listener) : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;
   if (options.upgrade) server.on("upgrade", options.upgrade);

@@ -202,6 +202,7 @@ export const messages = new Hono<Env>()
     const reply = store(app, now, sender, target.receiverType, target.receiver, conversationId, content, id);
     if (!isHeld(reply)) {
       parent.replyCount = (parent.replyCount ?? 0) + 1;
+      app.messages.touch(parent);
       // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
       const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
       if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
