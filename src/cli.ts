@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_MANAGEMENT_KEY, DEFAULT_MANAGEMENT_SECRET, PersistenceError, SeedError, startEmulator, TlsError, type RunningEmulator } from "./index.js";
 import { fail, intArg } from "./cli/args.js";
+import { runCert } from "./cli/cert.js";
 import { runDemo } from "./cli/demo.js";
 import { runExec, splitExecArgs } from "./cli/exec.js";
 import { runExport } from "./cli/export.js";
@@ -61,6 +62,7 @@ function banner(e: RunningEmulator, data: string | undefined, guarded: boolean, 
 export async function main(argv = process.argv): Promise<void> {
   if (argv[2] === "demo") return runDemo(argv.slice(3));
   if (argv[2] === "export") return runExport(argv.slice(3));
+  if (argv[2] === "cert") return runCert(argv.slice(3));
   const program = new Command("chat-emulator")
     .description("Local emulator of the chat platform's REST API v3")
     .version(VERSION, "-v, --version")

@@ -33,6 +33,7 @@ export function addStateOptions(program: Command): Command {
         "Other commands (each has --help):",
         "  chat-emulator demo [--users N] [--groups N] [--messages N] [--seed S] [--out FILE]   write a generated demo app",
         "  chat-emulator export [--url URL] [--out FILE]   save a running emulator's state to a file",
+        "  chat-emulator cert [--json]   the local CA --https serves with, and how to trust it once",
       ].join("\n"),
     );
 }
