@@ -98,7 +98,7 @@ describe("management API: extensions", () => {
     expect((await e.mgmt("GET", ext("/profanity-filter/v1/settings"))).body.data.body.data.settings).toEqual({ dropMessage: false, badwords: ["darn"], appId: APP_ID });
   });
 
-  it("keeps data masking's custom masks by id and refuses patterns that could backtrack", async () => {
+  it("keeps data masking's custom masks by id and refuses patterns RE2 cannot run", async () => {
     await enable("data-masking");
     const path = ext("/data-masking/v1/settings");
     await e.mgmt("PUT", path, { settings: { dropMessage: false, customregexData: [{ name: "order", regex: "ORD-\\d{6}", id: "9" }, { name: "pin", regex: "PIN\\d{4}" }] } });
@@ -109,7 +109,7 @@ describe("management API: extensions", () => {
     s = (await e.mgmt("GET", path)).body.data.body.data.settings;
     expect(s.customregexData.map((m: any) => m.name)).toEqual(["pin"]);
     expect(s.dropMessage).toBe(true);
-    for (const regex of ["(a+)+$", "([a-z]*)*", "(x{1,9})+", "(unclosed"])
+    for (const regex of ["(a)\\1", "(?<!x)y", "x{1,200}", "(unclosed", "x*"])
       expectError(await e.mgmt("PUT", path, { settings: { dropMessage: false, customregexData: [{ name: "bad", regex }] } }), 400, "ERR_BAD_REQUEST");
   });
 

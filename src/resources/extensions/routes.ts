@@ -7,7 +7,7 @@ import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { JsonObject } from "../../store/types.js";
 import { EXTENSION_BY_ID, EXTENSIONS, type ExtensionSpec, type SettingsSpec } from "../../extensions/catalogue.js";
-import { isSafePattern } from "../../util/safe-pattern.js";
+import { listProblem, maskProblem } from "../../util/safe-regex.js";
 import { effectiveSettings, readSettings, requireEnabled } from "../../extensions/settings.js";
 import { randomUuid } from "../../util/random.js";
 import { pathApp } from "../apps/routes.js";
@@ -93,10 +93,12 @@ function maskSettings(next: JsonObject, stored: JsonObject | undefined): JsonObj
   const custom = [...byId.values()].filter((m) => !removed.has(String(m.id)));
   const details: Record<string, string[]> = {};
   custom.forEach((m, i) => {
-    if (typeof m.regex !== "string" || !isSafePattern(m.regex))
-      details[`settings.customregexData.${i}.regex`] = ["The regex must be a valid regular expression without nested quantifiers."];
+    const problem = typeof m.regex === "string" ? maskProblem(m.regex) : "must be a string";
+    if (problem) details[`settings.customregexData.${i}.regex`] = [`The regex ${problem}.`];
   });
   if (Object.keys(details).length > 0) throw badRequest(details);
+  const tooLarge = listProblem(custom.map((m) => m.regex as string));
+  if (tooLarge) throw badRequest({ "settings.customregexData": [`The regexes ${tooLarge}.`] });
   return { ...rest, customregexData: custom };
 }
 

@@ -4,7 +4,7 @@ import { apiError, badRequest, type Details } from "../../http/errors.js";
 import { ok, success } from "../../http/reply.js";
 import { Query, validate, type Body } from "../../http/validate.js";
 import type { KeywordCategory, KeywordListRecord } from "../../store/moderation.js";
-import { patternProblem } from "../../util/safe-pattern.js";
+import { listProblem, patternProblem } from "../../util/safe-regex.js";
 import { currentList, listLimit, byPathId, readForm } from "./input.js";
 import { ID_MESSAGE, MODERATION_ID } from "./rules.js";
 import { keywordView } from "./views.js";
@@ -50,6 +50,8 @@ function readTerms(body: Body, category: KeywordCategory, required: boolean): { 
       if (unsafe) details[`searchTerms.${i}`] = [`The pattern ${unsafe}.`];
     });
     if (Object.keys(details).length > 0) throw badRequest(details);
+    const tooLarge = listProblem(clean);
+    if (tooLarge) throw badRequest({ searchTerms: [`The patterns ${tooLarge}.`] });
   }
   return { terms: clean, csv };
 }
