@@ -48,7 +48,7 @@ export interface EmulatorOptions extends ControlOptions {
    * power cut loses nothing acknowledged either (a kill of the process never does). See docs/durability.md.
    */
   fsync?: boolean;
-  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled demo app. */
+  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled Default App. */
   seed?: string | { apps: unknown[] };
   managementKey?: string;
   managementSecret?: string;

@@ -6,6 +6,7 @@ import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Env } from "./http/context.js";
 import { CorsResponse, withCors } from "./http/cors.js";
+import { apiError } from "./http/errors.js";
 import { laneFor } from "./http/lane.js";
 import { boundUnreadBody } from "./http/drain.js";
 
@@ -46,6 +47,22 @@ function answeringAfter(before: () => void): typeof CorsResponse {
   } as typeof CorsResponse;
 }
 
+const HTTPS_REQUIRED = JSON.stringify(apiError("ERR_HTTPS_REQUIRED").toBody("emulator"));
+
+/**
+ * A plain-HTTP request on the HTTPS port would see its connection closed without a word: it gets a short 400
+ * saying to use https, written on the raw socket that the TLS layer refused.
+ */
+function answerPlainHttp(server: Server): void {
+  server.on("tlsClientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const raw = (socket as { _parent?: Duplex })._parent;
+    if (err.code !== "ERR_SSL_HTTP_REQUEST" || !raw?.writable) return;
+    raw.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(HTTPS_REQUIRED)}\r\nConnection: close\r\n\r\n${HTTPS_REQUIRED}`,
+    );
+  });
+}
+
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
 export async function listen(app: Hono<Env>, port: number, host: string, options: ListenOptions = {}): Promise<Listening> {
   const adapter = getRequestListener(app.fetch) as RequestListener;
@@ -61,6 +78,7 @@ export async function listen(app: Hono<Env>, port: number, host: string, options
   const serverOptions = { ServerResponse, headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs };
   const server: Server = options.tls ? createHttpsServer({ ...options.tls, ...serverOptions }, listener) : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;
+  if (options.tls) answerPlainHttp(server);
   if (options.upgrade) server.on("upgrade", options.upgrade);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
