@@ -22,6 +22,7 @@ import { authTokens } from "./resources/auth-tokens/routes.js";
 import { users } from "./resources/users/routes.js";
 import { metrics } from "./resources/metrics/routes.js";
 import { calls } from "./resources/calls/routes.js";
+import { callSignalling } from "./resources/calls/signalling.js";
 import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
@@ -154,6 +155,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   mountOn(REST, rest, REST.auth);
   mountOn(CLIENT, clientSettingsRoute, []);
   mountOn(CLIENT, clientOnly, CLIENT.auth);
+  mountOn(CLIENT, callSignalling, CLIENT.auth);
   mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
   mountOn(CALLS, calls, CALLS.auth);
 

@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_MANAGEMENT_KEY, DEFAULT_MANAGEMENT_SECRET, PersistenceError, SeedError, startEmulator, TlsError, type RunningEmulator } from "./index.js";
 import { fail, intArg } from "./cli/args.js";
+import { runCert } from "./cli/cert.js";
 import { runDemo } from "./cli/demo.js";
 import { COMMANDS, commandList, firstWord, unknownCommand } from "./cli/commands.js";
 import { runExec, splitExecArgs } from "./cli/exec.js";
@@ -71,12 +72,14 @@ export async function main(argv = process.argv): Promise<void> {
   if (argv[2] === "help") argv = [...argv.slice(0, 2), "--help", ...argv.slice(3)];
   if (argv[2] === "demo") return runDemo(argv.slice(3));
   if (argv[2] === "export") return runExport(argv.slice(3));
+  if (argv[2] === "cert") return runCert(argv.slice(3));
   const program = new Command("chat-emulator")
     .description("Local emulator of the chat platform's REST API v3")
     .version(VERSION, "-v, --version")
     .addOption(new Option("-p, --port <port>", "port to listen on (0 = a free port)").env("CHAT_EMULATOR_PORT").default(4780).argParser(intArg("--port", 0, 65535)))
     .addOption(new Option("--host <host>", "interface to bind").env("CHAT_EMULATOR_HOST").default("127.0.0.1"))
     .addOption(new Option("--data <file>", "JSON file to load state from and save it to").env("CHAT_EMULATOR_DATA"))
+    .addOption(new Option("--fsync", "with --data: answer a write only once the disk has it (survives a power cut; slower)").env("CHAT_EMULATOR_FSYNC"))
     .addOption(new Option("--seed <file|none>", 'seed file, or "none" for no apps (default: the bundled Default App)').env("CHAT_EMULATOR_SEED"))
     .addOption(new Option("--management-key <key>", "management API key header").env("CHAT_EMULATOR_MANAGEMENT_KEY").default(DEFAULT_MANAGEMENT_KEY))
     .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET").default(DEFAULT_MANAGEMENT_SECRET))
@@ -118,6 +121,7 @@ export async function main(argv = process.argv): Promise<void> {
     port: number;
     host: string;
     data?: string;
+    fsync?: boolean;
     seed?: string;
     managementKey?: string;
     managementSecret?: string;
@@ -139,6 +143,7 @@ export async function main(argv = process.argv): Promise<void> {
       port: o.port,
       host: o.host,
       data: o.data,
+      fsync: o.fsync,
       seed: o.seed,
       managementKey: o.managementKey,
       managementSecret: o.managementSecret,

@@ -52,8 +52,8 @@ export function splitExecArgs(argv: string[], takesValue: (flag: string) => bool
 
 const FORWARDED: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-/** NODE_EXTRA_CA_CERTS names one file: add our certificate to one the user already set, in a bundle of both. */
-function extraCaCerts(cert: string, certPath: string): { path: string; dispose(): void } {
+/** NODE_EXTRA_CA_CERTS names one file: add what we are trusted by (`certPath`) to one the user already set, in a bundle of both. */
+function extraCaCerts(certPath: string): { path: string; dispose(): void } {
   const existing = process.env.NODE_EXTRA_CA_CERTS;
   if (!existing) return { path: certPath, dispose() {} };
   const dir = mkdtempSync(join(tmpdir(), "chat-emulator-ca-"));
@@ -64,7 +64,7 @@ function extraCaCerts(cert: string, certPath: string): { path: string; dispose()
   } catch {
     // Node ignores an unreadable NODE_EXTRA_CA_CERTS (with a warning); so do we.
   }
-  writeFileSync(path, `${previous.trimEnd()}\n${cert}`);
+  writeFileSync(path, `${previous.trimEnd()}\n${readFileSync(certPath, "utf8")}`);
   return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -85,7 +85,7 @@ export async function runExec(emulator: RunningEmulator, command: string[], warn
     return finish(1);
   }
   const env: NodeJS.ProcessEnv = { ...process.env, ...emulatorEnv(emulator) };
-  const ca = emulator.tls ? extraCaCerts(emulator.tls.cert, emulator.tls.certPath) : undefined;
+  const ca = emulator.tls ? extraCaCerts(emulator.tls.certPath) : undefined;
   if (ca) env.NODE_EXTRA_CA_CERTS = ca.path;
 
   const child = spawn(command[0], command.slice(1), { stdio: "inherit", env });

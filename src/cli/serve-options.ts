@@ -15,7 +15,7 @@ export interface ServeFlags {
 
 export function addServeOptions(program: Command): Command {
   return program
-    .addOption(new Option("--https", "serve HTTPS with a self-signed certificate generated at start").env("CHAT_EMULATOR_HTTPS"))
+    .addOption(new Option("--https", "serve HTTPS with the local CA's certificate, kept across starts (see: chat-emulator cert)").env("CHAT_EMULATOR_HTTPS"))
     .addOption(new Option("--cert <file>", "PEM certificate to serve HTTPS with (with --key; implies --https)").env("CHAT_EMULATOR_CERT"))
     .addOption(new Option("--key <file>", "PEM private key of --cert").env("CHAT_EMULATOR_KEY"))
     .addOption(new Option("--log-format <format>", "request log lines for people or machines").choices(LOG_FORMATS).default("text").env("CHAT_EMULATOR_LOG_FORMAT"));

@@ -208,6 +208,14 @@ export const ERRORS = {
     message: "The call with sessionId {sessionId} does not exist. Please use a correct sessionId.",
   },
   ERR_CALL_NOT_A_PART: { status: 403, message: "The user with UID {uid} is not a part of the call {sessionId}." },
+  // The signalling steps of the SDK's calls (`POST /calls`, `PUT /calls/{sessionId}`) on the client plane.
+  ERR_CALLING_SELF: { status: 400, message: "The user with UID {uid} cannot call themselves." },
+  ERR_CALL_TERMINATED: { status: 400, message: "The call {sessionId} has already ended ({status}) and cannot be marked {action}." },
+  ERR_CALL_NOT_STARTED: { status: 400, message: "The call {sessionId} has not been answered yet and cannot be ended. Please cancel or reject it." },
+  ERR_CALL_ONGOING_TO_INVALID: { status: 400, message: "The call {sessionId} is ongoing and cannot be marked {action}. Please end it." },
+  ERR_CALL_USER_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} has already joined the call {sessionId}." },
+  ERR_CALL_GROUP_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} has already joined the group call {sessionId}." },
+  ERR_CALL_INVALID_INIT: { status: 400, message: "The user with UID {uid} cannot mark the call {sessionId} {action}: {reason}." },
 
   // Roles
   ERR_ROLE_NOT_FOUND: { status: 404, message: "The role {role} does not exist. Please use a valid role." },
