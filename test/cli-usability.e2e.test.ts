@@ -94,7 +94,7 @@ describe("CLI guidance", () => {
       const cli = await start(["--data", data]);
       expect(await cli.stop("SIGINT")).toBe(0);
       // The last output may arrive just after the exit.
-      await vi.waitFor(() => expect(cli.stdout()).toContain(`chat-emulator stopped; the state was saved to ${data}.`));
+      await vi.waitFor(() => expect(cli.stdout()).toContain(`chat-emulator stopped; the state was saved to ${data}.`), { timeout: 5000 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
