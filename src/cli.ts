@@ -69,7 +69,8 @@ function stoppedLine(data: string | undefined, exportedTo: string | undefined): 
 }
 
 export async function main(argv = process.argv): Promise<void> {
-  if (argv[2] === "help") argv = [...argv.slice(0, 2), "--help", ...argv.slice(3)];
+  // `help` and `help demo` as `--help` and `demo --help`.
+  if (argv[2] === "help") argv = [...argv.slice(0, 2), ...(argv[3] === "demo" || argv[3] === "export" ? [argv[3]] : []), "--help"];
   if (argv[2] === "demo") return runDemo(argv.slice(3));
   if (argv[2] === "export") return runExport(argv.slice(3));
   if (argv[2] === "cert") return runCert(argv.slice(3));

@@ -70,6 +70,8 @@ describe("CLI guidance", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("chat-emulator [options] exec [options] -- <command...>");
     expect(help.stdout).toContain("may stand before or after the word exec");
+    const demoHelp = await runCli(["help", "demo"]);
+    expect([demoHelp.code, demoHelp.stdout]).toEqual([0, expect.stringContaining("--random-seed")]);
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8") + readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8");
     expect(readme).toContain("chat-emulator [options] exec [options] -- <command...>");
   });
