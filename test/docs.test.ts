@@ -119,6 +119,16 @@ describe.each(PAGES)("%s", (file) => {
 
 const RUNNABLE = new Set(["sh", "bash", "shell"]);
 
+it("keeps the README a first-contact page (at most 15 KB) that links the docs index and every docs page", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15 * 1024);
+  const index = readFileSync(join(ROOT, "docs/index.md"), "utf8");
+  for (const page of PAGES.filter((p) => p.startsWith("docs/") && p !== "docs/index.md")) {
+    expect(index, `docs/index.md should link ${page}`).toContain(`(${page.slice(5)}`);
+    expect(readme, `README.md should link ${page}`).toContain(`(${page}`);
+  }
+});
+
 /** The sh blocks of the pages that have any, run in order against a live emulator (a fresh one per page). */
 describe("shell examples", () => {
   let bin: string;
