@@ -69,8 +69,8 @@ function stoppedLine(data: string | undefined, exportedTo: string | undefined): 
 }
 
 export async function main(argv = process.argv): Promise<void> {
-  // `help` and `help demo` as `--help` and `demo --help`.
-  if (argv[2] === "help") argv = [...argv.slice(0, 2), ...(argv[3] === "demo" || argv[3] === "export" ? [argv[3]] : []), "--help"];
+  // `help` and `help demo` as `--help` and `demo --help` (exec's options are the emulator's: the main help).
+  if (argv[2] === "help") argv = [...argv.slice(0, 2), ...(argv[3] !== "exec" && COMMANDS.some((c) => c.name === argv[3]) ? [argv[3]] : []), "--help"];
   if (argv[2] === "demo") return runDemo(argv.slice(3));
   if (argv[2] === "export") return runExport(argv.slice(3));
   if (argv[2] === "cert") return runCert(argv.slice(3));
@@ -97,7 +97,7 @@ export async function main(argv = process.argv): Promise<void> {
     "after",
     [
       "",
-      "Commands (demo and export have their own --help):",
+      "Commands (each but exec has its own --help: chat-emulator help demo):",
       commandList(),
       "",
       "exec runs the command after -- against a fresh emulator, then stops it and exits with the command's exit code;",
