@@ -165,26 +165,28 @@ export async function main(argv = process.argv): Promise<void> {
     if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") fail(`cannot bind to host ${o.host}.`);
     throw e;
   }
-  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken), stateRows(o)));
   const stopped = o.quiet ? undefined : stoppedLine(o.data, o.exportOnExit);
+  // The signal handlers come before the banner: whoever waits for the banner may signal at once.
+  if (!exec.command) {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      emulator.close().then(
+        () => {
+          if (stopped) out.write(stopped + "\n");
+          process.exit(0);
+        },
+        (e: unknown) => {
+          process.stderr.write(`chat-emulator: error while stopping: ${String(e)}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  }
+  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken), stateRows(o)));
   if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"), stopped);
-
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    emulator.close().then(
-      () => {
-        if (stopped) out.write(stopped + "\n");
-        process.exit(0);
-      },
-      (e: unknown) => {
-        process.stderr.write(`chat-emulator: error while stopping: ${String(e)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
 }
 
