@@ -1,4 +1,6 @@
 import { Activity } from "./activity.js";
+import { AiScripts } from "./ai-scripts.js";
+import { Campaigns } from "./campaigns.js";
 import { callMessages } from "./call-messages.js";
 import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
@@ -127,6 +129,10 @@ export class AppState {
   readonly interactions = new Interactions();
   /** The app-wide pinned conversations in display order. */
   pinnedConversations: GlobalPinRecord[] = [];
+  /** Notification feed, campaign pushes and template categories (in memory; a load starts them empty). */
+  campaigns = new Campaigns();
+  /** Answers a test scripted for the AI features (in memory; a load clears them). */
+  aiScripts = new AiScripts();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -137,6 +143,8 @@ export class AppState {
   /** Replaces all content with `data` (records are copied, so `data` stays untouched). */
   load(data: AppData): void {
     this.meta = { ...data.app };
+    this.campaigns = new Campaigns();
+    this.aiScripts = new AiScripts();
     this.apiKeys.clear();
     this.users.clear();
     this.usersByRole.clear();
