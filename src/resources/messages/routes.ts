@@ -12,11 +12,12 @@ import { applyExtensions } from "../../extensions/effects.js";
 import { requireUser } from "../users/lookup.js";
 import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
 import { canSee, pathMessage, visibleTo } from "./access.js";
-import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Cursor, type Source } from "./list.js";
+import { cursorMeta, readMessageQuery, sourceOf, unreadCount, unreadCounts, walk, walkPage, type Cursor, type Source } from "./list.js";
 import { pagination } from "../../http/pagination.js";
 import { checkText, conversationFor, readContent, store, type Content } from "./send.js";
 import { messageText, messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
 import { commitDelete, commitEdit } from "./changes.js";
+import { receiptsOf } from "./receipts.js";
 import { isHeld, moderateEdit } from "../moderation/screen.js";
 
 function receiverOf(body: Body): { receiverType: ReceiverType; receiver: string } | undefined {
@@ -101,11 +102,14 @@ function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q:
   requireAllowed(app, viewer, "u.listMessages");
   const { cursor, keep, flags } = readMessageQuery(app, q, viewer, opts);
   q.done();
-  const items = walk(sources, cursor, keep);
+  // The client plane answers what the SDKs read: unread counts per conversation, and SDK paging meta.
+  const sdk = c.get("actor") !== undefined;
+  if (sdk && flags.unread && flags.count) return ok(c, unreadCounts(app, viewer!, sources, keep));
+  const { items, more } = sdk ? walkPage(sources, cursor, keep) : { items: walk(sources, cursor, keep), more: false };
   const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
   const memo: EntityMemo = new Map();
   const view = { hideQuoted: flags.hideQuotedMessages, threadSubscribed: flags.withThreadSubscribed };
-  const meta = cursorMeta(items, cursor, extra, c.get("actor") !== undefined);
+  const meta = cursorMeta(items, cursor, extra, sdk ? { more } : undefined);
   if (opts.pageStyle) Object.assign(meta, pageStyleMeta(sources, items, cursor));
   return answerItems(c, items, (m) => messageText(app, m, viewer, memo, view), { meta });
 }
@@ -156,6 +160,8 @@ export const messages = new Hono<Env>()
   .get("/messages/:id", (c) => {
     const viewer = onBehalfOf(c, "optional");
     const m = pathMessage(c.get("app"), c.req.param("id"), viewer);
+    // The SDK's getMessageReceipts reads the message's receipts here.
+    if (c.get("actor")) return ok(c, { ...messageView(c.get("app"), m, viewer), receipts: { data: receiptsOf(c.get("app"), m) } });
     return okCached(c, m, viewer, () => messageView(c.get("app"), m, viewer));
   })
 
@@ -224,6 +230,7 @@ export const messages = new Hono<Env>()
     const reply = store(app, now, sender, target.receiverType, target.receiver, conversationId, content, id);
     if (!isHeld(reply)) {
       parent.replyCount = (parent.replyCount ?? 0) + 1;
+      app.messages.touch(parent);
       // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
       const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
       if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
