@@ -68,6 +68,13 @@ function ownPush(c: Ctx): PushRecord {
   return p;
 }
 
+/** Sets the receipt times not set yet to now. */
+function mark<T extends { deliveredAt?: number; readAt?: number; clickedAt?: number }>(c: Ctx, record: T, keys: readonly ("deliveredAt" | "readAt" | "clickedAt")[]): T {
+  const now = c.get("emulator").clock.now();
+  for (const k of keys) record[k] ??= now;
+  return record;
+}
+
 /** The feed filters the SDK's request builder sends (and the campaign service's documented ones it reads). */
 function feedFilter(q: Query): (item: FeedItemRecord) => boolean {
   const readState = q.oneOf("readState", ["read", "unread", "all"] as const);
@@ -149,19 +156,9 @@ export const campaignsClient = new Hono<Env>()
   .get("/campaigns/notification-feed", (c) => feedPage(c, onBehalfOf(c, "required").uid))
   .get("/campaigns/notification-feed/unread-count", unreadCount)
   .get("/campaigns/notification-feed/:feedItemId", (c) => ok(c, feedItemView(ownItem(c))))
-  .post("/campaigns/notification-feed/:feedItemId/delivered", (c) => {
-    const item = ownItem(c);
-    item.deliveredAt ??= c.get("emulator").clock.now();
-    return ok(c, feedItemView(item));
-  })
-  .post("/campaigns/notification-feed/:feedItemId/read", (c) => {
-    const item = ownItem(c);
-    const now = c.get("emulator").clock.now();
-    // Reading implies delivery.
-    item.deliveredAt ??= now;
-    item.readAt ??= now;
-    return ok(c, feedItemView(item));
-  })
+  // Marking again keeps the first time; reading (clicking) implies delivery.
+  .post("/campaigns/notification-feed/:feedItemId/delivered", (c) => ok(c, feedItemView(mark(c, ownItem(c), ["deliveredAt"]))))
+  .post("/campaigns/notification-feed/:feedItemId/read", (c) => ok(c, feedItemView(mark(c, ownItem(c), ["deliveredAt", "readAt"]))))
   .post("/campaigns/notification-feed/:feedItemId/engagement", async (c) => {
     const item = ownItem(c);
     const body = await readBody(c);
@@ -171,18 +168,8 @@ export const campaignsClient = new Hono<Env>()
     item.engagements.push(engagement);
     return ok(c, { feedItemId: item.id, topic: engagement.topic, engagedAt: engagement.at });
   })
-  .put("/campaigns/push-notifications/:pushNotificationId/delivered", (c) => {
-    const p = ownPush(c);
-    p.deliveredAt ??= c.get("emulator").clock.now();
-    return ok(c, pushView(p));
-  })
-  .put("/campaigns/push-notifications/:pushNotificationId/clicked", (c) => {
-    const p = ownPush(c);
-    const now = c.get("emulator").clock.now();
-    p.deliveredAt ??= now;
-    p.clickedAt ??= now;
-    return ok(c, pushView(p));
-  })
+  .put("/campaigns/push-notifications/:pushNotificationId/delivered", (c) => ok(c, pushView(mark(c, ownPush(c), ["deliveredAt"]))))
+  .put("/campaigns/push-notifications/:pushNotificationId/clicked", (c) => ok(c, pushView(mark(c, ownPush(c), ["deliveredAt", "clickedAt"]))))
   .get("/campaigns/templates/categories", (c) => {
     onBehalfOf(c, "required");
     return categoryPage(c, c.get("app"));
