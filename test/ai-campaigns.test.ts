@@ -135,6 +135,9 @@ describe("campaigns on the client plane", () => {
     const older = await a.get(`/campaigns/notification-feed?limit=2&sentAt=${next.sentAt}&id=${next.id}&affix=append`);
     expect(older.body.data.map((i: any) => i.id)).toEqual([mine.id]);
     expect(older.body.meta.next).toBeUndefined();
+    expect((await a.get(`/campaigns/notification-feed?id=${mine.id}&affix=prepend&limit=1`)).body.data.map((i: any) => i.templateCategory)).toEqual(["updates"]);
+    expectError(await a.get(`/campaigns/notification-feed?id=${theirs.id}`), 400, "ERR_BAD_REQUEST");
+    expectError(await a.get("/campaigns/notification-feed?affix=sideways"), 400, "ERR_BAD_REQUEST");
     expect((await a.get("/campaigns/notification-feed?templateCategory=promotions")).body.data.map((i: any) => i.id)).toEqual([mine.id]);
     expect((await a.get("/campaigns/notification-feed?tags=news,sale&tagMatch=any")).body.data).toHaveLength(2);
     expect((await a.get("/campaigns/notification-feed?channelId=inbox")).body.data).toHaveLength(1);

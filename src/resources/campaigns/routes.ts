@@ -94,23 +94,26 @@ function feedFilter(q: Query): (item: FeedItemRecord) => boolean {
 }
 
 /**
- * The feed, newest first, `limit` (default 20, at most 100) at a time; `meta.next {sentAt, id, affix}` is the
- * cursor the SDK sends back as query parameters for the next (older) page.
+ * The feed, newest first, `limit` (default 20, at most 100) at a time. `meta.next {sentAt, id, affix: "append"}`
+ * is the cursor the SDK sends back as query parameters for the next (older) page; `affix=prepend` with an `id`
+ * asks for the items newer than it instead (still newest first).
  */
 function feedPage(c: Ctx, viewer: string) {
   const q = new Query(c);
   const limit = q.int("limit", FEED_LIMIT);
   const keep = feedFilter(q);
-  const afterId = q.str("id");
+  const cursorId = q.str("id");
+  q.optInt("sentAt"); // the cursor's time: the id places it already
+  const affix = q.oneOf("affix", ["append", "prepend"] as const) ?? "append";
   q.done();
   const feed = c.get("app").campaigns.feedOf(viewer);
-  let i = feed.length - 1;
-  if (afterId !== undefined) {
-    const at = feed.findLastIndex((item) => item.id === afterId);
-    if (at >= 0) i = at - 1;
-  }
+  const at = cursorId === undefined ? -1 : feed.findLastIndex((item) => item.id === cursorId);
+  if (cursorId !== undefined && at < 0) throw badRequest({ id: [`The feed item ${cursorId} is not in this feed.`] });
   const items: FeedItemRecord[] = [];
-  for (; i >= 0 && items.length < limit; i--) if (keep(feed[i])) items.push(feed[i]);
+  if (affix === "prepend" && at >= 0) {
+    for (let i = at + 1; i < feed.length && items.length < limit; i++) if (keep(feed[i])) items.push(feed[i]);
+    items.reverse();
+  } else for (let i = at >= 0 ? at - 1 : feed.length - 1; i >= 0 && items.length < limit; i--) if (keep(feed[i])) items.push(feed[i]);
   const last = items.at(-1);
   const meta: Record<string, unknown> = { current: { limit, count: items.length } };
   if (last && items.length === limit) meta.next = { sentAt: last.sentAt, id: last.id, affix: "append" };
