@@ -204,6 +204,36 @@ describe("campaigns on the client plane", () => {
   });
 });
 
+describe("campaigns: part of the app's state", () => {
+  it("round-trips feed items, pushes and categories through /_emulator/state and snapshots; a bad entry is refused with its path", async () => {
+    const a = await as("superhero1");
+    const item = (await control("POST", "/notification-feed", { receivers: ["superhero1"], content: { title: "Kept" }, tags: ["t"] })).body.items[0];
+    await a.post(`/campaigns/notification-feed/${item.id}/read`, {});
+    const push = (await control("POST", "/push-notifications", { receiver: "superhero1" })).body.pushNotification;
+    await control("POST", "/template-categories", { name: "kept" });
+    expect((await e.post("/_emulator/snapshots/campaigns", undefined, { key: null })).status).toBe(201);
+    const state = (await e.get("/_emulator/state", { key: null })).body;
+    expect(state.apps[0].campaigns).toMatchObject({ items: [{ id: item.id, readAt: expect.any(Number) }], pushes: [{ id: push.id }], categories: [{ name: "kept" }] });
+    await e.post("/_emulator/reset", undefined, { key: null });
+    expect((await (await as("superhero1")).get("/campaigns/notification-feed")).body.data).toEqual([]);
+    expect((await e.put("/_emulator/state", state, { key: null })).status).toBe(200);
+    const b = await as("superhero1");
+    expect((await b.get(`/campaigns/notification-feed/${item.id}`)).body.data).toMatchObject({ content: { title: "Kept" }, readAt: expect.any(Number) });
+    expect((await b.get("/campaigns/templates/categories")).body.data.map((c: any) => c.name)).toEqual(["kept"]);
+    // Ids continue after the loaded ones.
+    const next = (await control("POST", "/notification-feed", { receivers: ["superhero1"], content: {} })).body.items[0];
+    expect(next.id).not.toBe(item.id);
+    await e.post("/_emulator/reset", undefined, { key: null });
+    expect((await e.post("/_emulator/snapshots/campaigns/restore", undefined, { key: null })).status).toBe(200);
+    expect((await (await as("superhero1")).put(`/campaigns/push-notifications/${push.id}/clicked`, {})).body.data.clickedAt).toEqual(expect.any(Number));
+    const bad = structuredClone(state);
+    bad.apps[0].campaigns.items[0].sentAt = "yesterday";
+    const refused = await e.put("/_emulator/state", bad, { key: null });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("campaigns.items[0].sentAt");
+  });
+});
+
 describe("campaigns: realtime", () => {
   const { url, connect } = useSocketServer();
   it("sends a notification_feed_item frame to the receiver's sessions only", async () => {

@@ -109,6 +109,7 @@ export const controlAiAndCampaigns = new Hono<Env>()
       app.emit(FEED_ITEM_SENT, () => ({ feedItem: feedItemView(item) }));
       return item;
     });
+    c.get("emulator").store.changed();
     return c.json({ items: items.map(feedItemView) }, 201);
   })
   // One user's items with what they did (delivered, read, engagements), for assertions.
@@ -131,6 +132,7 @@ export const controlAiAndCampaigns = new Hono<Env>()
       sentAt: c.get("emulator").clock.now(),
     };
     app.campaigns.addPush(p);
+    c.get("emulator").store.changed();
     return c.json({ pushNotification: pushView(p) }, 201);
   })
   .get("/apps/:appId/push-notifications/:id", (c) => {
@@ -153,5 +155,6 @@ export const controlAiAndCampaigns = new Hono<Env>()
     const now = c.get("emulator").clock.now();
     const cat = { id: app.campaigns.nextId("category"), name, label: (body.label as string | undefined) ?? name, createdAt: now, updatedAt: now };
     categories.set(cat.id, cat);
+    c.get("emulator").store.changed();
     return c.json({ category: categoryView(cat) }, 201);
   });

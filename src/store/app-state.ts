@@ -58,6 +58,7 @@ export function copyAppData(data: AppData): AppData {
     threadSubscriptions: copy(data.threadSubscriptions),
     interactions: copy(data.interactions),
     pinnedConversations: copy(data.pinnedConversations),
+    campaigns: data.campaigns && structuredClone(data.campaigns),
   };
 }
 
@@ -143,7 +144,7 @@ export class AppState {
   /** Replaces all content with `data` (records are copied, so `data` stays untouched). */
   load(data: AppData): void {
     this.meta = { ...data.app };
-    this.campaigns = new Campaigns();
+    this.campaigns = Campaigns.from(data.campaigns);
     this.aiScripts = new AiScripts();
     this.apiKeys.clear();
     this.users.clear();
@@ -219,6 +220,7 @@ export class AppState {
     const roles = [...this.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role);
     const authTokens: AuthTokenRecord[] = [];
     for (const list of this.tokensByUser.values()) authTokens.push(...list);
+    const campaigns = this.campaigns.toData();
     return {
       app: this.meta,
       apiKeys: [...this.apiKeys.values()],
@@ -243,6 +245,7 @@ export class AppState {
       threadSubscriptions: this.threadSubscriptions.toData(),
       interactions: this.interactions.toData(),
       pinnedConversations: this.pinnedConversations,
+      ...(campaigns ? { campaigns } : {}),
     };
   }
 

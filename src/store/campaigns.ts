@@ -4,7 +4,7 @@ import type { JsonObject } from "./types.js";
  * Campaign deliveries the SDK reads on the client plane: each user's notification feed (in-app items with their
  * delivered / read state and engagements), campaign push notifications (delivered / clicked), and the app's
  * template categories. Items come from the control plane (the platform makes them from templates, channels and
- * campaigns, which the emulator does not run). Kept in memory: a restart or an app reset starts them empty.
+ * campaigns, which the emulator does not run). Part of the app's state (`campaigns` in data files and snapshots).
  */
 
 export interface FeedItemRecord {
@@ -45,6 +45,14 @@ export const MAX_FEED_ITEMS_PER_USER = 10_000;
 export const MAX_CATEGORIES = 100;
 export const MAX_PUSH_NOTIFICATIONS = 100_000;
 
+/** The `campaigns` entry of an app's state: absent while the app has none. */
+export interface CampaignsData {
+  items: FeedItemRecord[];
+  pushes: PushRecord[];
+  categories: CategoryRecord[];
+  lastId: number;
+}
+
 export class Campaigns {
   readonly categories = new Map<string, CategoryRecord>();
   readonly items = new Map<string, FeedItemRecord>();
@@ -52,6 +60,24 @@ export class Campaigns {
   readonly byReceiver = new Map<string, FeedItemRecord[]>();
   readonly pushes = new Map<string, PushRecord>();
   private lastId = 0;
+
+  /** Loads `data` (records are copied, so `data` stays untouched). */
+  static from(data: CampaignsData | undefined): Campaigns {
+    const out = new Campaigns();
+    if (!data) return out;
+    const copy = structuredClone(data);
+    out.lastId = copy.lastId;
+    for (const cat of copy.categories) out.categories.set(cat.id, cat);
+    for (const item of [...copy.items].sort((a, b) => a.sentAt - b.sentAt)) out.addItem(item);
+    for (const p of copy.pushes) out.addPush(p);
+    return out;
+  }
+
+  /** A copy of what is kept, or undefined when nothing is. */
+  toData(): CampaignsData | undefined {
+    if (this.items.size === 0 && this.pushes.size === 0 && this.categories.size === 0) return undefined;
+    return structuredClone({ items: [...this.items.values()], pushes: [...this.pushes.values()], categories: [...this.categories.values()], lastId: this.lastId });
+  }
 
   nextId(prefix: string): string {
     return `${prefix}_${++this.lastId}`;
