@@ -158,6 +158,9 @@ describe("campaigns on the client plane", () => {
     expectError(await b.post(`/campaigns/notification-feed/${mine.id}/read`, {}), 404, "FEED_ITEM_NOT_FOUND");
     expectError(await a.get("/campaigns/notification-feed?limit=101"), 400, "ERR_BAD_REQUEST");
     expectError(await a.get("/campaigns/notification-feed?readState=some"), 400, "ERR_BAD_REQUEST");
+    // An item dated in the past takes its place by sentAt.
+    const dated = (await feed(["superhero1"], { sentAt: 1_600_000_000 })).body.items[0];
+    expect((await a.get("/campaigns/notification-feed?limit=100")).body.data.at(-1).id).toBe(dated.id);
   });
 
   it("records engagements, and campaign pushes delivered and clicked", async () => {

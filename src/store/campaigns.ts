@@ -56,7 +56,7 @@ export interface CampaignsData {
 export class Campaigns {
   readonly categories = new Map<string, CategoryRecord>();
   readonly items = new Map<string, FeedItemRecord>();
-  /** Each user's items in the order sent (oldest first): the feed reads it newest first. */
+  /** Each user's items by `sentAt` (oldest first): the feed reads it newest first. */
   readonly byReceiver = new Map<string, FeedItemRecord[]>();
   readonly pushes = new Map<string, PushRecord>();
   private lastId = 0;
@@ -68,7 +68,7 @@ export class Campaigns {
     const copy = structuredClone(data);
     out.lastId = copy.lastId;
     for (const cat of copy.categories) out.categories.set(cat.id, cat);
-    for (const item of [...copy.items].sort((a, b) => a.sentAt - b.sentAt)) out.addItem(item);
+    for (const item of copy.items) out.addItem(item);
     for (const p of copy.pushes) out.addPush(p);
     return out;
   }
@@ -87,7 +87,9 @@ export class Campaigns {
     this.items.set(item.id, item);
     let list = this.byReceiver.get(item.receiver);
     if (!list) this.byReceiver.set(item.receiver, (list = []));
-    list.push(item);
+    // In `sentAt` order (a control-plane item may be dated in the past); same time: the order made.
+    if (list.length === 0 || list[list.length - 1].sentAt <= item.sentAt) list.push(item);
+    else list.splice(list.findLastIndex((i) => i.sentAt <= item.sentAt) + 1, 0, item);
     if (list.length > MAX_FEED_ITEMS_PER_USER) this.items.delete(list.shift()!.id);
   }
 
