@@ -51,22 +51,16 @@ export function pushView(p: PushRecord): Record<string, unknown> {
   };
 }
 
-/** One of the viewer's feed items (another user's is as unknown as a missing one). */
-function ownItem(c: Ctx): FeedItemRecord {
+/** One of the viewer's records by path id (another user's is as unknown as a missing one). */
+function own<T extends { receiver: string }>(c: Ctx, records: ReadonlyMap<string, T>, param: string, code: "FEED_ITEM_NOT_FOUND" | "PUSH_NOTIFICATION_NOT_FOUND"): T {
   const viewer = onBehalfOf(c, "required");
-  const id = c.req.param("feedItemId")!;
-  const item = c.get("app").campaigns.items.get(id);
-  if (!item || item.receiver !== viewer.uid) throw apiError("FEED_ITEM_NOT_FOUND", { id });
-  return item;
+  const id = c.req.param(param)!;
+  const record = records.get(id);
+  if (!record || record.receiver !== viewer.uid) throw apiError(code, { id });
+  return record;
 }
-
-function ownPush(c: Ctx): PushRecord {
-  const viewer = onBehalfOf(c, "required");
-  const id = c.req.param("pushNotificationId")!;
-  const p = c.get("app").campaigns.pushes.get(id);
-  if (!p || p.receiver !== viewer.uid) throw apiError("PUSH_NOTIFICATION_NOT_FOUND", { id });
-  return p;
-}
+const ownItem = (c: Ctx) => own(c, c.get("app").campaigns.items, "feedItemId", "FEED_ITEM_NOT_FOUND");
+const ownPush = (c: Ctx) => own(c, c.get("app").campaigns.pushes, "pushNotificationId", "PUSH_NOTIFICATION_NOT_FOUND");
 
 /** Sets the receipt times not set yet to now. */
 function mark<T extends { deliveredAt?: number; readAt?: number; clickedAt?: number }>(c: Ctx, record: T, keys: readonly ("deliveredAt" | "readAt" | "clickedAt")[]): T {
