@@ -2,7 +2,8 @@
  * The operations of the SDK's endpoint table (`@cometchat/chat-sdk-javascript` 4.2.0, `uriEndpoints`) that the
  * REST plane's own routes answer on the client plane, for the token's owner. Those whose path, method or answer
  * differs from the REST plane's (the session, promote/demote, ownership, `user/messages/{muid}`, push preferences,
- * tokens, mute and timezone) are served by `routes.ts` and `push.ts`. Everything else on the client plane answers
+ * tokens, mute and timezone) are served by `routes.ts` and `push.ts`; call signalling (`calls`,
+ * `calls/{sessionid}[/type]`) by resources/calls/signalling.ts. Everything else on the client plane answers
  * ERR_API_NOT_FOUND.
  */
 const SDK_OPERATIONS = [
