@@ -1,8 +1,6 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
-import { launchChromium } from "../scripts/chromium.mjs";
-import { APP_ID, AUTH_KEY, REST_KEY } from "./helpers.js";
+import { AUTH_KEY } from "./helpers.js";
 import { connected, event, SdkSite } from "./sdk-browser.helpers.js";
 
 /**
@@ -12,9 +10,7 @@ import { connected, event, SdkSite } from "./sdk-browser.helpers.js";
  * browser context, Carol (not in the group) in a third. Steps in order.
  */
 
-let emu: RunningEmulator;
 let site: SdkSite;
-let browser: Browser;
 let alice: Page;
 let bob: Page;
 let carol: Page;
@@ -22,33 +18,21 @@ let carol: Page;
 const LISTENERS = ["onTextMessageReceived", "onMessageEdited", "onMessageDeleted", "onMessageReactionAdded", "onMessagesRead", "onTypingStarted"];
 const open = () => site.open(LISTENERS);
 
-async function rest(method: string, path: string, body?: unknown, onBehalfOf?: string) {
-  const headers: Record<string, string> = { apikey: REST_KEY, "content-type": "application/json" };
-  if (onBehalfOf) headers.onbehalfof = onBehalfOf;
-  // In-process (the server's certificate is self-signed): the same app and event stream as the browsers reach.
-  const res = await emu.app.request(`http://localhost/v3${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return (await res.json()) as any;
-}
-
 beforeAll(async () => {
-  emu = await startEmulator({ https: true, quiet: true });
-  browser = await launchChromium();
-  site = await SdkSite.start("@cometchat/chat-sdk-javascript", browser, emu.url, APP_ID);
-  for (const [uid, name] of [["alice", "Alice"], ["bob", "Bob"], ["carol", "Carol"], ["dave", "Dave"]]) await rest("POST", "/users", { uid, name });
-  await rest("POST", "/groups", { guid: "team", name: "Team", type: "private", owner: "alice", members: { participants: ["bob"] } });
+  site = await SdkSite.start("@cometchat/chat-sdk-javascript");
+  for (const [uid, name] of [["alice", "Alice"], ["bob", "Bob"], ["carol", "Carol"]]) await site.rest("POST", "/users", { uid, name });
+  await site.rest("POST", "/groups", { guid: "team", name: "Team", type: "private", owner: "alice", members: { participants: ["bob"] } });
 });
 
 afterAll(async () => {
   await site?.close();
-  await browser?.close();
-  await emu?.close();
 });
 
 describe("the official JavaScript SDK against the emulator", () => {
   it("logs in with an auth token and with uid + Auth Key, and chats in real time", async () => {
     alice = await open();
     bob = await open();
-    const token = (await rest("POST", "/users/alice/auth_tokens", {})).data.authToken;
+    const token = (await site.rest("POST", "/users/alice/auth_tokens", {})).data.authToken;
     const who = await alice.evaluate((t) => (window as any).CometChat.login(t).then((u: any) => u.getUid()), token);
     expect(who).toBe("alice");
     await bob.evaluate((key) => (window as any).CometChat.login("bob", key), AUTH_KEY);
@@ -62,13 +46,13 @@ describe("the official JavaScript SDK against the emulator", () => {
     expect(got).toMatchObject({ text: "hello bob", sender: { uid: "alice" }, receiverId: "bob" });
 
     // A backend's send on the REST plane reaches both sides.
-    await rest("POST", "/messages", { receiver: "bob", receiverType: "user", category: "message", type: "text", data: { text: "from the backend" } }, "alice");
+    await site.rest("POST", "/messages", { receiver: "bob", receiverType: "user", category: "message", type: "text", data: { text: "from the backend" } }, "alice");
     await event(bob, "onTextMessageReceived", "x.text === 'from the backend'");
     await event(alice, "onTextMessageReceived", "x.text === 'from the backend'");
   });
 
   it("walks two pages back with fetchPrevious, then stops", async () => {
-    for (const text of ["one", "two"]) await rest("POST", "/messages", { receiver: "alice", receiverType: "user", category: "message", type: "text", data: { text } }, "bob");
+    for (const text of ["one", "two"]) await site.rest("POST", "/messages", { receiver: "alice", receiverType: "user", category: "message", type: "text", data: { text } }, "bob");
     const pages = await bob.evaluate(async () => {
       const C = (window as any).CometChat;
       const request = new C.MessagesRequestBuilder().setUID("alice").setLimit(2).build();
@@ -110,7 +94,7 @@ describe("the official JavaScript SDK against the emulator", () => {
   // The steps that failed before issue 36: the UI kit's categories, unread counts, receipts, adding members,
   // private groups and ownership.
   it("lists with every SDK category, counts unread messages and reads a message's receipts", async () => {
-    for (const text of ["unread one", "unread two"]) await rest("POST", "/messages", { receiver: "bob", receiverType: "user", category: "message", type: "text", data: { text } }, "alice");
+    for (const text of ["unread one", "unread two"]) await site.rest("POST", "/messages", { receiver: "bob", receiverType: "user", category: "message", type: "text", data: { text } }, "alice");
     const counts = await bob.evaluate(async () => {
       const C = (window as any).CometChat;
       return { all: await C.getUnreadMessageCount(), user: await C.getUnreadMessageCountForUser("alice"), users: await C.getUnreadMessageCountForAllUsers(), groups: await C.getUnreadMessageCountForAllGroups() };
@@ -149,12 +133,12 @@ describe("the official JavaScript SDK against the emulator", () => {
     expect(await guids()).toContain("crew");
     const handed = await alice.evaluate(() => (window as any).CometChat.transferGroupOwnership("crew", "bob"));
     expect(handed).toMatch(/bob/);
-    expect((await rest("GET", "/groups/crew")).data.owner).toBe("bob");
+    expect((await site.rest("GET", "/groups/crew")).data.owner).toBe("bob");
   });
 
   it("delivers a group message to members, not to outsiders, and tells Alice when Bob logs out", async () => {
     carol = await open();
-    const token = (await rest("POST", "/users/carol/auth_tokens", {})).data.authToken;
+    const token = (await site.rest("POST", "/users/carol/auth_tokens", {})).data.authToken;
     await carol.evaluate((t) => (window as any).CometChat.login(t), token);
     await connected(carol);
     await alice.evaluate(() => {
@@ -168,15 +152,15 @@ describe("the official JavaScript SDK against the emulator", () => {
     await event(alice, "onUserOnline", "x.uid === 'carol'");
     await bob.evaluate(() => (window as any).CometChat.logout());
     expect(await event(alice, "onUserOffline", "x.uid === 'bob'")).toMatchObject({ uid: "bob", status: "offline" });
-    expect((await rest("GET", "/users/bob")).data.status).toBe("offline");
+    expect((await site.rest("GET", "/users/bob")).data.status).toBe("offline");
     expect(site.problems).toEqual([]);
   });
 
   it("shows who is online and the frames in the inspector's Realtime view", async () => {
-    const inspector = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+    const inspector = await (await site.browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     site.contexts.push(inspector.context());
     inspector.setDefaultTimeout(5000);
-    await inspector.goto(`${emu.url}/_emulator/ui#/realtime`);
+    await inspector.goto(`${site.emu.url}/_emulator/ui#/realtime`);
     await inspector.locator('tr[data-session="alice"]').waitFor();
     await inspector.locator('tr[data-session="carol"]').waitFor();
     expect(await inspector.locator('tr[data-session="bob"]').count()).toBe(0);

@@ -1,8 +1,6 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
-import { launchChromium } from "../scripts/chromium.mjs";
-import { APP_ID, AUTH_KEY, REST_KEY } from "./helpers.js";
+import { AUTH_KEY } from "./helpers.js";
 import { connected, event, SdkSite } from "./sdk-browser.helpers.js";
 
 /**
@@ -10,37 +8,24 @@ import { connected, event, SdkSite } from "./sdk-browser.helpers.js";
  * emulator with `--https`, configured as for SDK 4: login, send, receive in real time, and paging.
  */
 
-let emu: RunningEmulator;
 let site: SdkSite;
-let browser: Browser;
 let ann: Page;
 let ben: Page;
 
-async function rest(method: string, path: string, body?: unknown, onBehalfOf?: string) {
-  const headers: Record<string, string> = { apikey: REST_KEY, "content-type": "application/json" };
-  if (onBehalfOf) headers.onbehalfof = onBehalfOf;
-  const res = await emu.app.request(`http://localhost/v3${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return (await res.json()) as any;
-}
-
 beforeAll(async () => {
-  emu = await startEmulator({ https: true, quiet: true });
-  browser = await launchChromium();
-  site = await SdkSite.start("@cometchat-pro/chat", browser, emu.url, APP_ID);
-  for (const [uid, name] of [["ann", "Ann"], ["ben", "Ben"]]) await rest("POST", "/users", { uid, name });
+  site = await SdkSite.start("@cometchat-pro/chat");
+  for (const [uid, name] of [["ann", "Ann"], ["ben", "Ben"]]) await site.rest("POST", "/users", { uid, name });
 });
 
 afterAll(async () => {
   await site?.close();
-  await browser?.close();
-  await emu?.close();
 });
 
 describe("SDK 3.x (@cometchat-pro/chat) against the emulator", () => {
   it("logs in with an auth token and with uid + Auth Key, sends and receives in real time", async () => {
     ann = await site.open(["onTextMessageReceived"]);
     ben = await site.open(["onTextMessageReceived"]);
-    const token = (await rest("POST", "/users/ann/auth_tokens", {})).data.authToken;
+    const token = (await site.rest("POST", "/users/ann/auth_tokens", {})).data.authToken;
     expect(await ann.evaluate((t) => (window as any).CometChat.login(t).then((u: any) => u.getUid()), token)).toBe("ann");
     expect(await ben.evaluate((key) => (window as any).CometChat.login("ben", key).then((u: any) => u.getUid()), AUTH_KEY)).toBe("ben");
     await Promise.all([connected(ann), connected(ben)]);
@@ -53,7 +38,7 @@ describe("SDK 3.x (@cometchat-pro/chat) against the emulator", () => {
   });
 
   it("pages back through a conversation with fetchPrevious, and stops at its start", async () => {
-    for (const text of ["m1", "m2", "m3", "m4"]) await rest("POST", "/messages", { receiver: "ben", receiverType: "user", category: "message", type: "text", data: { text } }, "ann");
+    for (const text of ["m1", "m2", "m3", "m4"]) await site.rest("POST", "/messages", { receiver: "ben", receiverType: "user", category: "message", type: "text", data: { text } }, "ann");
     const pages = await ben.evaluate(async () => {
       const C = (window as any).CometChat;
       const request = new C.MessagesRequestBuilder().setUID("ann").setLimit(2).build();

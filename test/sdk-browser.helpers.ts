@@ -3,22 +3,26 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startEmulator, type RunningEmulator } from "../src/index.js";
+import { launchChromium } from "../scripts/chromium.mjs";
+import { APP_ID, REST_KEY } from "./helpers.js";
 
 /**
- * A browser page of a local origin that loads an official SDK's own bundle (`pkg`, a dev dependency) and points its
- * host overrides at the emulator, as docs/frontends.md says; listeners keep every event in `window.events`.
+ * The emulator with `--https`, Chromium, and a local origin whose page loads an official SDK's own bundle (`pkg`, a
+ * dev dependency) and points its host overrides at the emulator, as docs/frontends.md says; listeners keep every
+ * event in `window.events`.
  */
 export class SdkSite {
   readonly contexts: BrowserContext[] = [];
   readonly problems: string[] = [];
   private constructor(
     private readonly server: Server,
-    private readonly browser: Browser,
-    private readonly emulatorUrl: string,
-    private readonly appId: string,
+    readonly browser: Browser,
+    readonly emu: RunningEmulator,
   ) {}
 
-  static async start(pkg: string, browser: Browser, emulatorUrl: string, appId: string): Promise<SdkSite> {
+  static async start(pkg: string): Promise<SdkSite> {
+    const emu = await startEmulator({ https: true, quiet: true });
     const source = readFileSync(createRequire(import.meta.url).resolve(pkg), "utf8");
     const html = `<!doctype html><meta charset="utf-8"><title>SDK test</title><script src="/sdk.js"></script>`;
     const server = createServer((req, res) => {
@@ -26,7 +30,15 @@ export class SdkSite {
       else res.writeHead(200, { "content-type": "text/html" }).end(html);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return new SdkSite(server, browser, emulatorUrl, appId);
+    return new SdkSite(server, await launchChromium(), emu);
+  }
+
+  /** A REST-plane call, in-process (the server's certificate is self-signed): the same app and events the pages reach. */
+  async rest(method: string, path: string, body?: unknown, onBehalfOf?: string): Promise<any> {
+    const headers: Record<string, string> = { apikey: REST_KEY, "content-type": "application/json" };
+    if (onBehalfOf) headers.onbehalfof = onBehalfOf;
+    const res = await this.emu.app.request(`http://localhost/v3${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return res.json();
   }
 
   /** A page (in its own browser context: its own user) with the SDK initialised against the emulator. */
@@ -37,7 +49,7 @@ export class SdkSite {
     page.on("pageerror", (e) => this.problems.push(e.message || JSON.stringify(e)));
     page.setDefaultTimeout(5000);
     await page.goto(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`);
-    const host = new URL(this.emulatorUrl).host;
+    const host = new URL(this.emu.url).host;
     await page.evaluate(
       async ({ appId, host, names }) => {
         const w = window as any;
@@ -56,14 +68,16 @@ export class SdkSite {
         CometChat.addUserListener("test", new CometChat.UserListener({ onUserOnline: keep("onUserOnline"), onUserOffline: keep("onUserOffline") }));
         CometChat.addGroupListener("test", new CometChat.GroupListener({ onMemberAddedToGroup: keep("onMemberAddedToGroup") }));
       },
-      { appId: this.appId, host, names: messageListeners },
+      { appId: APP_ID, host, names: messageListeners },
     );
     return page;
   }
 
   async close(): Promise<void> {
     for (const c of this.contexts) await c.close();
+    await this.browser.close();
     await new Promise((resolve) => this.server.close(resolve));
+    await this.emu.close();
   }
 }
 
