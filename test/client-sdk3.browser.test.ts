@@ -52,6 +52,36 @@ describe("SDK 3.x (@cometchat-pro/chat) against the emulator", () => {
       return [(await request.fetchNext()).length, (await request.fetchNext()).length];
     });
     expect(users[0]).toBe(2);
+  });
+
+  it("lists conversations, groups and members, counts unread messages, adds members and reads receipts", async () => {
+    const seen = await ben.evaluate(async () => {
+      const C = (window as any).CometChat;
+      const conversations = await new C.ConversationsRequestBuilder().setLimit(10).build().fetchNext();
+      const unread = await C.getUnreadMessageCountForUser("ann");
+      await C.createGroup(new C.Group("club", "Club", C.GROUP_TYPE.PRIVATE, ""));
+      const added = await C.addMembersToGroup("club", [new C.GroupMember("ann", C.GROUP_MEMBER_SCOPE.PARTICIPANT)], []);
+      const groups = await new C.GroupsRequestBuilder().setLimit(10).build().fetchNext();
+      const members = await new C.GroupMembersRequestBuilder("club").setLimit(10).build().fetchNext();
+      const last = conversations[0].getLastMessage();
+      await C.markAsRead(last);
+      return {
+        conversations: conversations.map((c: any) => c.getConversationWith().getUid?.()),
+        unread,
+        added,
+        groups: groups.map((g: any) => g.getGuid()),
+        members: members.map((m: any) => m.getUid()).sort(),
+        lastId: last.getId(),
+      };
+    });
+    expect(seen.conversations).toEqual(["ann"]);
+    expect(seen.unread).toEqual({ ann: 5 });
+    expect(seen.added).toEqual({ ann: "success" });
+    expect(seen.groups).toContain("club");
+    expect(seen.members).toEqual(["ann", "ben"]);
+    const receipts = await ann.evaluate(async (id) => (await (window as any).CometChat.getMessageReceipts(id)).map((r: any) => r.getReceiptType()), seen.lastId);
+    expect(receipts).toEqual(["read"]);
+    expect(await ben.evaluate(() => (window as any).CometChat.getUnreadMessageCountForUser("ann"))).toEqual({});
     expect(site.problems).toEqual([]);
   });
 });
