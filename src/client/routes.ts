@@ -36,34 +36,28 @@ function jwtFor(c: Ctx): string {
 /** `GET /settings` needs no token: it only names the app's hosts. */
 export const clientSettingsRoute = new Hono<Env>().get("/settings", (c) => ok(c, clientSettings(c, addressedApp(c))));
 
-/**
- * What only the client plane has (the session, `/me`), and the SDK operations whose path or method differs from
- * the REST plane's: its own block list, one conversation's threads, join, leave and add members as PUT. The REST
- * plane's routers, mounted after these (app.ts), answer the SDK's other operations for the token's owner, who acts
- * as `onBehalfOf` does there (see `clientAuth`), so every access rule is the REST plane's own.
- */
 /** Login (`PUT /me`, and the table's `POST admin/users/auth`): the session's device, the user, a jwt, the settings. */
 async function login(c: Ctx) {
   const body = await readBody(c);
-    validate(body, LOGIN);
-    const user = c.get("actor");
-    const token = c.get("authToken");
-    // The session's device, as `POST /users/{uid}/auth_tokens` records it.
-    if (typeof body.platform === "string") token.platform = body.platform;
-    if (typeof body.deviceId === "string") token.deviceId = body.deviceId;
-    if (body.appInfo !== undefined) {
-      token.appInfo = body.appInfo as JsonObject;
-      const agent = (body.appInfo as JsonObject).userAgent;
-      if (typeof agent === "string") token.userAgent = agent;
-    }
-    user.status = "available";
-    return ok(c, {
-      ...userView(user, { tags: true }),
-      status: "online",
-      authToken: token.authToken,
-      jwt: jwtFor(c),
-      settings: clientSettings(c, c.get("app")),
-    });
+  validate(body, LOGIN);
+  const user = c.get("actor");
+  const token = c.get("authToken");
+  // The session's device, as `POST /users/{uid}/auth_tokens` records it.
+  if (typeof body.platform === "string") token.platform = body.platform;
+  if (typeof body.deviceId === "string") token.deviceId = body.deviceId;
+  if (body.appInfo !== undefined) {
+    token.appInfo = body.appInfo as JsonObject;
+    const agent = (body.appInfo as JsonObject).userAgent;
+    if (typeof agent === "string") token.userAgent = agent;
+  }
+  user.status = "available";
+  return ok(c, {
+    ...userView(user, { tags: true }),
+    status: "online",
+    authToken: token.authToken,
+    jwt: jwtFor(c),
+    settings: clientSettings(c, c.get("app")),
+  });
 }
 
 /** The SDK's promote / demote: the REST plane's scope change for `uid`, answered as `PUT groups/{guid}/members/{uid}`. */
@@ -78,6 +72,12 @@ async function setScope(c: Ctx, fixed?: Scope) {
   return ok(c, { guid: group.guid, uid: user.uid, scope: member.scope, joinedAt: member.joinedAt });
 }
 
+/**
+ * What only the client plane has (the session, `/me`), and the SDK operations whose path or method differs from
+ * the REST plane's: its own block list, one conversation's threads, join, leave and add members as PUT. The REST
+ * plane's routers, mounted after these (app.ts), answer the SDK's other operations for the token's owner, who acts
+ * as `onBehalfOf` does there (see `clientAuth`), so every access rule is the REST plane's own.
+ */
 export const clientOnly = new Hono<Env>()
   .put("/me", login)
   .post("/admin/users/auth", login)

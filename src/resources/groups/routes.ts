@@ -106,7 +106,14 @@ function initialMembers(app: AppState, raw: unknown, admins: UserRecord[]): { us
  * Changes a group (`change`) and, with `newOwner`, hands it over: the new owner becomes an admin member (added or
  * promoted). Emits group_updated, then group_owner_transferred when the owner changed.
  */
-export function updateGroup(app: AppState, now: number, group: GroupRecord, actor: UserRecord | undefined, change: (g: GroupRecord) => void, newOwner?: UserRecord) {
+export function updateGroup(
+  app: AppState,
+  now: number,
+  group: GroupRecord,
+  actor: UserRecord | undefined,
+  change: (g: GroupRecord) => void,
+  newOwner?: UserRecord,
+) {
   const oldOwner = group.owner;
   app.groups.update(group, (g) => {
     change(g);
@@ -216,10 +223,12 @@ export const groups = new Hono<Env>()
     if (newOwner && app.groups.ban(group.guid, newOwner.uid))
       throw apiError("ERR_BANNED_GROUPMEMBER", { uid: newOwner.uid, guid: group.guid });
 
-    updateGroup(app, c.get("emulator").clock.now(), group, actor, (g) => {
+    const unset = (body.unset as ("icon" | "description" | "metadata")[] | undefined) ?? [];
+    const change = (g: GroupRecord) => {
       applyAttributes(g, body);
-      for (const field of (body.unset as ("icon" | "description" | "metadata")[] | undefined) ?? []) delete g[field];
-    }, newOwner);
+      for (const field of unset) delete g[field];
+    };
+    updateGroup(app, c.get("emulator").clock.now(), group, actor, change, newOwner);
     return ok(c, groupView(app, group, { viewer: actor, tags: group.tags.length > 0 }));
   })
 
