@@ -23,6 +23,7 @@ import { users } from "./resources/users/routes.js";
 import { metrics } from "./resources/metrics/routes.js";
 import { calls } from "./resources/calls/routes.js";
 import { callSignalling } from "./resources/calls/signalling.js";
+import { fileUploads, media } from "./resources/files/routes.js";
 import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
@@ -154,8 +155,10 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const rest = restPlane();
   mountOn(REST, rest, REST.auth);
   mountOn(CLIENT, clientSettingsRoute, []);
+  mountOn(CLIENT, media, []);
   mountOn(CLIENT, clientOnly, CLIENT.auth);
   mountOn(CLIENT, callSignalling, CLIENT.auth);
+  mountOn(CLIENT, fileUploads, CLIENT.auth);
   mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
   mountOn(CALLS, calls, CALLS.auth);
 

@@ -1,9 +1,9 @@
 /**
  * The client-plane operations of the SDK's endpoint table (`@cometchat/chat-sdk-javascript` 4.2.0, `uriEndpoints`)
  * that map to something the emulator keeps. Each is answered by the REST plane's handler (or by `routes.ts` where
- * the SDK's path or method differs), for the token's owner; call signalling (`calls`, `calls/{sessionid}[/type]`)
- * by resources/calls/signalling.ts. Everything else on the client plane answers ERR_API_NOT_FOUND: ownership
- * transfer (the REST plane hands a group over only without `onBehalfOf`), promote/demote and `user/messages/{muid}` (unused by the SDK), file uploads,
+ * the SDK's path or method differs), for the token's owner; file uploads and call signalling by their own routers
+ * (listed last). Everything else on the client plane answers ERR_API_NOT_FOUND: ownership
+ * transfer (the REST plane hands a group over only without `onBehalfOf`), promote/demote and `user/messages/{muid}` (unused by the SDK),
  * push notifications (the REST plane's preferences have another shape), AI features and campaigns.
  */
 const SDK_OPERATIONS = [
@@ -40,6 +40,11 @@ const SDK_OPERATIONS = [
   "POST groups/{guid}/conversation/delivered",
   "POST|DELETE users/{uid}/conversation/pin",
   "POST|DELETE groups/{guid}/conversation/pin",
+  // Answered by the client plane's own routers (resources/files, resources/calls/signalling.ts).
+  "POST files/upload-url",
+  "POST calls",
+  "PUT calls/{sessionid}",
+  "PATCH calls/{sessionid}/type",
 ];
 
 const TABLE: { methods: Set<string>; path: RegExp }[] = SDK_OPERATIONS.map((line) => {
