@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { internalPath } from "./http/addressing.js";
 import { PlaneRouter } from "./http/plane-router.js";
-import { appAuth, clientAuth, managementAuth } from "./http/auth.js";
+import { appAuth, callsAuth, clientAuth, managementAuth } from "./http/auth.js";
 import { clientOnly, clientSettingsRoute } from "./client/routes.js";
 import { isServed } from "./client/endpoints.js";
 import type { Ctx, Emulator, Env } from "./http/context.js";
@@ -126,7 +126,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const MGMT = { prefix: "/@mgmt", at: "/@mgmt", auth: [managementAuth] };
   const REST = { prefix: "/@rest/", at: "/@rest/:appId/:region/v3", auth: [appAuth] };
   const CLIENT = { prefix: "/@client/", at: "/@client/:appId/:region/v3", auth: [clientAuth] };
-  const CALLS = { prefix: "/@calls/", at: "/@calls/:appId/:region/v3", auth: [appAuth] };
+  const CALLS = { prefix: "/@calls/", at: "/@calls/:appId/:region/v3", auth: [callsAuth] };
   const taken = new Set<string>();
   const mountOn = (plane: { at: string }, router: Hono<Env>, auth: Stage[], serves?: (method: string, path: string) => boolean) =>
     mount(app, plane.at, router, [...platform, ...auth], notFound, taken, serves);
