@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { internalPath } from "./http/addressing.js";
+import { addressHint, internalPath } from "./http/addressing.js";
 import { PlaneRouter } from "./http/plane-router.js";
 import { appAuth, callsAuth, clientAuth, managementAuth } from "./http/auth.js";
 import { clientOnly, clientSettingsRoute } from "./client/routes.js";
 import { isServed } from "./client/endpoints.js";
 import type { Ctx, Emulator, Env } from "./http/context.js";
-import { ApiError, apiError } from "./http/errors.js";
+import { ApiError, apiError, withHint } from "./http/errors.js";
 import { chain, mount, renderError, settle, type Handler, type Stage } from "./http/pipeline.js";
 import { wasCachedRead } from "./http/reply.js";
 import { control } from "./control/routes.js";
@@ -119,8 +119,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     return settle(c, next, ended, failed);
   };
   const platform = [withEmulator, journalStage, envelope, faultsStage];
-  const notFound: Handler = () => {
-    throw apiError("ERR_API_NOT_FOUND");
+  const notFound: Handler = (c) => {
+    throw withHint(apiError("ERR_API_NOT_FOUND"), addressHint(c.req.header("host") ?? "", c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2))));
   };
   // Each plane: its internal paths (see addressing.ts), where its routes live, and how it authenticates.
   const MGMT = { prefix: "/@mgmt", at: "/@mgmt", auth: [managementAuth] };

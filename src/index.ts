@@ -44,7 +44,12 @@ export interface EmulatorOptions extends ControlOptions {
   host?: string;
   /** JSON data file: loaded at start (created if missing), saved after changes, flushed on close. */
   data?: string;
-  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled demo app. */
+  /**
+   * With `data`: wait until the disk has each committed change (fsync of the change log) before answering, so a
+   * power cut loses nothing acknowledged either (a kill of the process never does). See docs/durability.md.
+   */
+  fsync?: boolean;
+  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled Default App. */
   seed?: string | { apps: unknown[] };
   managementKey?: string;
   managementSecret?: string;
@@ -155,7 +160,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   const store = new Store(clock);
   store.seed(loadSeed(options.seed, clock.now()));
   const persistence = options.data
-    ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog })
+    ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog, fsync: options.fsync })
     : undefined;
   const control = new ControlPlane(store, clock, options);
   const jwt = new Jwt();
@@ -255,6 +260,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       tls,
       wrap: requestLogger(options, () => emulator.store.defaultAppId),
       upgrade: (req, socket, head) => emulator.realtime.upgrade(req, socket, head),
+      beforeAnswer: persistence && (() => persistence.commit()),
     });
   } catch (e) {
     persistence?.close();

@@ -100,7 +100,7 @@ describe("chat-emulator exec", () => {
 
   it("is described in --help", async () => {
     const help = await runCli(["--help"]);
-    expect(help.stdout).toContain("chat-emulator exec [options] -- <command...>");
+    expect(help.stdout).toContain("chat-emulator [options] exec [options] -- <command...>");
     expect((await runCli(["exec", "--help"])).code).toBe(0);
   });
 });

@@ -326,6 +326,10 @@ export const ERRORS = {
     status: 415,
     message: "The request body must be JSON. Please send it with Content-Type: application/json.",
   },
+  ERR_HTTPS_REQUIRED: {
+    status: 400,
+    message: "This port serves HTTPS (the emulator was started with --https or --cert): use https:// instead of http://.",
+  },
   ERR_EMULATOR_DEGRADED: {
     status: 503,
     message: "The emulator answers, but {reason}. Acknowledged writes may be lost when it stops.",
@@ -369,6 +373,8 @@ export function keyedMap<T>(): Record<string, T> {
 export class ApiError extends Error {
   readonly status: number;
   readonly devMessage: string;
+  /** A hint for the caller (an address mistake), already part of devMessage; the request log prints it too. */
+  hint?: string;
   constructor(
     readonly code: string,
     status: number,
@@ -392,6 +398,24 @@ export class ApiError extends Error {
     if (this.details) error.details = this.details;
     return { error };
   }
+}
+
+/** The error with a hint for the caller appended to its devMessage. */
+export function withHint(err: ApiError, hint: string | undefined): ApiError {
+  if (!hint) return err;
+  const hinted = new ApiError(err.code, err.status, err.message, `${err.devMessage} ${hint}`, err.details, err.headers);
+  hinted.hint = hint;
+  return hinted;
+}
+
+/**
+ * Where an answered error's code (and hint) is noted on Node's response, for the request log, which sees only
+ * the response: `res[ANSWERED_ERROR]`.
+ */
+export const ANSWERED_ERROR = Symbol("chat-emulator answered error");
+export interface AnsweredError {
+  code: string;
+  hint?: string;
 }
 
 function fill(template: string, params: Record<string, unknown>): string {
