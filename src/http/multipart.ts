@@ -12,6 +12,9 @@ import { ApiError, apiError, badRequest } from "./errors.js";
  * before reading.
  */
 
+/** What is read past a refusal before the connection is left to close (see `fail` below). */
+const DRAIN_BYTES = 1024 * 1024;
+
 export function isMultipart(c: Ctx): boolean {
   return /^\s*multipart\/form-data\s*;/i.test(header(c, "content-type") ?? "");
 }
@@ -67,14 +70,20 @@ export async function readMultipart<T>(
   const streaming = new Set<Readable>();
   let failure: unknown;
   let finish = () => {};
-  // The first refusal ends the reading: the rest of the body is not taken in, and the answer closes the
-  // connection (as for any body over its limit).
+  // The first refusal ends the parsing and the answer closes the connection (as for any body over its limit). Up
+  // to DRAIN_BYTES more of the body are read and dropped meanwhile, so that a client slightly over a limit gets
+  // the answer rather than a reset connection; past that the rest is not taken in.
   const fail = (e: unknown) => {
     if (failure) return;
     failure = e instanceof ApiError ? new ApiError(e.code, e.status, e.message, e.devMessage, e.details, { ...e.headers, Connection: "close" }) : e;
     source.unpipe(parser);
-    source.pause();
     for (const s of streaming) s.destroy();
+    let drained = 0;
+    source.on("data", (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_BYTES) source.pause();
+    });
+    source.resume();
     finish();
   };
 
