@@ -79,14 +79,13 @@ export const calls = new Hono<Env>()
   })
 
   // The calls SDK's `generateToken(sessionId, authToken)` before it joins a session's media (the media itself is not
-  // emulated): a token naming the user and the session, signed like the WebSocket's jwt.
+  // emulated): a token naming the user (the token's owner, or `onBehalfOf` with an apikey) and the session.
   .post("/call_tokens", async (c) => {
-    const user = c.get("actor");
-    if (!user) throw apiError("AUTH_ERR_EMPTY_AUTH_TOKEN");
+    const user = onBehalfOf(c, "required");
     const body = await readBody(c);
     validate(body, { sessionId: { required: true, type: "string", max: 255 } });
     const { jwt, clock } = c.get("emulator");
-    return ok(c, { token: jwt.sign({ appId: c.get("app").meta.appId, uid: user.uid, authToken: c.get("authToken").authToken, sessionId: body.sessionId as string }, clock.now()) });
+    return ok(c, { token: jwt.sign({ appId: c.get("app").meta.appId, uid: user.uid, authToken: c.get("authToken")?.authToken ?? "", sessionId: body.sessionId as string }, clock.now()) });
   })
 
   .get("/calls/:sessionId/transcriptions", (c) => {
