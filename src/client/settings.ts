@@ -39,6 +39,8 @@ export function clientSettings(c: Ctx, app: AppState): Record<string, unknown> {
     // The SDK's upload limits (`getUploadLimits`).
     "file.size.max": FILE_SIZE_MAX,
     "file.count.max": FILE_COUNT_MAX,
+    // The app's settings map: the SDK reads its conversation-update switches and AI feature flags here.
+    parameters: app.management.settings,
   };
 }
 
