@@ -1,66 +1,34 @@
-import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
-import { launchChromium } from "../scripts/chromium.mjs";
 import { APP_ID, REST_KEY } from "./helpers.js";
+import { connected, SdkSite } from "./sdk-browser.helpers.js";
 
 /**
- * The unmodified SDK in Chromium (as client-sdk.browser.test.ts sets it up): its default calling flow between two
- * users, each listener on the side it belongs to, and a MediaMessage with a File (the SDK's multipart send) whose
- * image the receiver's page loads from the emulator's URL.
+ * The unmodified SDK in Chromium (see sdk-browser.helpers.ts): its default calling flow between two users, each
+ * listener on the side it belongs to, and a MediaMessage with a File (the SDK's multipart send) whose image the
+ * receiver's page loads from the emulator's URL.
  */
 
-let emu: RunningEmulator;
-let site: Server;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const problems: string[] = [];
+let site: SdkSite;
 let alice: Page;
 let bob: Page;
 
-const sdkSource = readFileSync(createRequire(import.meta.url).resolve("@cometchat/chat-sdk-javascript"), "utf8");
 /** A 1×1 PNG. */
 const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-async function rest(method: string, path: string, body?: unknown) {
-  const res = await emu.app.request(`http://localhost/v3${path}`, { method, headers: { apikey: REST_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return (await res.json()) as any;
-}
-
 /** A page logged in as `uid`, its call and media listeners keeping every event in `window.events`. */
 async function loggedIn(uid: string): Promise<Page> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => problems.push(e.message || JSON.stringify(e)));
-  page.setDefaultTimeout(5000);
-  await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
-  const token = (await rest("POST", `/users/${uid}/auth_tokens`, {})).data.authToken;
-  await page.evaluate(
-    async ({ appId, host, token }) => {
-      const w = window as any;
-      const C = w.CometChat;
-      w.events = [];
-      const keep = (name: string) => (x: any) => w.events.push({ name, x: JSON.parse(JSON.stringify(x)) });
-      const settings = new C.AppSettingsBuilder()
-        .setRegion("us")
-        .overrideClientHost(`${host}/${appId}.apiclient-us/v3.0`)
-        .overrideAdminHost(`${host}/${appId}.api-us/v3.0`)
-        .autoEstablishSocketConnection(true)
-        .build();
-      await C.init(appId, settings);
-      const calls = ["onIncomingCallReceived", "onOutgoingCallAccepted", "onOutgoingCallRejected", "onIncomingCallCancelled", "onCallEndedMessageReceived"];
-      C.addCallListener("test", new C.CallListener(Object.fromEntries(calls.map((n) => [n, keep(n)]))));
-      C.addMessageListener("test", new C.MessageListener({ onMediaMessageReceived: keep("onMediaMessageReceived") }));
-      await C.login(token);
-    },
-    { appId: APP_ID, host: new URL(emu.url).host, token },
-  );
-  await page.waitForFunction(() => (window as any).CometChat.getConnectionStatus() === "connected");
+  const page = await site.open(["onMediaMessageReceived"]);
+  const token = (await site.rest("POST", `/users/${uid}/auth_tokens`, {})).data.authToken;
+  await page.evaluate(async (token) => {
+    const w = window as any;
+    const C = w.CometChat;
+    const keep = (name: string) => (x: any) => w.events.push({ name, x: JSON.parse(JSON.stringify(x)) });
+    const calls = ["onIncomingCallReceived", "onOutgoingCallAccepted", "onOutgoingCallRejected", "onIncomingCallCancelled", "onCallEndedMessageReceived"];
+    C.addCallListener("test", new C.CallListener(Object.fromEntries(calls.map((n) => [n, keep(n)]))));
+    await C.login(token);
+  }, token);
+  await connected(page);
   return page;
 }
 
@@ -80,24 +48,14 @@ const initiate = (page: Page, type: "audio" | "video") =>
   }, type);
 
 beforeAll(async () => {
-  emu = await startEmulator({ https: true, quiet: true });
-  const html = `<!doctype html><meta charset="utf-8"><title>SDK test</title><script src="/sdk.js"></script>`;
-  site = createServer((req, res) => {
-    if (req.url === "/sdk.js") res.writeHead(200, { "content-type": "text/javascript" }).end(sdkSource);
-    else res.writeHead(200, { "content-type": "text/html" }).end(html);
-  });
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  browser = await launchChromium();
-  for (const [uid, name] of [["alice", "Alice"], ["bob", "Bob"]]) await rest("POST", "/users", { uid, name });
+  site = await SdkSite.start("@cometchat/chat-sdk-javascript");
+  for (const [uid, name] of [["alice", "Alice"], ["bob", "Bob"]]) await site.rest("POST", "/users", { uid, name });
   alice = await loggedIn("alice");
   bob = await loggedIn("bob");
 });
 
 afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await browser?.close();
-  await new Promise((resolve) => site?.close(resolve));
-  await emu?.close();
+  await site?.close();
 });
 
 describe("the SDK's default calling flow", () => {
@@ -111,7 +69,7 @@ describe("the SDK's default calling flow", () => {
     expect(ended).toBe("ended");
     expect(await callEvent(alice, "onCallEndedMessageReceived", sessionId)).toMatchObject({ sessionId, status: "ended" });
 
-    const res = await emu.app.request(`http://localhost/${APP_ID}.call-us/v3/calls/${sessionId}`, { headers: { apikey: REST_KEY } });
+    const res = await site.emu.app.request(`http://localhost/${APP_ID}.call-us/v3/calls/${sessionId}`, { headers: { apikey: REST_KEY } });
     expect((await res.json()).data).toMatchObject({ sessionId, status: "ended", initiator: "alice", receiver: "bob", type: "video", totalParticipants: 2 });
   });
 
@@ -131,7 +89,7 @@ describe("the SDK's default calling flow", () => {
       return C.rejectCall(s, C.CALL_STATUS.CANCELLED);
     }, cancelled);
     expect(await callEvent(bob, "onIncomingCallCancelled", cancelled)).toMatchObject({ status: "cancelled" });
-    expect(problems).toEqual([]);
+    expect(site.problems).toEqual([]);
   });
 });
 
