@@ -50,7 +50,9 @@ function profanityList(settings: JsonObject): WordList | undefined {
   return WordList.of(words, { edges: "word-ends" });
 }
 
-const XSS = /<\s*\/?\s*(script|iframe|object|embed|svg|img|body|style|link|meta|base|form|frame)\b|\bon[a-z]+\s*=|javascript\s*:|data\s*:\s*text\/html/i;
+// `<\s*(?:\/\s*)?` rather than `<\s*\/?\s*`: two optional runs of space side by side retry every split of a run,
+// and "<" then 10,000 spaces took a third of a second.
+const XSS = /<\s*(?:\/\s*)?(script|iframe|object|embed|svg|img|body|style|link|meta|base|form|frame)\b|\bon[a-z]+\s*=|javascript\s*:|data\s*:\s*text\/html/i;
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/giu;
