@@ -61,6 +61,9 @@ describe("multipart POST messages (SDK 4.x MediaMessage with a File, SDK 3.x med
     expect(file.headers.get("content-length")).toBe(String(PNG.length));
     expect(file.headers.get("access-control-allow-origin")).toBe("*");
     expect(file.headers.get("accept-ranges")).toBe("bytes");
+    // Users' files on the emulator's origin run nothing there.
+    expect(file.headers.get("content-security-policy")).toBe("sandbox");
+    expect(file.headers.get("x-content-type-options")).toBe("nosniff");
     expect(Buffer.from(await file.arrayBuffer())).toEqual(PNG);
 
     // The receiver reads the same message from the conversation.
@@ -201,6 +204,14 @@ describe("files/upload-url then upload (UI kit 7 composer), and ranges", () => {
     expect(huge.body.data.h.error.code).toBe("ERR_FILE_SIZE_EXCEEDED");
     const noGroup = await api("superhero1", "POST", "/files/upload-url", { files: { g: { fileId: "g", name: "g.txt", size: 1, mimeType: "text/plain" } }, receiver: "nosuchgroup", receiverType: "group" });
     expect(noGroup.status).toBe(404);
+    // A type that does not fit a header is kept as the generic one (and the file is still served).
+    const odd = await api("superhero1", "POST", "/files/upload-url", { files: { o: { fileId: "o", name: "o.txt", size: 1, mimeType: "text/plain\r\nX-Evil: 1" } } });
+    expect(odd.body.data.o.attachment.mimeType).toBe("application/octet-stream");
+    const oddForm = new FormData();
+    oddForm.append("file", new Blob(["o"]), "o.txt");
+    expect((await fetch(odd.body.data.o.request.url, { method: "POST", body: oddForm })).status).toBe(204);
+    const served = await fetch(odd.body.data.o.attachment.url);
+    expect([served.status, served.headers.get("content-type"), served.headers.get("x-evil")]).toEqual([200, "application/octet-stream", null]);
     const malformed = await api("superhero1", "POST", "/files/upload-url", { files: { g: { fileId: "g" } } });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe("ERR_BAD_REQUEST");

@@ -23,6 +23,11 @@ export function attachmentOf(c: Ctx, file: { key: string; name: string; mimeType
   return { name: file.name, extension: extensionOf(file.name), size: file.size, mimeType: file.mimeType, url: `${clientApiBase(c)}/media/${file.key}` };
 }
 
+/** A media type fit for a header (`type/subtype`), else the generic one: a client's word is not trusted there. */
+function mediaTypeOf(declared: string): string {
+  return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(declared) ? declared.toLowerCase() : "application/octet-stream";
+}
+
 /** The message type of a file, as the SDK picks it (image, audio, video, else file). */
 function mediaType(mimeType: string): (typeof MESSAGE_TYPES)[number] {
   const kind = mimeType.split("/")[0].toLowerCase();
@@ -34,7 +39,7 @@ async function keep(c: Ctx, part: FilePart, meta: { key?: string; name?: string;
   const name = meta.name ?? part.name;
   try {
     return await c.get("emulator").files.save(
-      { appId: c.get("app").meta.appId, key: meta.key, name, mimeType: meta.mimeType ?? part.mimeType, uploader: c.get("actor")?.uid ?? "", createdAt: c.get("emulator").clock.now() },
+      { appId: c.get("app").meta.appId, key: meta.key, name, mimeType: mediaTypeOf(meta.mimeType ?? part.mimeType), uploader: c.get("actor")?.uid ?? "", createdAt: c.get("emulator").clock.now() },
       part.stream,
     );
   } catch (e) {
@@ -126,6 +131,7 @@ export const fileUploads = new Hono<Env>().post("/files/upload-url", async (c) =
   const now = clock.now();
   const out: Record<string, unknown> = {};
   for (const f of specs) {
+    f.mimeType = mediaTypeOf(f.mimeType);
     if (f.size < 0 || f.size > FILE_SIZE_MAX) {
       out[f.fileId] = { error: { code: "ERR_FILE_SIZE_EXCEEDED", message: `The file ${f.name} exceeds the maximum allowed size of ${FILE_SIZE_MAX} bytes.` } };
       continue;
@@ -197,6 +203,10 @@ export const media = new Hono<Env>()
       "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
       "Cache-Control": "private, max-age=86400",
       "Access-Control-Expose-Headers": "Content-Length, Content-Range, Accept-Ranges, Content-Disposition",
+      // Files are users' content served from the emulator's own origin, where the control plane lives: an uploaded
+      // page or SVG must not run as that origin (sandbox: an opaque origin, no script), nor be sniffed into one.
+      "Content-Security-Policy": "sandbox",
+      "X-Content-Type-Options": "nosniff",
     };
     if (range) headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
     const empty = c.req.method === "HEAD" || end < start;
