@@ -220,6 +220,21 @@ describe("files/upload-url then upload (UI kit 7 composer), and ranges", () => {
   });
 });
 
+describe("in process (app.request, as programmatic users and the test helpers call it)", () => {
+  it("reads a multipart send from the Fetch body the same way", async () => {
+    const token = await tokenOf("superhero1");
+    const res = await emu.app.request(`http://localhost/${APP_ID}.apiclient-us/v3.0/messages`, {
+      method: "POST",
+      headers: { appid: APP_ID, authtoken: token },
+      body: mediaForm("superhero2", new Blob([PNG], { type: "image/png" }), "inproc.png"),
+    });
+    expect(res.status).toBe(200);
+    const url: string = (await res.json()).data.data.url;
+    const file = await emu.app.request(url.replace(/^https?:\/\/[^/]+/, "http://localhost"));
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(PNG);
+  });
+});
+
 describe("with --data", () => {
   it("keeps files in the folder named after the data file, and serves them again after a restart", async () => {
     const dir = tempDir("attachments");
