@@ -24,25 +24,35 @@ export type Change =
 
 type Json = unknown;
 
-/** A copy of plain data (what toData() returns: JSON values only). */
-function clone(v: Json): Json {
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) return v.map(clone);
+/**
+ * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
+ * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
+ * the app's meta down to its fields (1); groups and calls hold records of their own (members, participants: 4).
+ * Deeper values are compared by reference. The parts whose classes keep nested state of their own (moderation,
+ * management, notifications) are compared to the end.
+ */
+const DEPTHS: Record<string, number> = { app: 1, groups: 4, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity };
+const depthOf = (part: string) => DEPTHS[part] ?? 2;
+
+/** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
+function clone(v: Json, depth: number): Json {
+  if (v === null || typeof v !== "object" || depth === 0) return v;
+  if (Array.isArray(v)) return v.map((x) => clone(x, depth - 1));
   const out: Record<string, Json> = {};
   for (const k in v) {
     const x = (v as Record<string, Json>)[k];
-    if (x !== undefined) out[k] = clone(x);
+    if (x !== undefined) out[k] = clone(x, depth - 1);
   }
   return out;
 }
 
-/** Whether two plain values serialize alike (`undefined` properties count as absent, as in JSON). */
-function equal(a: Json, b: Json): boolean {
+/** Whether `a` serializes like `b` (a copy made by `clone` with the same depth); `undefined` properties count as absent. */
+function equal(a: Json, b: Json, depth: number): boolean {
   if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (depth === 0 || a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i], depth - 1)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -51,7 +61,7 @@ function equal(a: Json, b: Json): boolean {
   let n = 0;
   for (const k in x) {
     if (x[k] === undefined) continue;
-    if (!equal(x[k], y[k])) return false;
+    if (!equal(x[k], y[k], depth - 1)) return false;
     n++;
   }
   for (const k in y) if (y[k] !== undefined) n--;
@@ -95,7 +105,7 @@ export class ChangeTracker {
         this.apps.delete(appId);
         out.push(["drop", appId]);
       }
-    if (!equal(order, this.order)) out.push(["order", order]);
+    if (order.length !== this.order.length || order.some((id, i) => id !== this.order[i])) out.push(["order", order]);
     this.order = order;
     const births = this.store.toBirths() ?? [];
     if (births.length !== this.births.length || births.some((b, i) => b !== this.births[i])) out.push(["births", births.length > 0 ? births : null]);
@@ -107,7 +117,7 @@ export class ChangeTracker {
   private track(appId: string, state: AppState): AppData {
     const data = state.toData();
     const parts = new Map<string, Json>();
-    for (const [key, value] of Object.entries(data)) if (key !== "messages") parts.set(key, clone(value));
+    for (const [key, value] of Object.entries(data)) if (key !== "messages") parts.set(key, clone(value, depthOf(key)));
     state.messages.noted = new Map();
     state.messages.reloaded = false;
     this.apps.set(appId, { state, parts });
@@ -118,8 +128,9 @@ export class ChangeTracker {
     const data = tracked.state.toData() as unknown as Record<string, Json>;
     for (const [key, value] of Object.entries(data)) {
       if (key === "messages") continue;
-      if (equal(value, tracked.parts.get(key))) continue;
-      tracked.parts.set(key, clone(value));
+      const depth = depthOf(key);
+      if (equal(value, tracked.parts.get(key), depth)) continue;
+      tracked.parts.set(key, clone(value, depth));
       out.push(["set", appId, key, value]);
     }
     const messages = tracked.state.messages;
