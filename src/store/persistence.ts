@@ -66,6 +66,7 @@ export class Persistence {
     fsync: boolean,
   ) {
     this.changes = new ChangeLog(path, (listLogs(path).at(-1)?.n ?? 0) + 1, fsync);
+    this.changes.onError = (e) => this.failed(e); // the error names the log file
     this.unsubscribe = store.onChange(() => this.changed());
   }
 
@@ -126,24 +127,36 @@ export class Persistence {
   /** A committed change: into the change log before any answer leaves (at the latest at the end of this turn), into a checkpoint later. */
   private changed(): void {
     this.pending = true;
-    this.committing ??= setImmediate(() => this.commit());
+    this.committing ??= setImmediate(() => void this.hold());
     this.schedule();
   }
 
-  /**
-   * Appends the changes committed since the last call to the change log, in one write. Runs before an answer is
-   * written (server.ts) and at the end of every turn with changes; costs nothing when there is nothing to append.
-   */
-  commit(): void {
+  /** Appends the changes committed since the last call to the change log (queued for its next write). */
+  private commit(): void {
     if (!this.pending || !this.tracker) return;
     this.pending = false;
     clearImmediate(this.committing);
     this.committing = undefined;
+    this.changes.append(this.tracker.take());
+  }
+
+  /**
+   * What an answer waits for (server.ts): the changes committed so far appended to the change log and written
+   * (a write of the thread pool, shared by every answer waiting meanwhile); undefined when nothing is waiting.
+   * A failed write is reported and does not hold answers back (see `failed`).
+   */
+  hold(): Promise<void> | undefined {
+    this.commit();
+    return this.changes.written();
+  }
+
+  /** `hold` for an answer that cannot wait: the changes are written before this returns. */
+  holdNow(): void {
+    this.commit();
     try {
-      this.changes.append(this.tracker.take());
+      this.changes.writeNow();
     } catch (e) {
-      // The next checkpoint still writes everything; until one succeeds, a crash would lose these changes.
-      this.failed(e); // the error names the log file
+      this.failed(e);
     }
   }
 
@@ -176,7 +189,7 @@ export class Persistence {
       try {
         // Everything logged so far goes into this checkpoint; what follows goes to the next log file.
         this.commit();
-        const covered = this.changes.rotate();
+        const covered = await this.changes.rotate();
         await writeStateFile(this.path, this.store.toData());
         this.changes.dropUpTo(covered);
         if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
@@ -215,7 +228,7 @@ export class Persistence {
   }
 
   close(): void {
-    this.commit();
+    this.holdNow();
     clearTimeout(this.timer);
     clearImmediate(this.committing);
     this.unsubscribe();
