@@ -48,7 +48,7 @@ export interface EmulatorOptions extends ControlOptions {
    * power cut loses nothing acknowledged either (a kill of the process never does). See docs/durability.md.
    */
   fsync?: boolean;
-  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled demo app. */
+  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled Default App. */
   seed?: string | { apps: unknown[] };
   managementKey?: string;
   managementSecret?: string;
@@ -57,7 +57,7 @@ export interface EmulatorOptions extends ControlOptions {
   /** Where log lines go (default stderr); `quiet` silences them. */
   log?: (line: string) => void;
   quiet?: boolean;
-  /** Serve HTTPS with a self-signed certificate generated at start (see `tls.certPath`). */
+  /** Serve HTTPS with the local CA's server certificate, kept in the configuration folder across starts (see `tls.certPath`). */
   https?: boolean;
   /** PEM certificate and key files to serve HTTPS with (imply `https`). */
   cert?: string;
@@ -89,7 +89,7 @@ export interface RunningEmulator {
   /** REST base URL of an app (default app when omitted): `{url}/{appId}.api-{region}/v3`. */
   baseUrl(appId?: string): string;
   management: { url: string; key: string; secret: string };
-  /** With `https`: the certificate served (PEM) and a file holding it, for clients to trust. */
+  /** With `https`: the certificate chain served (PEM) and the file clients trust: the local CA, or `--cert`. */
   tls: { cert: string; certPath: string } | undefined;
   createApp(opts?: Partial<CreateAppOptions>): AppInfo;
   reset(opts?: { appId?: string; to?: "seed" | "empty" }): void;
