@@ -65,11 +65,12 @@ export function readLogs(logs: LogFile[], warn: (line: string) => void): Change[
 }
 
 /**
- * The append-only change log of a data file. `append` serializes a batch of changes and hands it to a write
- * in the background (Node's thread pool, so the event loop never waits on the disk); `written()` is the promise
- * that every batch appended so far is in the operating system's hands (with `fsync`, on the disk), which an
- * answer waits for: once it resolves, a kill of the process cannot lose them. Batches appended while a write is
- * in flight go out together in the next one. `writeNow()` does the same at once, for callers that cannot wait.
+ * The append-only change log of a data file. `written()` collects the changes made since the last write (from
+ * `collect`) and hands them to a write in the background (Node's thread pool, so the event loop never waits on
+ * the disk); its promise, which answers wait for, resolves once they are in the operating system's hands (with
+ * `fsync`, on the disk): from then on a kill of the process cannot lose them. While a write is in flight, callers
+ * wait for the next one, which collects everything changed meanwhile: one comparison and one write for them all.
+ * `writeNow()` does the same at once, for callers that cannot wait.
  * Each batch has its place in the file from the moment it is appended (positional writes), so writes that
  * complete out of order, or a batch written twice, leave the same file. `rotate` starts a new file for what
  * follows; once a checkpoint holding everything before the rotation is on disk, `dropUpTo` deletes the files it
@@ -92,6 +93,8 @@ export class ChangeLog {
     private readonly path: string,
     private n: number,
     private readonly fsync: boolean,
+    /** The changes made since it was last called (none: an empty list). */
+    private readonly collect: () => Change[],
   ) {}
 
   /** The file the next append goes to. */
@@ -99,28 +102,36 @@ export class ChangeLog {
     return `${this.path}.changes-${this.n}`;
   }
 
-  append(changes: Change[]): void {
+  /** Queues the changes made since the last call as one batch (one line of the file). */
+  private gather(): void {
+    const changes = this.collect();
     if (changes.length === 0) return;
     const bytes = Buffer.from(JSON.stringify(changes) + "\n");
     this.queued.push(bytes);
     this.size += bytes.length;
   }
 
-  /** Resolves once everything appended so far is written; undefined when it already is. */
+  /** Resolves once every change made so far is written; undefined when there is nothing to wait for. */
   written(): Promise<void> | undefined {
-    if (this.queued.length === 0) return this.inFlight;
-    if (this.next) return this.next.promise;
-    let resolve!: () => void;
-    const promise = new Promise<void>((r) => (resolve = r));
-    this.next = { promise, resolve };
+    if (!this.inFlight) {
+      this.gather();
+      if (this.queued.length === 0) return undefined;
+    }
+    if (!this.next) {
+      let resolve!: () => void;
+      this.next = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+    }
+    const { promise } = this.next;
     if (!this.inFlight) this.start();
     return promise;
   }
 
-  /** Writes what is queued, from the thread pool; when it is done, what was queued meanwhile. */
+  /** Writes what is queued (and what changed since), from the thread pool; then starts the next write if one is awaited. */
   private start(): void {
     const done = this.next;
     this.next = undefined;
+    this.gather();
+    if (this.queued.length === 0) return done?.resolve();
     const bytes = this.take();
     this.inFlight = new Promise<void>((resolve) => {
       const finish = (e: unknown) => {
@@ -158,8 +169,9 @@ export class ChangeLog {
     return { data, at };
   }
 
-  /** Writes everything appended so far before returning (a write in flight may land again on the same bytes). */
+  /** Writes every change made so far before returning (a write in flight may land again on the same bytes). */
   writeNow(): void {
+    this.gather();
     if (this.queued.length === 0) return;
     const fd = this.open();
     const bytes = this.take();
@@ -178,7 +190,7 @@ export class ChangeLog {
     return this.fd;
   }
 
-  /** Writes what is appended, then closes the current file: what follows goes to a new one. Resolves with the number of the file closed. */
+  /** Writes every change made so far, then closes the current file: what follows goes to a new one. Resolves with the number of the file closed. */
   async rotate(): Promise<number> {
     while (this.inFlight) await this.inFlight;
     this.writeNow();

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { Low } from "lowdb";
 import { DataFile } from "lowdb/node";
 import { ChangeLog, listLogs, readLogs } from "./change-log.js";
-import { applyChanges, ChangeTracker } from "./change-tracker.js";
+import { applyChanges, ChangeTracker, type Change } from "./change-tracker.js";
 import { parseSavedState, SeedError } from "./seed.js";
 import { probeWritable, removeStaleTemps, writeStateFile } from "./state-writer.js";
 import type { Store } from "./store.js";
@@ -32,9 +32,9 @@ const RETRY_MS = 1000;
 
 /**
  * `--data FILE`: loaded through lowdb at start, with the change logs beside it replayed (change-log.ts). Every
- * committed change is then appended to the change log before its answer leaves: `commit()` runs when the first
- * answer of an event-loop turn is written (see server.ts), so the changes of every request of that turn go in
- * one append, and a kill -9 loses nothing acknowledged. The whole state is written in the background as a
+ * committed change is then written to the change log before its answer leaves: answers wait for `hold()` (see
+ * lane.ts and server.ts), and the answers waiting together share one comparison (change-tracker.ts) and one write,
+ * so a kill -9 loses nothing acknowledged. The whole state is written in the background as a
  * checkpoint by `writeStateFile` (streamed in chunks so a large state never blocks requests; temp file + rename,
  * so a crash never leaves a half-written file): the log is rotated first, and the log files the checkpoint
  * covers are deleted once it is on disk. Bursts of changes coalesce into one checkpoint; `flush()` waits until
@@ -52,7 +52,7 @@ export class Persistence {
   private readonly unsubscribe: () => void;
   /** Why the last save failed; undefined once a save succeeds. */
   problem: string | undefined;
-  /** Changes not yet in the change log; `commit()` appends them. */
+  /** Changes not yet in the change log; its next write collects them. */
   private pending = false;
   private committing: NodeJS.Immediate | undefined;
   private tracker: ChangeTracker | undefined;
@@ -65,7 +65,7 @@ export class Persistence {
     private readonly log: (line: string) => void,
     fsync: boolean,
   ) {
-    this.changes = new ChangeLog(path, (listLogs(path).at(-1)?.n ?? 0) + 1, fsync);
+    this.changes = new ChangeLog(path, (listLogs(path).at(-1)?.n ?? 0) + 1, fsync, () => this.collect());
     this.changes.onError = (e) => this.failed(e); // the error names the log file
     this.unsubscribe = store.onChange(() => this.changed());
   }
@@ -131,28 +131,26 @@ export class Persistence {
     this.schedule();
   }
 
-  /** Appends the changes committed since the last call to the change log (queued for its next write). */
-  private commit(): void {
-    if (!this.pending || !this.tracker) return;
+  /** The changes committed since the last call (for the change log's next write). */
+  private collect(): Change[] {
+    if (!this.pending || !this.tracker) return [];
     this.pending = false;
     clearImmediate(this.committing);
     this.committing = undefined;
-    this.changes.append(this.tracker.take());
+    return this.tracker.take();
   }
 
   /**
-   * What an answer waits for (server.ts): the changes committed so far appended to the change log and written
-   * (a write of the thread pool, shared by every answer waiting meanwhile); undefined when nothing is waiting.
-   * A failed write is reported and does not hold answers back (see `failed`).
+   * What an answer waits for (server.ts): the changes committed so far written to the change log (a write of the
+   * thread pool, shared by every answer waiting meanwhile); undefined when there is nothing to wait for. A failed
+   * write is reported and does not hold answers back (see `failed`).
    */
   hold(): Promise<void> | undefined {
-    this.commit();
     return this.changes.written();
   }
 
   /** `hold` for an answer that cannot wait: the changes are written before this returns. */
   holdNow(): void {
-    this.commit();
     try {
       this.changes.writeNow();
     } catch (e) {
@@ -188,7 +186,6 @@ export class Persistence {
       const started = performance.now();
       try {
         // Everything logged so far goes into this checkpoint; what follows goes to the next log file.
-        this.commit();
         const covered = await this.changes.rotate();
         await writeStateFile(this.path, this.store.toData());
         this.changes.dropUpTo(covered);
@@ -215,7 +212,6 @@ export class Persistence {
 
   /** Resolves once every change made before the call is written; rejects when that save fails. */
   async flush(): Promise<void> {
-    this.commit();
     this.flushing = true;
     this.wake?.();
     try {
