@@ -1,7 +1,7 @@
 import type { AppState } from "./app-state.js";
 import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
-import type { AppData, MessageRecord, StateData } from "./types.js";
+import type { AppData, ConversationState, MessageRecord, StateData } from "./types.js";
 
 /**
  * One change of the saved state, as the change log holds it (JSON). Each carries the after-image of what it
@@ -20,7 +20,9 @@ export type Change =
   /** One part of an app (a top-level key of its data other than the messages), whole. */
   | ["set", string, string, unknown]
   /** Messages stored or changed in place (after-images), and ids deleted for good. */
-  | ["messages", string, MessageRecord[], number[]];
+  | ["messages", string, MessageRecord[], number[]]
+  /** Conversation states created or changed (after-images), and those removed, as [uid, conversationId]. */
+  | ["conversations", string, ConversationState[], [string, string][]];
 
 type Json = unknown;
 
@@ -33,6 +35,8 @@ type Json = unknown;
  */
 const DEPTHS: Record<string, number> = { app: 1, groups: 4, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
+/** The parts whose classes note what changes (there can be millions of messages, and a state per user and conversation). */
+const NOTED = new Set(["messages", "conversations"]);
 
 /** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
 function clone(v: Json, depth: number): Json {
@@ -117,9 +121,11 @@ export class ChangeTracker {
   private track(appId: string, state: AppState): AppData {
     const data = state.toData();
     const parts = new Map<string, Json>();
-    for (const [key, value] of Object.entries(data)) if (key !== "messages") parts.set(key, clone(value, depthOf(key)));
+    for (const [key, value] of Object.entries(data)) if (!NOTED.has(key)) parts.set(key, clone(value, depthOf(key)));
     state.messages.noted = new Map();
     state.messages.reloaded = false;
+    state.conversations.noted = { put: new Set(), gone: new Set() };
+    state.conversations.reloaded = false;
     this.apps.set(appId, { state, parts });
     return data;
   }
@@ -127,12 +133,13 @@ export class ChangeTracker {
   private diff(appId: string, tracked: Tracked, out: Change[]): void {
     const data = tracked.state.toData() as unknown as Record<string, Json>;
     for (const [key, value] of Object.entries(data)) {
-      if (key === "messages") continue;
+      if (NOTED.has(key)) continue;
       const depth = depthOf(key);
       if (equal(value, tracked.parts.get(key), depth)) continue;
       tracked.parts.set(key, clone(value, depth));
       out.push(["set", appId, key, value]);
     }
+    this.conversations(appId, tracked.state, out);
     const messages = tracked.state.messages;
     if (messages.reloaded) {
       messages.reloaded = false;
@@ -150,43 +157,97 @@ export class ChangeTracker {
     messages.noted!.clear();
     out.push(["messages", appId, put, gone]);
   }
+
+  /** The conversation states noted since the last call. */
+  private conversations(appId: string, state: AppState, out: Change[]): void {
+    const conversations = state.conversations;
+    const { put, gone } = conversations.noted!;
+    if (conversations.reloaded) {
+      conversations.reloaded = false;
+      put.clear();
+      gone.clear();
+      out.push(["set", appId, "conversations", conversations.toData()]);
+      return;
+    }
+    if (put.size === 0 && gone.size === 0) return;
+    out.push(["conversations", appId, [...put], [...gone].map((key) => key.split("\u0000") as [string, string])]);
+    put.clear();
+    gone.clear();
+  }
 }
 
-/** Applies logged changes, in order, to saved state data (parsed JSON, not yet checked). */
-export function applyChanges(state: StateData, changes: Change[]): void {
-  const byId = () => new Map(state.apps.map((a) => [a.app.appId, a]));
-  for (const change of changes) {
-    switch (change[0]) {
-      case "app": {
-        const at = state.apps.findIndex((a) => a.app.appId === change[1].app.appId);
-        if (at === -1) state.apps.push(change[1]);
-        else state.apps[at] = change[1];
-        break;
-      }
-      case "drop":
-        state.apps = state.apps.filter((a) => a.app.appId !== change[1]);
-        break;
-      case "order": {
-        const apps = byId();
-        state.apps = change[1].map((id) => apps.get(id)).filter((a): a is AppData => a !== undefined);
-        break;
-      }
-      case "births":
-        if (change[1]) state.births = change[1];
-        else delete state.births;
-        break;
-      case "set": {
-        const app = state.apps.find((a) => a.app.appId === change[1]);
-        if (app) (app as unknown as Record<string, unknown>)[change[2]] = change[3];
-        break;
-      }
-      case "messages": {
-        const app = state.apps.find((a) => a.app.appId === change[1]);
-        if (app) app.messages = mergeMessages(app.messages, change[2], change[3]);
-        break;
+/** Applies the logged batches of changes, in order, to saved state data (parsed JSON, not yet checked). */
+export function applyChanges(state: StateData, batches: Change[][]): void {
+  const appOf = (appId: string) => state.apps.find((a) => a.app.appId === appId);
+  // Conversation states by user and conversation while replaying, in the live store's order (see Conversations).
+  const grouped = new Map<AppData, Map<string, Map<string, ConversationState>>>();
+  for (const changes of batches)
+    for (const change of changes) {
+      switch (change[0]) {
+        case "app": {
+          const at = state.apps.findIndex((a) => a.app.appId === change[1].app.appId);
+          if (at === -1) state.apps.push(change[1]);
+          else state.apps[at] = change[1];
+          break;
+        }
+        case "drop":
+          state.apps = state.apps.filter((a) => a.app.appId !== change[1]);
+          break;
+        case "order": {
+          const apps = new Map(state.apps.map((a) => [a.app.appId, a]));
+          state.apps = change[1].map((id) => apps.get(id)).filter((a): a is AppData => a !== undefined);
+          break;
+        }
+        case "births":
+          if (change[1]) state.births = change[1];
+          else delete state.births;
+          break;
+        case "set": {
+          const app = appOf(change[1]);
+          if (!app) break;
+          (app as unknown as Record<string, unknown>)[change[2]] = change[3];
+          if (change[2] === "conversations") grouped.delete(app);
+          break;
+        }
+        case "messages": {
+          const app = appOf(change[1]);
+          if (app) app.messages = mergeMessages(app.messages, change[2], change[3]);
+          break;
+        }
+        case "conversations": {
+          const app = appOf(change[1]);
+          if (!app) break;
+          let byUser = grouped.get(app);
+          if (!byUser) grouped.set(app, (byUser = groupByUser(app.conversations)));
+          for (const [uid, conversationId] of change[3]) {
+            const mine = byUser.get(uid);
+            mine?.delete(conversationId);
+            if (mine?.size === 0) byUser.delete(uid);
+          }
+          for (const s of change[2]) {
+            let mine = byUser.get(s.uid);
+            if (!mine) byUser.set(s.uid, (mine = new Map()));
+            mine.set(s.conversationId, s);
+          }
+          break;
+        }
       }
     }
+  for (const [app, byUser] of grouped) {
+    const list: ConversationState[] = [];
+    for (const mine of byUser.values()) for (const s of mine.values()) list.push(s);
+    app.conversations = list;
   }
+}
+
+function groupByUser(list: ConversationState[]): Map<string, Map<string, ConversationState>> {
+  const byUser = new Map<string, Map<string, ConversationState>>();
+  for (const s of list) {
+    let mine = byUser.get(s.uid);
+    if (!mine) byUser.set(s.uid, (mine = new Map()));
+    mine.set(s.conversationId, s);
+  }
+  return byUser;
 }
 
 /** `list` (in id order) with `put` stored or replaced and `gone` removed, still in id order. */

@@ -11,8 +11,18 @@ export class Conversations {
   private readonly direct = new Map<string, Set<string>>();
   /** Per user, the conversations they pinned (their states with a `pinnedAt`). */
   private readonly pins = new Map<string, Set<string>>();
+  /**
+   * What changed since the change log last took it (see change-tracker.ts), from when it starts tracking: the
+   * states handed out to be changed (by `ensure`, or `touch`ed), the ones removed (`uid` NUL `conversationId`),
+   * and `reloaded` when all were replaced. There can be one per user and conversation: too many to compare.
+   */
+  noted: { put: Set<ConversationState>; gone: Set<string> } | undefined;
+  reloaded = false;
 
   load(states: ConversationState[], messages: readonly MessageRecord[]): void {
+    this.noted?.put.clear();
+    this.noted?.gone.clear();
+    this.reloaded = true;
     this.states.clear();
     this.direct.clear();
     this.pins.clear();
@@ -36,7 +46,14 @@ export class Conversations {
 
   /** The user's state for a conversation, created empty on first use. */
   ensure(uid: string, conversationId: string): ConversationState {
-    return this.state(uid, conversationId) ?? this.put({ uid, conversationId });
+    const state = this.state(uid, conversationId) ?? this.put({ uid, conversationId });
+    this.touch(state);
+    return state;
+  }
+
+  /** Notes a state changed in place, for the change log (`ensure` does for the states it hands out). */
+  touch(state: ConversationState): void {
+    this.noted?.put.add(state);
   }
 
   /** A one-on-one message makes the conversation exist for both users. */
@@ -83,7 +100,10 @@ export class Conversations {
   setPinned(uid: string, conversationId: string, at: number | undefined): void {
     if (at === undefined) {
       const state = this.state(uid, conversationId);
-      if (state) delete state.pinnedAt;
+      if (state) {
+        delete state.pinnedAt;
+        this.touch(state);
+      }
       removeFrom(this.pins, uid, conversationId);
       return;
     }
@@ -92,6 +112,11 @@ export class Conversations {
   }
 
   forgetUser(uid: string): void {
+    if (this.noted)
+      for (const state of this.states.get(uid)?.values() ?? []) {
+        this.noted.put.delete(state);
+        this.noted.gone.add(`${uid}\u0000${state.conversationId}`);
+      }
     this.states.delete(uid);
     this.pins.delete(uid);
   }

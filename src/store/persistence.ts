@@ -99,7 +99,7 @@ export class Persistence {
       // What the last run acknowledged after its last checkpoint, replayed onto the data file (or, when it never
       // wrote one, onto the state it started from); the checkpoint below then deletes the logs.
       saved ??= JSON.parse(JSON.stringify(store.toData())) as StateData;
-      for (const batch of readLogs(logs, log)) applyChanges(saved, batch);
+      applyChanges(saved, readLogs(logs, log));
     }
     if (saved) {
       try {
