@@ -23,6 +23,7 @@ afterEach(() => {
 async function persisted(dir: string, opts: { fsync?: boolean; log?: (line: string) => void } = {}) {
   const e = await emulator();
   const persistence = await Persistence.open(join(dir, "state.json"), e.store, { now: e.clock.now(), delayMs: 1e9, ...opts });
+  e.emulator.persistence = persistence; // what the control plane's answers wait for
   opened.push(persistence);
   return { e, persistence };
 }
@@ -78,6 +79,33 @@ describe("change log", () => {
     await persistence.hold();
     const before = plain(e);
     const after = await persisted(killed(dir));
+    expect(plain(after.e)).toEqual(before);
+  });
+
+  it("answers a whole state replaced once the data file holds it, without writing it to the log", async () => {
+    const dir = fresh();
+    const { e } = await persisted(dir);
+    const state = plain(e);
+    const app = state.apps[0];
+    app.messages = Array.from({ length: 10_001 }, (_, i) => ({
+      id: i + 1,
+      conversationId: "superhero1_user_superhero2",
+      sender: "superhero1",
+      receiverType: "user",
+      receiver: "superhero2",
+      category: "message",
+      type: "text",
+      data: { text: `bulk ${i}` },
+      sentAt: 1_700_000_000,
+      updatedAt: 1_700_000_000,
+    }));
+    app.lastMessageId = 10_001;
+    expect((await e.put("/_emulator/state", state, { key: null })).status).toBe(200);
+    const before = plain(e);
+    const copy = killed(dir);
+    expect(JSON.parse(readFileSync(join(copy, "state.json"), "utf8")).apps[0].messages).toHaveLength(10_001);
+    for (const name of readdirSync(copy).filter((n) => n.includes(".changes-"))) expect(readFileSync(join(copy, name), "utf8").length).toBeLessThan(100_000);
+    const after = await persisted(copy);
     expect(plain(after.e)).toEqual(before);
   });
 

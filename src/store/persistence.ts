@@ -29,6 +29,14 @@ export async function prepareWritable(path: string): Promise<void> {
 const MAX_REST_MS = 2000;
 /** After a failed save, the next attempt comes this long after (changes meanwhile do not hurry it). */
 const RETRY_MS = 1000;
+/**
+ * A whole app with more messages than this (created, replaced, restored, reset) is not written to the change log
+ * (one line as large as the app, serialized at once): answers wait for a checkpoint holding it instead.
+ */
+const BULK_MESSAGES = 10_000;
+
+const isBulk = (c: Change) =>
+  (c[0] === "app" && c[1].messages.length > BULK_MESSAGES) || (c[0] === "set" && c[2] === "messages" && (c[3] as unknown[]).length > BULK_MESSAGES);
 
 /**
  * `--data FILE`: loaded through lowdb at start, with the change logs beside it replayed (change-log.ts). Every
@@ -52,6 +60,8 @@ export class Persistence {
   private readonly unsubscribe: () => void;
   /** Why the last save failed; undefined once a save succeeds. */
   problem: string | undefined;
+  /** A checkpoint every answer waits for (a bulk change, see BULK_MESSAGES). */
+  private bulk: Promise<void> | undefined;
   /** Changes not yet in the change log; its next write collects them. */
   private pending = false;
   private committing: NodeJS.Immediate | undefined;
@@ -137,7 +147,17 @@ export class Persistence {
     this.pending = false;
     clearImmediate(this.committing);
     this.committing = undefined;
-    return this.tracker.take();
+    const changes = this.tracker.take();
+    if (!changes.some(isBulk)) return changes;
+    // Until the checkpoint holds it, a replay of the log would miss it: every answer waits for that checkpoint.
+    const bulk: Promise<void> = (this.bulk ?? Promise.resolve())
+      .then(() => this.flush())
+      .catch(() => undefined) // reported as every failed save is
+      .finally(() => {
+        if (this.bulk === bulk) this.bulk = undefined;
+      });
+    this.bulk = bulk;
+    return changes.filter((c) => !isBulk(c));
   }
 
   /**
@@ -146,7 +166,10 @@ export class Persistence {
    * write is reported and does not hold answers back (see `failed`).
    */
   hold(): Promise<void> | undefined {
-    return this.changes.written();
+    const written = this.changes.written();
+    const bulk = this.bulk;
+    if (!bulk) return written;
+    return written ? written.then(() => bulk) : bulk;
   }
 
   /** `hold` for an answer that cannot wait: the changes are written before this returns. */
