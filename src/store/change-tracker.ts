@@ -1,7 +1,8 @@
 import type { AppState } from "./app-state.js";
 import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
-import type { AppData, ConversationState, MessageRecord, StateData } from "./types.js";
+import { GroupedNotes } from "./noted.js";
+import type { AppData, ConversationState, MessageRecord, ReactionRecord, StateData } from "./types.js";
 
 /**
  * One change of the saved state, as the change log holds it (JSON). Each carries the after-image of what it
@@ -21,8 +22,8 @@ export type Change =
   | ["set", string, string, unknown]
   /** Messages stored or changed in place (after-images), and ids deleted for good. */
   | ["messages", string, MessageRecord[], number[]]
-  /** Conversation states created or changed (after-images), and those removed, as [uid, conversationId]. */
-  | ["conversations", string, ConversationState[], [string, string][]];
+  /** Records of a grouped part (see GROUPED) created or changed (after-images), and those removed, as [group, id]. */
+  | ["grouped", string, GroupedPart, unknown[], [string | number, string | number][]];
 
 type Json = unknown;
 
@@ -35,8 +36,19 @@ type Json = unknown;
  */
 const DEPTHS: Record<string, number> = { app: 1, groups: 4, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
-/** The parts whose classes note what changes (there can be millions of messages, and a state per user and conversation). */
-const NOTED = new Set(["messages", "conversations"]);
+/**
+ * The parts kept in groups whose classes note what changes (see noted.ts), and how their records are grouped and
+ * named, in the order their `toData()` lists them: conversation states by user, reactions by message.
+ */
+const GROUPED = {
+  conversations: { group: (s: ConversationState) => s.uid, id: (s: ConversationState) => s.conversationId, notes: (a: AppState) => a.conversations },
+  reactions: { group: (r: ReactionRecord) => r.messageId, id: (r: ReactionRecord) => r.id, notes: (a: AppState) => a.reactions },
+};
+type GroupedPart = keyof typeof GROUPED;
+type Keyed = { group(r: unknown): string | number; id(r: unknown): string | number; notes(a: AppState): { noted: GroupedNotes<unknown> | undefined } };
+const keyed = (part: GroupedPart) => GROUPED[part] as unknown as Keyed;
+/** The parts whose classes note what changes: messages (there can be millions) and the grouped ones. */
+const NOTED = new Set(["messages", ...Object.keys(GROUPED)]);
 
 /** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
 function clone(v: Json, depth: number): Json {
@@ -74,14 +86,14 @@ function equal(a: Json, b: Json, depth: number): boolean {
 
 interface Tracked {
   state: AppState;
-  /** Each part as last logged (a copy), messages aside. */
+  /** Each part as last logged (a copy), the noted ones aside. */
   parts: Map<string, Json>;
 }
 
 /**
  * Finds what changed in the store since it last looked: each app's parts are compared with copies of what was
- * last logged (a part is small next to the messages), while the messages, which can number millions, are noted
- * by `Messages` as they change. `take()` returns the changes and remembers the state as logged.
+ * last logged, while the messages, conversation states and reactions, which grow with the messages, are noted by
+ * their classes as they change. `take()` returns the changes and remembers the state as logged.
  */
 export class ChangeTracker {
   private apps = new Map<string, Tracked>();
@@ -124,8 +136,7 @@ export class ChangeTracker {
     for (const [key, value] of Object.entries(data)) if (!NOTED.has(key)) parts.set(key, clone(value, depthOf(key)));
     state.messages.noted = new Map();
     state.messages.reloaded = false;
-    state.conversations.noted = { put: new Set(), gone: new Set() };
-    state.conversations.reloaded = false;
+    for (const part of Object.keys(GROUPED) as GroupedPart[]) keyed(part).notes(state).noted = new GroupedNotes();
     this.apps.set(appId, { state, parts });
     return data;
   }
@@ -139,7 +150,7 @@ export class ChangeTracker {
       tracked.parts.set(key, clone(value, depth));
       out.push(["set", appId, key, value]);
     }
-    this.conversations(appId, tracked.state, out);
+    for (const part of Object.keys(GROUPED) as GroupedPart[]) this.grouped(appId, tracked.state, part, data[part], out);
     const messages = tracked.state.messages;
     if (messages.reloaded) {
       messages.reloaded = false;
@@ -158,29 +169,20 @@ export class ChangeTracker {
     out.push(["messages", appId, put, gone]);
   }
 
-  /** The conversation states noted since the last call. */
-  private conversations(appId: string, state: AppState, out: Change[]): void {
-    const conversations = state.conversations;
-    const { put, gone } = conversations.noted!;
-    if (conversations.reloaded) {
-      conversations.reloaded = false;
-      put.clear();
-      gone.clear();
-      out.push(["set", appId, "conversations", conversations.toData()]);
-      return;
-    }
-    if (put.size === 0 && gone.size === 0) return;
-    out.push(["conversations", appId, [...put], [...gone].map((key) => key.split("\u0000") as [string, string])]);
-    put.clear();
-    gone.clear();
+  /** The records of a grouped part noted since the last call (`value`: the part as `toData()` gives it). */
+  private grouped(appId: string, state: AppState, part: GroupedPart, value: Json, out: Change[]): void {
+    const notes = keyed(part).notes(state).noted!;
+    if (notes.reloaded) out.push(["set", appId, part, value]);
+    else if (notes.put.size > 0 || notes.gone.length > 0) out.push(["grouped", appId, part, [...notes.put], notes.gone]);
+    notes.clear();
   }
 }
 
 /** Applies the logged batches of changes, in order, to saved state data (parsed JSON, not yet checked). */
 export function applyChanges(state: StateData, batches: Change[][]): void {
   const appOf = (appId: string) => state.apps.find((a) => a.app.appId === appId);
-  // Conversation states by user and conversation while replaying, in the live store's order (see Conversations).
-  const grouped = new Map<AppData, Map<string, Map<string, ConversationState>>>();
+  // The records of grouped parts while replaying, by group and id, in the live store's order (see GROUPED).
+  const grouped = new Map<AppData, Map<GroupedPart, Map<string | number, Map<string | number, unknown>>>>();
   for (const changes of batches)
     for (const change of changes) {
       switch (change[0]) {
@@ -206,7 +208,7 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
           const app = appOf(change[1]);
           if (!app) break;
           (app as unknown as Record<string, unknown>)[change[2]] = change[3];
-          if (change[2] === "conversations") grouped.delete(app);
+          grouped.get(app)?.delete(change[2] as GroupedPart);
           break;
         }
         case "messages": {
@@ -214,40 +216,49 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
           if (app) app.messages = mergeMessages(app.messages, change[2], change[3]);
           break;
         }
-        case "conversations": {
+        case "grouped": {
           const app = appOf(change[1]);
           if (!app) break;
-          let byUser = grouped.get(app);
-          if (!byUser) grouped.set(app, (byUser = groupByUser(app.conversations)));
-          for (const [uid, conversationId] of change[3]) {
-            const mine = byUser.get(uid);
-            mine?.delete(conversationId);
-            if (mine?.size === 0) byUser.delete(uid);
+          const part = change[2];
+          const { group, id } = keyed(part);
+          let parts = grouped.get(app);
+          if (!parts) grouped.set(app, (parts = new Map()));
+          let byGroup = parts.get(part);
+          if (!byGroup) parts.set(part, (byGroup = groupRecords((app as unknown as Record<string, unknown[]>)[part], group, id)));
+          for (const [g, key] of change[4]) {
+            const records = byGroup.get(g);
+            records?.delete(key);
+            if (records?.size === 0) byGroup.delete(g);
           }
-          for (const s of change[2]) {
-            let mine = byUser.get(s.uid);
-            if (!mine) byUser.set(s.uid, (mine = new Map()));
-            mine.set(s.conversationId, s);
+          for (const r of change[3]) {
+            let records = byGroup.get(group(r));
+            if (!records) byGroup.set(group(r), (records = new Map()));
+            records.set(id(r), r);
           }
           break;
         }
       }
     }
-  for (const [app, byUser] of grouped) {
-    const list: ConversationState[] = [];
-    for (const mine of byUser.values()) for (const s of mine.values()) list.push(s);
-    app.conversations = list;
-  }
+  for (const [app, parts] of grouped)
+    for (const [part, byGroup] of parts) {
+      const list: unknown[] = [];
+      for (const records of byGroup.values()) for (const r of records.values()) list.push(r);
+      (app as unknown as Record<string, unknown[]>)[part] = list;
+    }
 }
 
-function groupByUser(list: ConversationState[]): Map<string, Map<string, ConversationState>> {
-  const byUser = new Map<string, Map<string, ConversationState>>();
-  for (const s of list) {
-    let mine = byUser.get(s.uid);
-    if (!mine) byUser.set(s.uid, (mine = new Map()));
-    mine.set(s.conversationId, s);
+function groupRecords(
+  list: unknown[],
+  group: (r: unknown) => string | number,
+  id: (r: unknown) => string | number,
+): Map<string | number, Map<string | number, unknown>> {
+  const byGroup = new Map<string | number, Map<string | number, unknown>>();
+  for (const r of list) {
+    let records = byGroup.get(group(r));
+    if (!records) byGroup.set(group(r), (records = new Map()));
+    records.set(id(r), r);
   }
-  return byUser;
+  return byGroup;
 }
 
 /** `list` (in id order) with `put` stored or replaced and `gone` removed, still in id order. */

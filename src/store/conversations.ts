@@ -1,5 +1,6 @@
 import { addTo, removeFrom } from "./multimap.js";
 import { userConversationId } from "./conversation-ids.js";
+import type { GroupedNotes } from "./noted.js";
 import type { ConversationState, MessageRecord } from "./types.js";
 
 /**
@@ -11,18 +12,12 @@ export class Conversations {
   private readonly direct = new Map<string, Set<string>>();
   /** Per user, the conversations they pinned (their states with a `pinnedAt`). */
   private readonly pins = new Map<string, Set<string>>();
-  /**
-   * What changed since the change log last took it (see change-tracker.ts), from when it starts tracking: the
-   * states handed out to be changed (by `ensure`, or `touch`ed), the ones removed (`uid` NUL `conversationId`),
-   * and `reloaded` when all were replaced. There can be one per user and conversation: too many to compare.
-   */
-  noted: { put: Set<ConversationState>; gone: Set<string> } | undefined;
-  reloaded = false;
+  /** What changed, from when the change log tracks it: the states handed out to be changed (`ensure`, `touch`) and removed. */
+  noted: GroupedNotes<ConversationState> | undefined;
 
   load(states: ConversationState[], messages: readonly MessageRecord[]): void {
-    this.noted?.put.clear();
-    this.noted?.gone.clear();
-    this.reloaded = true;
+    this.noted?.clear();
+    if (this.noted) this.noted.reloaded = true;
     this.states.clear();
     this.direct.clear();
     this.pins.clear();
@@ -112,11 +107,7 @@ export class Conversations {
   }
 
   forgetUser(uid: string): void {
-    if (this.noted)
-      for (const state of this.states.get(uid)?.values() ?? []) {
-        this.noted.put.delete(state);
-        this.noted.gone.add(`${uid}\u0000${state.conversationId}`);
-      }
+    if (this.noted) for (const state of this.states.get(uid)?.values() ?? []) this.noted.remove(state, uid, state.conversationId);
     this.states.delete(uid);
     this.pins.delete(uid);
   }
