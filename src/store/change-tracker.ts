@@ -1,4 +1,4 @@
-import type { AppState } from "./app-state.js";
+import { PART_KEYS, type AppState } from "./app-state.js";
 import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
 import { GroupedNotes } from "./noted.js";
@@ -32,9 +32,9 @@ type Json = unknown;
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
  * the app's meta down to its fields (1); groups and calls hold records of their own (members, participants: 4).
  * Deeper values are compared by reference. The parts whose classes keep nested state of their own (moderation,
- * management, notifications) are compared to the end.
+ * management, notifications, campaigns) are compared to the end.
  */
-const DEPTHS: Record<string, number> = { app: 1, groups: 4, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity };
+const DEPTHS: Record<string, number> = { app: 1, groups: 4, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
  * The parts kept in groups whose classes note what changes (see noted.ts), and how their records are grouped and
@@ -142,15 +142,17 @@ export class ChangeTracker {
   }
 
   private diff(appId: string, tracked: Tracked, out: Change[]): void {
-    const data = tracked.state.toData() as unknown as Record<string, Json>;
-    for (const [key, value] of Object.entries(data)) {
+    const { state } = tracked;
+    // Part by part, the noted ones unread: listing them would cost as much as comparing them.
+    for (const key of PART_KEYS) {
       if (NOTED.has(key)) continue;
+      const value = state.part(key);
       const depth = depthOf(key);
       if (equal(value, tracked.parts.get(key), depth)) continue;
       tracked.parts.set(key, clone(value, depth));
-      out.push(["set", appId, key, value]);
+      out.push(["set", appId, key, value ?? null]);
     }
-    for (const part of Object.keys(GROUPED) as GroupedPart[]) this.grouped(appId, tracked.state, part, data[part], out);
+    for (const part of Object.keys(GROUPED) as GroupedPart[]) this.grouped(appId, state, part, out);
     const messages = tracked.state.messages;
     if (messages.reloaded) {
       messages.reloaded = false;
@@ -169,10 +171,10 @@ export class ChangeTracker {
     out.push(["messages", appId, put, gone]);
   }
 
-  /** The records of a grouped part noted since the last call (`value`: the part as `toData()` gives it). */
-  private grouped(appId: string, state: AppState, part: GroupedPart, value: Json, out: Change[]): void {
+  /** The records of a grouped part noted since the last call. */
+  private grouped(appId: string, state: AppState, part: GroupedPart, out: Change[]): void {
     const notes = keyed(part).notes(state).noted!;
-    if (notes.reloaded) out.push(["set", appId, part, value]);
+    if (notes.reloaded) out.push(["set", appId, part, state.part(part)]);
     else if (notes.put.size > 0 || notes.gone.length > 0) out.push(["grouped", appId, part, [...notes.put], notes.gone]);
     notes.clear();
   }
@@ -207,7 +209,9 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
         case "set": {
           const app = appOf(change[1]);
           if (!app) break;
-          (app as unknown as Record<string, unknown>)[change[2]] = change[3];
+          // An optional part emptied (undefined) is logged as null: it is left out, as `toData()` leaves it out.
+          if (change[3] === null) delete (app as unknown as Record<string, unknown>)[change[2]];
+          else (app as unknown as Record<string, unknown>)[change[2]] = change[3];
           grouped.get(app)?.delete(change[2] as GroupedPart);
           break;
         }
