@@ -260,7 +260,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       tls,
       wrap: requestLogger(options, () => emulator.store.defaultAppId),
       upgrade: (req, socket, head) => emulator.realtime.upgrade(req, socket, head),
-      beforeAnswer: persistence && (() => persistence.commit()),
+      hold: persistence && { wait: () => persistence.hold(), now: () => persistence.holdNow() },
     });
   } catch (e) {
     persistence?.close();

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { Low } from "lowdb";
 import { DataFile } from "lowdb/node";
 import { ChangeLog, listLogs, readLogs } from "./change-log.js";
-import { applyChanges, ChangeTracker } from "./change-tracker.js";
+import { applyChanges, ChangeTracker, type Change } from "./change-tracker.js";
 import { parseSavedState, SeedError } from "./seed.js";
 import { probeWritable, removeStaleTemps, writeStateFile } from "./state-writer.js";
 import type { Store } from "./store.js";
@@ -29,12 +29,20 @@ export async function prepareWritable(path: string): Promise<void> {
 const MAX_REST_MS = 2000;
 /** After a failed save, the next attempt comes this long after (changes meanwhile do not hurry it). */
 const RETRY_MS = 1000;
+/**
+ * A whole app with more messages than this (created, replaced, restored, reset) is not written to the change log
+ * (one line as large as the app, serialized at once): answers wait for a checkpoint holding it instead.
+ */
+const BULK_MESSAGES = 10_000;
+
+const isBulk = (c: Change) =>
+  (c[0] === "app" && c[1].messages.length > BULK_MESSAGES) || (c[0] === "set" && c[2] === "messages" && (c[3] as unknown[]).length > BULK_MESSAGES);
 
 /**
  * `--data FILE`: loaded through lowdb at start, with the change logs beside it replayed (change-log.ts). Every
- * committed change is then appended to the change log before its answer leaves: `commit()` runs when the first
- * answer of an event-loop turn is written (see server.ts), so the changes of every request of that turn go in
- * one append, and a kill -9 loses nothing acknowledged. The whole state is written in the background as a
+ * committed change is then written to the change log before its answer leaves: answers wait for `hold()` (see
+ * lane.ts and server.ts), and the answers waiting together share one comparison (change-tracker.ts) and one write,
+ * so a kill -9 loses nothing acknowledged. The whole state is written in the background as a
  * checkpoint by `writeStateFile` (streamed in chunks so a large state never blocks requests; temp file + rename,
  * so a crash never leaves a half-written file): the log is rotated first, and the log files the checkpoint
  * covers are deleted once it is on disk. Bursts of changes coalesce into one checkpoint; `flush()` waits until
@@ -52,7 +60,9 @@ export class Persistence {
   private readonly unsubscribe: () => void;
   /** Why the last save failed; undefined once a save succeeds. */
   problem: string | undefined;
-  /** Changes not yet in the change log; `commit()` appends them. */
+  /** A checkpoint every answer waits for (a bulk change, see BULK_MESSAGES). */
+  private bulk: Promise<void> | undefined;
+  /** Changes not yet in the change log; its next write collects them. */
   private pending = false;
   private committing: NodeJS.Immediate | undefined;
   private tracker: ChangeTracker | undefined;
@@ -65,7 +75,8 @@ export class Persistence {
     private readonly log: (line: string) => void,
     fsync: boolean,
   ) {
-    this.changes = new ChangeLog(path, (listLogs(path).at(-1)?.n ?? 0) + 1, fsync);
+    this.changes = new ChangeLog(path, (listLogs(path).at(-1)?.n ?? 0) + 1, fsync, () => this.collect());
+    this.changes.onError = (e) => this.failed(e); // the error names the log file
     this.unsubscribe = store.onChange(() => this.changed());
   }
 
@@ -98,7 +109,7 @@ export class Persistence {
       // What the last run acknowledged after its last checkpoint, replayed onto the data file (or, when it never
       // wrote one, onto the state it started from); the checkpoint below then deletes the logs.
       saved ??= JSON.parse(JSON.stringify(store.toData())) as StateData;
-      for (const batch of readLogs(logs, log)) applyChanges(saved, batch);
+      applyChanges(saved, readLogs(logs, log));
     }
     if (saved) {
       try {
@@ -126,24 +137,47 @@ export class Persistence {
   /** A committed change: into the change log before any answer leaves (at the latest at the end of this turn), into a checkpoint later. */
   private changed(): void {
     this.pending = true;
-    this.committing ??= setImmediate(() => this.commit());
+    this.committing ??= setImmediate(() => void this.hold());
     this.schedule();
   }
 
-  /**
-   * Appends the changes committed since the last call to the change log, in one write. Runs before an answer is
-   * written (server.ts) and at the end of every turn with changes; costs nothing when there is nothing to append.
-   */
-  commit(): void {
-    if (!this.pending || !this.tracker) return;
+  /** The changes committed since the last call (for the change log's next write). */
+  private collect(): Change[] {
+    if (!this.pending || !this.tracker) return [];
     this.pending = false;
     clearImmediate(this.committing);
     this.committing = undefined;
+    const changes = this.tracker.take();
+    if (!changes.some(isBulk)) return changes;
+    // Until the checkpoint holds it, a replay of the log would miss it: every answer waits for that checkpoint.
+    const bulk: Promise<void> = (this.bulk ?? Promise.resolve())
+      .then(() => this.flush())
+      .catch(() => undefined) // reported as every failed save is
+      .finally(() => {
+        if (this.bulk === bulk) this.bulk = undefined;
+      });
+    this.bulk = bulk;
+    return changes.filter((c) => !isBulk(c));
+  }
+
+  /**
+   * What an answer waits for (server.ts): the changes committed so far written to the change log (a write of the
+   * thread pool, shared by every answer waiting meanwhile); undefined when there is nothing to wait for. A failed
+   * write is reported and does not hold answers back (see `failed`).
+   */
+  hold(): Promise<void> | undefined {
+    const written = this.changes.written();
+    const bulk = this.bulk;
+    if (!bulk) return written;
+    return written ? written.then(() => bulk) : bulk;
+  }
+
+  /** `hold` for an answer that cannot wait: the changes are written before this returns. */
+  holdNow(): void {
     try {
-      this.changes.append(this.tracker.take());
+      this.changes.writeNow();
     } catch (e) {
-      // The next checkpoint still writes everything; until one succeeds, a crash would lose these changes.
-      this.failed(e); // the error names the log file
+      this.failed(e);
     }
   }
 
@@ -175,8 +209,7 @@ export class Persistence {
       const started = performance.now();
       try {
         // Everything logged so far goes into this checkpoint; what follows goes to the next log file.
-        this.commit();
-        const covered = this.changes.rotate();
+        const covered = await this.changes.rotate();
         await writeStateFile(this.path, this.store.toData());
         this.changes.dropUpTo(covered);
         if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
@@ -202,7 +235,6 @@ export class Persistence {
 
   /** Resolves once every change made before the call is written; rejects when that save fails. */
   async flush(): Promise<void> {
-    this.commit();
     this.flushing = true;
     this.wake?.();
     try {
@@ -215,7 +247,7 @@ export class Persistence {
   }
 
   close(): void {
-    this.commit();
+    this.holdNow();
     clearTimeout(this.timer);
     clearImmediate(this.committing);
     this.unsubscribe();
