@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Persistence } from "../src/store/persistence.js";
 import { MGMT, REST_KEY, emulator, type TestEmulator } from "./helpers.js";
 import { round } from "./durability.workload.js";
+import { clientOf, tokenOf } from "./client.helpers.js";
 
 // Counts the change log's syncs (the real calls still run).
 vi.mock("node:fs", async (original) => {
@@ -142,5 +143,55 @@ describe("change log", () => {
     await plainRun.persistence.hold();
     expect(vi.mocked(fdatasyncSync)).not.toHaveBeenCalled();
     expect(vi.mocked(fdatasync)).not.toHaveBeenCalled();
+  });
+
+  it("replays every change of users, auth tokens, groups, members and bans exactly, logging only the records changed", async () => {
+    const dir = fresh();
+    const { e, persistence } = await persisted(dir);
+    const ok = async (method: string, path: string, body?: unknown, onBehalfOf?: string) => {
+      const r = await e.call(method, path, { body, onBehalfOf });
+      expect(r.status, `${method} ${path}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
+      return r.body;
+    };
+    for (const uid of ["nu1", "nu2", "nu3", "nu4", "nu5"]) await ok("POST", "/v3/users", { uid, name: uid.toUpperCase() });
+    await ok("PUT", "/v3/users/nu1", { name: "Renamed", tags: ["x"], unset: ["avatar"] });
+    await ok("DELETE", "/v3/users", { uidsToDeactivate: ["nu2"] });
+    await ok("PUT", "/v3/users", { uidsToActivate: ["nu2"] });
+    await ok("DELETE", "/v3/users/nu4");
+    await ok("DELETE", "/v3/users/nu5", { permanent: true });
+    await ok("POST", "/v3/users", { uid: "nu5", name: "Again" });
+    // Tokens: created, changed in place, deleted one by one and all at once; a client login changes both records.
+    const token = await tokenOf(e, "nu1");
+    await ok("PUT", `/v3/users/nu1/auth_tokens/${token}`, { platform: "ios", userAgent: "test" });
+    const other = await tokenOf(e, "nu2");
+    await tokenOf(e, "nu2");
+    await ok("DELETE", `/v3/users/nu2/auth_tokens/${other}`);
+    await tokenOf(e, "nu5");
+    await ok("DELETE", "/v3/users/nu5/auth_tokens");
+    expect((await clientOf(e, token).put("/me", { platform: "WEB", deviceId: "d1", appInfo: { userAgent: "sdk" } })).status).toBe(200);
+    // Groups: created, changed, owner handed over, members added, promoted, removed, banned, unbanned, deleted.
+    await ok("POST", "/v3/groups", { guid: "ng1", name: "G1", type: "public" }, "nu1");
+    await ok("POST", "/v3/groups", { guid: "ng2", name: "G2", type: "public" }, "nu1");
+    await ok("POST", "/v3/groups/ng1/members", { participants: ["nu2", "nu3", "nu5"] });
+    await ok("PUT", "/v3/groups/ng1/members/nu2", { scope: "moderator" });
+    await ok("POST", "/v3/groups/ng1/bannedusers/nu5");
+    await ok("POST", "/v3/groups/ng1/bannedusers/nu3");
+    await ok("DELETE", "/v3/groups/ng1/bannedusers/nu3");
+    await ok("POST", "/v3/groups/ng1/members", { participants: ["nu3"] });
+    await ok("DELETE", "/v3/groups/ng1/members/nu3");
+    await ok("PUT", "/v3/groups/ng1", { name: "Renamed", owner: "nu2", tags: ["t"] });
+    await ok("DELETE", "/v3/groups/ng2");
+    await ok("DELETE", "/v3/users", { uidsToDeactivate: ["nu3"] });
+    await ok("DELETE", "/v3/users/nu5", { permanent: true }); // leaves the ban list of ng1
+    await persistence.hold();
+    const before = plain(e);
+    const copy = killed(dir);
+    const logs = readdirSync(copy).filter((n) => n.includes(".changes-"));
+    const logged = logs.map((n) => readFileSync(join(copy, n), "utf8")).join("");
+    // Only the records changed: never a whole list of users, tokens or groups.
+    expect(logged).not.toMatch(/\["set","[^"]+","(users|authTokens|groups)"/);
+    expect(logged).toContain('"grouped"');
+    const after = await persisted(copy);
+    expect(plain(after.e)).toEqual(before);
   });
 });

@@ -53,6 +53,8 @@ async function login(c: Ctx) {
     if (typeof agent === "string") token.userAgent = agent;
   }
   user.status = "available";
+  c.get("app").touchToken(token);
+  c.get("app").touchUser(user);
   return ok(c, {
     ...userView(user, { tags: true }),
     status: "online",

@@ -232,7 +232,9 @@ export class Realtime {
   /** `DELETE /me`: the device's sockets close; without another session the user is offline. */
   logout(app: AppState, user: UserRecord, deviceId: string | undefined): void {
     if (deviceId) this.closeSessions({ appId: app.meta.appId, uid: user.uid, deviceId }, 1000, "User logged out");
-    if (!this.sessions.of(app.meta.appId, user.uid)) user.status = "offline";
+    if (this.sessions.of(app.meta.appId, user.uid)) return;
+    user.status = "offline";
+    app.touchUser(user);
   }
 
   list(filter: SessionFilter = {}): SessionView[] {
@@ -331,6 +333,7 @@ export class Realtime {
   /** A user's presence changed: their status, and a `presence` frame to every session subscribed to them. */
   private setPresence(app: AppState, user: UserRecord, action: "online" | "offline", deviceId: string): void {
     user.status = action === "online" ? "available" : "offline";
+    app.touchUser(user);
     this.store.changed();
     const online = this.sessions.online(app.meta.appId);
     if (!online) return;

@@ -2,7 +2,7 @@ import { PART_KEYS, type AppState } from "./app-state.js";
 import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
 import { GroupedNotes } from "./noted.js";
-import type { AppData, ConversationState, MessageRecord, ReactionRecord, StateData } from "./types.js";
+import type { AppData, AuthTokenRecord, ConversationState, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
 
 /**
  * One change of the saved state, as the change log holds it (JSON). Each carries the after-image of what it
@@ -30,22 +30,38 @@ type Json = unknown;
 /**
  * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
- * the app's meta down to its fields (1); groups and calls hold records of their own (members, participants: 4).
+ * the app's meta down to its fields (1); calls hold records of their own (participants: 4).
  * Deeper values are compared by reference. The parts whose classes keep nested state of their own (moderation,
  * management, notifications, campaigns) are compared to the end.
  */
-const DEPTHS: Record<string, number> = { app: 1, groups: 4, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
+const DEPTHS: Record<string, number> = { app: 1, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
- * The parts kept in groups whose classes note what changes (see noted.ts), and how their records are grouped and
- * named, in the order their `toData()` lists them: conversation states by user, reactions by message.
+ * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
+ * order their `toData()` lists them: conversation states by user, reactions by message; users, auth tokens and
+ * groups in one group each (in creation order). `image` is a noted record as `toData()` lists it (a group with its
+ * members and bans), read when the change is taken.
  */
+const ONE = () => 0;
 const GROUPED = {
+  users: { group: ONE, id: (u: UserRecord) => u.uid, notes: (a: AppState) => a.userNotes },
+  authTokens: { group: ONE, id: (t: AuthTokenRecord) => t.authToken, notes: (a: AppState) => a.tokenNotes },
+  groups: {
+    group: ONE,
+    id: (g: GroupRecord) => g.guid,
+    notes: (a: AppState) => a.groups.notes,
+    image: (a: AppState, g: GroupRecord) => a.groups.dataOf(g),
+  },
   conversations: { group: (s: ConversationState) => s.uid, id: (s: ConversationState) => s.conversationId, notes: (a: AppState) => a.conversations },
   reactions: { group: (r: ReactionRecord) => r.messageId, id: (r: ReactionRecord) => r.id, notes: (a: AppState) => a.reactions },
 };
 type GroupedPart = keyof typeof GROUPED;
-type Keyed = { group(r: unknown): string | number; id(r: unknown): string | number; notes(a: AppState): { noted: GroupedNotes<unknown> | undefined } };
+type Keyed = {
+  group(r: unknown): string | number;
+  id(r: unknown): string | number;
+  notes(a: AppState): { noted: GroupedNotes<unknown> | undefined };
+  image?(a: AppState, r: unknown): unknown;
+};
 const keyed = (part: GroupedPart) => GROUPED[part] as unknown as Keyed;
 /** The parts whose classes note what changes: messages (there can be millions) and the grouped ones. */
 const NOTED = new Set(["messages", ...Object.keys(GROUPED)]);
@@ -173,9 +189,11 @@ export class ChangeTracker {
 
   /** The records of a grouped part noted since the last call. */
   private grouped(appId: string, state: AppState, part: GroupedPart, out: Change[]): void {
-    const notes = keyed(part).notes(state).noted!;
+    const { notes: of, image } = keyed(part);
+    const notes = of(state).noted!;
     if (notes.reloaded) out.push(["set", appId, part, state.part(part)]);
-    else if (notes.put.size > 0 || notes.gone.length > 0) out.push(["grouped", appId, part, [...notes.put], notes.gone]);
+    else if (notes.put.size > 0 || notes.gone.length > 0)
+      out.push(["grouped", appId, part, image ? [...notes.put].map((r) => image(state, r)) : [...notes.put], notes.gone]);
     notes.clear();
   }
 }

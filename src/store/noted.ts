@@ -15,9 +15,33 @@ export class GroupedNotes<R> {
     this.gone.push([group, id]);
   }
 
+  /** All records were replaced (loaded): the whole part is logged. */
+  reload(): void {
+    this.clear();
+    this.reloaded = true;
+  }
+
   clear(): void {
     this.put.clear();
     this.gone = [];
     this.reloaded = false;
+  }
+}
+
+/** Where a class keeps the notes of one of its collections: set by the change tracker, absent when none tracks it. */
+export class Noting<R> {
+  noted: GroupedNotes<R> | undefined;
+
+  /** A record created or changed in place. */
+  put(record: R): void {
+    this.noted?.put.add(record);
+  }
+
+  remove(record: R, group: string | number, id: string | number): void {
+    this.noted?.remove(record, group, id);
+  }
+
+  reload(): void {
+    this.noted?.reload();
   }
 }
