@@ -145,7 +145,7 @@ describe("change log", () => {
     expect(vi.mocked(fdatasync)).not.toHaveBeenCalled();
   });
 
-  it("replays every change of users, auth tokens, groups, members and bans exactly, logging only the records changed", async () => {
+  it("replays every change of users, auth tokens, groups, members, bans, friendships and blocks exactly, logging only the records changed", async () => {
     const dir = fresh();
     const { e, persistence } = await persisted(dir);
     const ok = async (method: string, path: string, body?: unknown, onBehalfOf?: string) => {
@@ -181,15 +181,21 @@ describe("change log", () => {
     await ok("DELETE", "/v3/groups/ng1/members/nu3");
     await ok("PUT", "/v3/groups/ng1", { name: "Renamed", owner: "nu2", tags: ["t"] });
     await ok("DELETE", "/v3/groups/ng2");
+    // Friendships and blocks: made, made again from the other side, ended; a user deleted for good ends theirs.
+    await ok("POST", "/v3/users/nu1/friends", { accepted: ["nu2", "nu3", "nu5"] });
+    await ok("POST", "/v3/users/nu3/friends", { accepted: ["nu1"] });
+    await ok("DELETE", "/v3/users/nu1/friends", { friends: ["nu2"] });
+    await ok("POST", "/v3/users/nu2/blockedusers", { blockedUids: ["nu1", "nu3", "nu5"] });
+    await ok("DELETE", "/v3/users/nu2/blockedusers", { blockedUids: ["nu3"] });
     await ok("DELETE", "/v3/users", { uidsToDeactivate: ["nu3"] });
-    await ok("DELETE", "/v3/users/nu5", { permanent: true }); // leaves the ban list of ng1
+    await ok("DELETE", "/v3/users/nu5", { permanent: true }); // leaves the ban list of ng1, a friendship and a block
     await persistence.hold();
     const before = plain(e);
     const copy = killed(dir);
     const logs = readdirSync(copy).filter((n) => n.includes(".changes-"));
     const logged = logs.map((n) => readFileSync(join(copy, n), "utf8")).join("");
     // Only the records changed: never a whole list of users, tokens or groups.
-    expect(logged).not.toMatch(/\["set","[^"]+","(users|authTokens|groups)"/);
+    expect(logged).not.toMatch(/\["set","[^"]+","(users|authTokens|groups|friends|blocks)"/);
     expect(logged).toContain('"grouped"');
     const after = await persisted(copy);
     expect(plain(after.e)).toEqual(before);

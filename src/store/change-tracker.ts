@@ -2,6 +2,7 @@ import { PART_KEYS, type AppState } from "./app-state.js";
 import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
 import { GroupedNotes } from "./noted.js";
+import { blockKey, friendKey } from "./relations.js";
 import type { AppData, AuthTokenRecord, ConversationState, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
 
 /**
@@ -38,8 +39,8 @@ const DEPTHS: Record<string, number> = { app: 1, calls: 4, moderation: Infinity,
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
  * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
- * order their `toData()` lists them: conversation states by user, reactions by message; users, auth tokens and
- * groups in one group each (in creation order). `image` is a noted record as `toData()` lists it (a group with its
+ * order their `toData()` lists them: conversation states by user, reactions by message; users, auth tokens,
+ * groups, friendships and blocks in one group each (in creation order). `image` is a noted record as `toData()` lists it (a group with its
  * members and bans), read when the change is taken.
  */
 const ONE = () => 0;
@@ -52,6 +53,8 @@ const GROUPED = {
     notes: (a: AppState) => a.groups.notes,
     image: (a: AppState, g: GroupRecord) => a.groups.dataOf(g),
   },
+  friends: { group: ONE, id: friendKey, notes: (a: AppState) => a.relations.friendNotes },
+  blocks: { group: ONE, id: blockKey, notes: (a: AppState) => a.relations.blockNotes },
   conversations: { group: (s: ConversationState) => s.uid, id: (s: ConversationState) => s.conversationId, notes: (a: AppState) => a.conversations },
   reactions: { group: (r: ReactionRecord) => r.messageId, id: (r: ReactionRecord) => r.id, notes: (a: AppState) => a.reactions },
 };
