@@ -145,7 +145,7 @@ describe("change log", () => {
     expect(vi.mocked(fdatasync)).not.toHaveBeenCalled();
   });
 
-  it("replays every change of users, auth tokens, groups, members, bans, friendships and blocks exactly, logging only the records changed", async () => {
+  it("replays every change of users, auth tokens, groups, members, bans, friendships, blocks and calls exactly, logging only the records changed", async () => {
     const dir = fresh();
     const { e, persistence } = await persisted(dir);
     const ok = async (method: string, path: string, body?: unknown, onBehalfOf?: string) => {
@@ -187,6 +187,20 @@ describe("change log", () => {
     await ok("DELETE", "/v3/users/nu1/friends", { friends: ["nu2"] });
     await ok("POST", "/v3/users/nu2/blockedusers", { blockedUids: ["nu1", "nu3", "nu5"] });
     await ok("DELETE", "/v3/users/nu2/blockedusers", { blockedUids: ["nu3"] });
+    // Calls: started, joined, switched to video, ended; a group call rejected by a member.
+    const [caller, callee] = [clientOf(e, await tokenOf(e, "nu1")), clientOf(e, await tokenOf(e, "nu3"))];
+    const call = async (reply: Promise<{ status: number; body: any }>) => {
+      const r = await reply;
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.data;
+    };
+    const made = await call(caller.post("/calls", { receiver: "nu3", receiverType: "user", type: "audio" }));
+    const sessionId = made.data.entities.on.entity.sessionid;
+    await call(callee.put(`/calls/${sessionId}`, { status: "ongoing" }));
+    await call(caller.patch(`/calls/${sessionId}/type`, { type: "video" }));
+    await call(caller.put(`/calls/${sessionId}`, { status: "ended" }));
+    const groupCall = await call(caller.post("/calls", { receiver: "ng1", receiverType: "group", type: "video" }));
+    await call(clientOf(e, await tokenOf(e, "nu2")).put(`/calls/${groupCall.data.entities.on.entity.sessionid}`, { status: "rejected" }));
     await ok("DELETE", "/v3/users", { uidsToDeactivate: ["nu3"] });
     await ok("DELETE", "/v3/users/nu5", { permanent: true }); // leaves the ban list of ng1, a friendship and a block
     await persistence.hold();
@@ -195,8 +209,8 @@ describe("change log", () => {
     const logs = readdirSync(copy).filter((n) => n.includes(".changes-"));
     const logged = logs.map((n) => readFileSync(join(copy, n), "utf8")).join("");
     // Only the records changed: never a whole list of users, tokens or groups.
-    expect(logged).not.toMatch(/\["set","[^"]+","(users|authTokens|groups|friends|blocks)"/);
-    expect(logged).toContain('"grouped"');
+    expect(logged).not.toMatch(/\["set","[^"]+","(users|authTokens|groups|friends|blocks|calls)"/);
+    for (const part of ["users", "authTokens", "groups", "friends", "blocks", "calls"]) expect(logged).toContain(`"grouped","${e.store.defaultAppId}","${part}"`);
     const after = await persisted(copy);
     expect(plain(after.e)).toEqual(before);
   });

@@ -456,6 +456,7 @@ export class AppState {
    */
   addCallStep(call: CallRecord, action: string, at: number, actor: string): MessageRecord {
     if (!this.calls.get(call.sessionId)) this.calls.add(call);
+    else this.calls.touch(call); // the step changed it in place
     const m = callMessage(call, this.callParties(), action, at, actor);
     return this.addMessage({ ...m, updatedAt: m.sentAt });
   }

@@ -3,7 +3,8 @@ import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
 import { GroupedNotes } from "./noted.js";
 import { blockKey, friendKey } from "./relations.js";
-import type { AppData, AuthTokenRecord, ConversationState, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
+import { byInitiation } from "./calls.js";
+import type { AppData, AuthTokenRecord, CallRecord, ConversationState, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
 
 /**
  * One change of the saved state, as the change log holds it (JSON). Each carries the after-image of what it
@@ -31,16 +32,15 @@ type Json = unknown;
 /**
  * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
- * the app's meta down to its fields (1); calls hold records of their own (participants: 4).
- * Deeper values are compared by reference. The parts whose classes keep nested state of their own (moderation,
- * management, notifications, campaigns) are compared to the end.
+ * the app's meta down to its fields (1). Deeper values are compared by reference. The parts whose classes keep
+ * nested state of their own (moderation, management, notifications, campaigns) are compared to the end.
  */
-const DEPTHS: Record<string, number> = { app: 1, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
+const DEPTHS: Record<string, number> = { app: 1, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
  * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
  * order their `toData()` lists them: conversation states by user, reactions by message; users, auth tokens,
- * groups, friendships and blocks in one group each (in creation order). `image` is a noted record as `toData()` lists it (a group with its
+ * groups, friendships, blocks and calls in one group each (in creation order; calls sorted by initiation). `image` is a noted record as `toData()` lists it (a group with its
  * members and bans), read when the change is taken.
  */
 const ONE = () => 0;
@@ -53,6 +53,7 @@ const GROUPED = {
     notes: (a: AppState) => a.groups.notes,
     image: (a: AppState, g: GroupRecord) => a.groups.dataOf(g),
   },
+  calls: { group: ONE, id: (c: CallRecord) => c.sessionId, notes: (a: AppState) => a.calls.notes, order: byInitiation },
   friends: { group: ONE, id: friendKey, notes: (a: AppState) => a.relations.friendNotes },
   blocks: { group: ONE, id: blockKey, notes: (a: AppState) => a.relations.blockNotes },
   conversations: { group: (s: ConversationState) => s.uid, id: (s: ConversationState) => s.conversationId, notes: (a: AppState) => a.conversations },
@@ -64,6 +65,8 @@ type Keyed = {
   id(r: unknown): string | number;
   notes(a: AppState): { noted: GroupedNotes<unknown> | undefined };
   image?(a: AppState, r: unknown): unknown;
+  /** The order of a part kept sorted (calls, by initiation), when it is not the order of creation. */
+  order?(a: unknown, b: unknown): number;
 };
 const keyed = (part: GroupedPart) => GROUPED[part] as unknown as Keyed;
 /** The parts whose classes note what changes: messages (there can be millions) and the grouped ones. */
@@ -268,6 +271,8 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
     for (const [part, byGroup] of parts) {
       const list: unknown[] = [];
       for (const records of byGroup.values()) for (const r of records.values()) list.push(r);
+      const { order } = keyed(part);
+      if (order) list.sort(order);
       (app as unknown as Record<string, unknown[]>)[part] = list;
     }
 }

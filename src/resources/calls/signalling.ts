@@ -196,5 +196,6 @@ export const callSignalling = new Hono<Env>()
     if (call.status !== "initiated" && call.status !== "ongoing")
       throw apiError("ERR_CALL_TERMINATED", { sessionId: call.sessionId, status: callAction(call.status), action: String(body.type) });
     call.type = body.type as CallRecord["type"];
+    c.get("app").calls.touch(call);
     return ok(c, callView(call, c.get("emulator").clock.now(), { single: true }));
   });
