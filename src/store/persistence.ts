@@ -1,11 +1,9 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Low } from "lowdb";
-import { DataFile } from "lowdb/node";
-import { parseSavedState, SeedError } from "./seed.js";
+import { documentKind, parseSavedState, SeedError } from "./seed.js";
+import { DocumentError, readDocumentFile } from "./state-reader.js";
 import { probeWritable, removeStaleTemps, writeStateFile } from "./state-writer.js";
 import type { Store } from "./store.js";
-import type { StateData } from "./types.js";
 
 export class PersistenceError extends Error {}
 
@@ -15,12 +13,55 @@ export class PersistenceError extends Error {}
  */
 export async function prepareWritable(path: string): Promise<void> {
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await makeFolders(dirname(path));
     await removeStaleTemps(path);
     await probeWritable(path);
   } catch (e) {
     throw new PersistenceError(`${path}: cannot be written (${(e as Error).message}).`);
   }
+}
+
+/**
+ * `mkdir -p`, a level at a time: Node's recursive mkdir never returns on some paths (`/proc/nope` spins at 100 %
+ * CPU), where this fails at the first level that cannot be made.
+ */
+async function makeFolders(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    const found = await stat(at).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "ENOENT" || dirname(at) === at) throw e;
+      return undefined;
+    });
+    if (found?.isDirectory()) break;
+    if (found) throw new Error(`${at} is not a folder`);
+    missing.push(at);
+  }
+  for (const folder of missing.reverse())
+    await mkdir(folder).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "EEXIST") throw e;
+    });
+}
+
+/**
+ * What `--data` finds at `path`: nothing to load (a missing or empty file) or a state file's document. Anything
+ * else is refused with PersistenceError before anything is written: --data overwrites the file, so it only takes
+ * one that is ours.
+ */
+async function readDataFile(path: string): Promise<unknown> {
+  const refuse = (why: string) => new PersistenceError(`${path}: ${why}; the file was left untouched.`);
+  let doc: unknown;
+  try {
+    doc = await readDocumentFile(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (e instanceof DocumentError) throw refuse(e.message);
+    throw refuse(`cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  if (doc === undefined) return undefined;
+  const kind = documentKind(doc);
+  if (kind === "seed") throw refuse("this is a seed file: did you mean --seed or --import? (--data takes a state file, which it overwrites)");
+  if (kind !== "state") throw refuse('is not a chat-emulator state file (it has no "format": "chat-emulator/state@1"), and --data overwrites its file');
+  return doc;
 }
 
 /** The longest pause between two writes of a large state. */
@@ -56,45 +97,29 @@ export class Persistence {
   }
 
   /**
-   * Loads `path` into the store (a missing or empty file is created from the current state, missing folders
-   * included). Refuses with PersistenceError when the file cannot be written; `log` gets the save failures.
+   * Loads `path` into the store: a state file, or nothing from a missing or empty one (missing folders are
+   * created). Refuses with PersistenceError, writing nothing, a file that is not a state file or cannot be written.
+   * The file is first written when the state changes: a run without changes leaves it as it was (or absent).
    */
   static async open(
     path: string,
     store: Store,
     opts: { now: number; delayMs?: number; log?: (line: string) => void },
   ): Promise<Persistence> {
+    const doc = await readDataFile(path);
     await prepareWritable(path);
-    const file = new DataFile<StateData | null>(path, {
-      parse: (text) => (text.trim() === "" ? null : (JSON.parse(text) as StateData)),
-      stringify: (data) => JSON.stringify(data),
-    });
-    const db = new Low<StateData | null>(file, null);
-    try {
-      await db.read();
-    } catch (e) {
-      const reason = e instanceof SyntaxError ? `is not valid JSON (${e.message})` : `cannot be read (${String(e)})`;
-      throw new PersistenceError(`${path}: ${reason}; the file was left untouched.`);
-    }
-    const persistence = new Persistence(path, store, opts.delayMs ?? 20, opts.log ?? (() => {}));
-    if (db.data) {
+    if (doc !== undefined) {
       try {
-        const { apps, births } = parseSavedState(db.data, opts.now, path);
+        const { apps, births } = parseSavedState(doc, opts.now, path);
         store.replace(apps, births);
       } catch (e) {
-        persistence.close();
         if (e instanceof SeedError) throw new PersistenceError(`${e.message}; the file was left untouched.`);
+        if (e instanceof DocumentError) throw new PersistenceError(`${path}: ${e.message}; the file was left untouched.`);
         throw e;
       }
-    } else {
-      persistence.dirty = true;
-      await persistence.kick();
-      if (persistence.problem) {
-        persistence.close();
-        throw new PersistenceError(`${path}: cannot be written (${persistence.problem}).`);
-      }
     }
-    return persistence;
+    // Listening starts after the load: the state just read from the file is not a change to write back.
+    return new Persistence(path, store, opts.delayMs ?? 20, opts.log ?? (() => {}));
   }
 
   private schedule(): void {
