@@ -53,7 +53,8 @@ async function readDataFile(path: string): Promise<unknown> {
   try {
     doc = await readDocumentFile(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    // Missing (the folder too, or a file where a folder should be): nothing to load; prepareWritable judges the path.
+    if (["ENOENT", "ENOTDIR"].includes((e as NodeJS.ErrnoException).code ?? "")) return undefined;
     if (e instanceof DocumentError) throw refuse(e.message);
     throw refuse(`cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
