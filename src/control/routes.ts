@@ -4,6 +4,7 @@ import { apiError, badRequest } from "../http/errors.js";
 import { jsonBodyChunks, MAX_JSON_DEPTH, readBody, tooLarge, validate } from "../http/validate.js";
 import { parseSavedState, readingDocument, SeedError } from "../store/seed.js";
 import { DocumentError, readDocumentStream } from "../store/state-reader.js";
+import { stateText } from "../store/state-writer.js";
 import { deliveries } from "./webhooks.js";
 import { notificationsRoutes } from "./notifications.js";
 import { appsRoutes } from "./apps.js";
@@ -64,7 +65,19 @@ export const control = new Hono<Env>()
     return c.json({ reset: appId ? [appId] : [...store.apps.keys()], to });
   })
 
-  .get("/state", (c) => c.json(c.get("emulator").store.toData()))
+  // Streamed a piece at a time (state-writer.ts): exporting a million messages never holds up other requests.
+  .get("/state", (c) => {
+    const pieces = stateText(c.get("emulator").store.toData());
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await pieces.next();
+        if (next.done) controller.close();
+        else controller.enqueue(Buffer.from(next.value));
+      },
+      cancel: () => void pieces.return(undefined),
+    });
+    return c.body(body, 200, { "content-type": "application/json" });
+  })
 
   .put("/state", async (c) => {
     const { doc, dispose } = await readDocumentStream(jsonBodyChunks(c, STATE_BODY_LIMIT), {

@@ -210,7 +210,7 @@ export class AppState {
   toData(): AppData {
     const roles = [...this.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role);
     const authTokens: AuthTokenRecord[] = [];
-    for (const list of this.tokensByUser.values()) authTokens.push(...list);
+    for (const list of this.tokensByUser.values()) for (const t of list) authTokens.push(t);
     return {
       app: this.meta,
       apiKeys: [...this.apiKeys.values()],
