@@ -205,10 +205,11 @@ export interface ReadLimits {
 /**
  * Reads a document from a file (see the top of this file); a blank file gives `undefined`. Errors opening or
  * reading it are thrown as they are (ENOENT, EISDIR, ...); the file must stay as it is until the arrays are read.
+ * `readBytes`: the size of the pieces the file is scanned in (tests make it small).
  */
-export async function readDocumentFile(path: string, limits: ReadLimits = {}): Promise<unknown> {
+export async function readDocumentFile(path: string, limits: ReadLimits = {}, readBytes = RUN_BYTES): Promise<unknown> {
   const scanner = new Scanner(path, limits.maxDepth ?? 256);
-  for await (const chunk of createReadStream(path, { highWaterMark: RUN_BYTES })) scanner.feed(chunk as Buffer);
+  for await (const chunk of createReadStream(path, { highWaterMark: readBytes })) scanner.feed(chunk as Buffer);
   return scanner.finish();
 }
 
