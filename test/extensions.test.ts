@@ -67,8 +67,11 @@ describe("management API: extensions", () => {
       } else expectError(await e.mgmt("POST", path, body), 404, "ERR_API_NOT_FOUND");
       const unknown = expectError(await e.mgmt("PUT", path, spec.topLevel ? { bogus: 1 } : { settings: { bogus: 1 } }), 400, "ERR_BAD_REQUEST");
       expect(Object.keys(unknown.details!)).toEqual([spec.topLevel ? "bogus" : "settings.bogus"]);
-      expect((await e.mgmt("DELETE", path)).body.data.body).toEqual({ data: { success: true } });
-      expect((await e.mgmt("GET", path)).body.data.body.data.settings).toEqual({ ...spec.defaults, appId: APP_ID });
+      // Giphy, the XSS filter and SMS notifications answer their published delete replies (shape-conformance.test.ts).
+      const deleted = (await e.mgmt("DELETE", path)).body.data.body;
+      if (!spec.replies?.delete) expect(deleted).toEqual({ data: { success: true } });
+      const reply = spec.replyWebhook ? { webhookURL: expect.any(String) } : {};
+      expect((await e.mgmt("GET", path)).body.data.body.data.settings).toEqual({ ...spec.defaults, appId: APP_ID, ...reply });
     }
     expectError(await e.mgmt("GET", ext("/polls/v1/settings")), 404, "ERR_API_NOT_FOUND");
     expectError(await e.mgmt("GET", ext("/nope/v1/settings")), 404, "ERR_API_NOT_FOUND");
@@ -98,7 +101,7 @@ describe("management API: extensions", () => {
     expect((await e.mgmt("GET", ext("/profanity-filter/v1/settings"))).body.data.body.data.settings).toEqual({ dropMessage: false, badwords: ["darn"], appId: APP_ID });
   });
 
-  it("keeps data masking's custom masks by id and refuses patterns that could backtrack", async () => {
+  it("keeps data masking's custom masks by id and refuses patterns RE2 cannot run", async () => {
     await enable("data-masking");
     const path = ext("/data-masking/v1/settings");
     await e.mgmt("PUT", path, { settings: { dropMessage: false, customregexData: [{ name: "order", regex: "ORD-\\d{6}", id: "9" }, { name: "pin", regex: "PIN\\d{4}" }] } });
@@ -109,7 +112,7 @@ describe("management API: extensions", () => {
     s = (await e.mgmt("GET", path)).body.data.body.data.settings;
     expect(s.customregexData.map((m: any) => m.name)).toEqual(["pin"]);
     expect(s.dropMessage).toBe(true);
-    for (const regex of ["(a+)+$", "([a-z]*)*", "(x{1,9})+", "(unclosed"])
+    for (const regex of ["(a)\\1", "(?<!x)y", "x{1,200}", "(unclosed", "x*"])
       expectError(await e.mgmt("PUT", path, { settings: { dropMessage: false, customregexData: [{ name: "bad", regex }] } }), 400, "ERR_BAD_REQUEST");
   });
 

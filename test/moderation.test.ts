@@ -103,8 +103,10 @@ describe("rules and keyword lists", () => {
     expect(expectError(await e.post("/v3/moderation/rules", cond({ isKeywordsReferencePresent: true, value: ["nope"] })), 400, "ERR_BAD_REQUEST").details).toEqual({
       "conditions.0.value.0": ["The keyword list nope does not exist."],
     });
-    expect(expectError(await e.post("/v3/moderation/rules", cond({ category: "pattern", value: ["(a+)+$"] })), 400, "ERR_BAD_REQUEST").details).toEqual({
-      "conditions.0.value.0": ["The pattern may not repeat a group that repeats (nested quantifiers)."],
+    expect(expectError(await e.post("/v3/moderation/rules", cond({ category: "pattern", value: ["(a)\\1"] })), 400, "ERR_BAD_REQUEST").details).toEqual({
+      "conditions.0.value.0": [
+        "The pattern is not a valid RE2 pattern (invalid escape sequence: `\\1`); back-references, look-ahead and look-behind cannot run in linear time.",
+      ],
     });
     expect(expectError(await e.post("/v3/moderation/rules", cond({ operand: "sound" })), 400, "ERR_BAD_REQUEST").details).toEqual({
       "conditions.0.operand": ["The selected conditions.0.operand is invalid."],
@@ -204,7 +206,7 @@ describe("rules and keyword lists", () => {
     expect((await e.get("/v3/moderation/keywords?limit=50")).body.data.map((k: any) => k.id)).toEqual(["profanity-list", "brands", "csv-list"]);
     expect((await e.del("/v3/moderation/keywords/brands")).body.data.message).toBe("Keyword with id brands has been deleted successfully.");
     expectError(await e.get("/v3/moderation/keywords/brands"), 404, "ERR_KEYWORD_NOT_FOUND");
-    expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P", category: "pattern", searchTerms: ["(x*)*"] }), 400, "ERR_BAD_REQUEST");
+    expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P", category: "pattern", searchTerms: ["(?=x)x"] }), 400, "ERR_BAD_REQUEST");
     expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P" }), 400, "ERR_BAD_REQUEST");
     expectError(await e.post("/v3/moderation/keywords", { id: "csv-list", name: "P", searchTerms: ["a"] }), 400, "ERR_KEYWORD_ALREADY_EXISTS");
   });

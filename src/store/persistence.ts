@@ -1,9 +1,12 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { ChangeLog, listLogs, readLogs } from "./change-log.js";
+import { applyChanges, ChangeTracker } from "./change-tracker.js";
 import { documentKind, parseSavedState, SeedError } from "./seed.js";
-import { DocumentError, readDocumentFile } from "./state-reader.js";
-import { probeWritable, removeStaleTemps, writeStateFile } from "./state-writer.js";
+import { DocumentError, materialize, readDocumentFile } from "./state-reader.js";
+import { probeWritable, removeStaleTemps, writeStateFile, writeStateFileSync } from "./state-writer.js";
 import type { Store } from "./store.js";
+import type { StateData } from "./types.js";
 
 export class PersistenceError extends Error {}
 
@@ -71,11 +74,16 @@ const MAX_REST_MS = 2000;
 const RETRY_MS = 1000;
 
 /**
- * `--data FILE`: loaded through lowdb at start, then the store is observed and saved by `writeStateFile`
- * (streamed in chunks so a large state never blocks requests; temp file + rename, so a crash never leaves a
- * half-written file). Bursts of changes coalesce into one write, off the request path; `flush()` waits until
- * everything acknowledged so far is on disk. A failed save is loud: a line on stderr each time (even when quiet),
- * `problem` (health answers `degraded`), a retry every second, and `flush()` (the final save) rejects.
+ * `--data FILE`: loaded at start a part at a time (state-reader.ts), with the change logs beside it replayed (change-log.ts). Every
+ * committed change is then appended to the change log before its answer leaves: `commit()` runs when the first
+ * answer of an event-loop turn is written (see server.ts), so the changes of every request of that turn go in
+ * one append, and a kill -9 loses nothing acknowledged. The whole state is written in the background as a
+ * checkpoint by `writeStateFile` (streamed in chunks so a large state never blocks requests; temp file + rename,
+ * so a crash never leaves a half-written file): the log is rotated first, and the log files the checkpoint
+ * covers are deleted once it is on disk. Bursts of changes coalesce into one checkpoint; `flush()` waits until
+ * everything acknowledged so far is in the data file itself. A failed save is loud: a line on stderr each time
+ * (even when quiet), `problem` (health answers `degraded`), a retry every second, and `flush()` (the final save)
+ * rejects.
  */
 export class Persistence {
   private timer: NodeJS.Timeout | undefined;
@@ -87,31 +95,50 @@ export class Persistence {
   private readonly unsubscribe: () => void;
   /** Why the last save failed; undefined once a save succeeds. */
   problem: string | undefined;
+  /** Changes not yet in the change log; `commit()` appends them. */
+  private pending = false;
+  private committing: NodeJS.Immediate | undefined;
+  private tracker: ChangeTracker | undefined;
+  /** Whether the data file holds a state the change log's records apply to (see `writeBase`). */
+  private based = true;
+  private readonly changes: ChangeLog;
 
   private constructor(
     private readonly path: string,
     private readonly store: Store,
     private readonly delayMs: number,
     private readonly log: (line: string) => void,
+    fsync: boolean,
   ) {
-    this.unsubscribe = store.onChange(() => this.schedule());
+    this.changes = new ChangeLog(path, (listLogs(path).at(-1)?.n ?? 0) + 1, fsync);
+    this.unsubscribe = store.onChange(() => this.changed());
   }
 
   /**
    * Loads `path` into the store: a state file, or nothing from a missing or empty one (missing folders are
-   * created). Refuses with PersistenceError, writing nothing, a file that is not a state file or cannot be written.
-   * The file is first written when the state changes: a run without changes leaves it as it was (or absent).
+   * created), with the change logs a killed run left replayed onto it. Refuses with PersistenceError, writing
+   * nothing, a file that is not a state file or cannot be written. The file is first written when the state
+   * changes (or logs were replayed): a run without changes leaves it as it was, or absent.
    */
   static async open(
     path: string,
     store: Store,
-    opts: { now: number; delayMs?: number; log?: (line: string) => void },
+    opts: { now: number; delayMs?: number; log?: (line: string) => void; fsync?: boolean },
   ): Promise<Persistence> {
     const doc = await readDataFile(path);
     await prepareWritable(path);
-    if (doc !== undefined) {
+    const log = opts.log ?? (() => {});
+    let saved = doc as StateData | undefined;
+    const logs = listLogs(path);
+    if (logs.length > 0) {
+      // What the last run acknowledged after its last checkpoint, replayed onto the data file (or, when it never
+      // wrote one, onto the state it started from); the checkpoint below then deletes the logs.
+      saved = saved === undefined ? (JSON.parse(JSON.stringify(store.toData())) as StateData) : (materialize(saved) as StateData);
+      for (const batch of readLogs(logs, log)) applyChanges(saved, batch);
+    }
+    if (saved !== undefined) {
       try {
-        const { apps, births } = parseSavedState(doc, opts.now, path);
+        const { apps, births } = parseSavedState(saved, opts.now, path);
         store.replace(apps, births);
       } catch (e) {
         if (e instanceof SeedError) throw new PersistenceError(`${e.message}; the file was left untouched.`);
@@ -120,7 +147,58 @@ export class Persistence {
       }
     }
     // Listening starts after the load: the state just read from the file is not a change to write back.
-    return new Persistence(path, store, opts.delayMs ?? 20, opts.log ?? (() => {}));
+    const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false);
+    persistence.tracker = new ChangeTracker(store);
+    persistence.based = saved !== undefined;
+    if (logs.length > 0) {
+      persistence.dirty = true;
+      await persistence.kick();
+      if (persistence.problem) {
+        persistence.close();
+        throw new PersistenceError(`${path}: cannot be written (${persistence.problem}).`);
+      }
+    }
+    return persistence;
+  }
+
+  /** A committed change: into the change log before any answer leaves (at the latest at the end of this turn), into a checkpoint later. */
+  private changed(): void {
+    if (!this.based) return this.writeBase();
+    this.pending = true;
+    this.committing ??= setImmediate(() => this.commit());
+    this.schedule();
+  }
+
+  /**
+   * The first change of a run whose data file held no state: the whole state, that change included, is written at
+   * once, as the base the change log's later records apply to (another start from the same seed may not give the
+   * same state: generated ids). Until this first change the file is left as it was, or absent.
+   */
+  private writeBase(): void {
+    this.based = true;
+    this.tracker?.take(); // in the base
+    try {
+      writeStateFileSync(this.path, this.store.toData());
+    } catch (e) {
+      this.failed(e); // loud, and retried as a checkpoint
+    }
+  }
+
+  /**
+   * Appends the changes committed since the last call to the change log, in one write. Runs before an answer is
+   * written (server.ts) and at the end of every turn with changes; costs nothing when there is nothing to append.
+   */
+  commit(): void {
+    if (!this.pending || !this.tracker) return;
+    this.pending = false;
+    clearImmediate(this.committing);
+    this.committing = undefined;
+    try {
+      this.changes.append(this.tracker.take());
+    } catch (e) {
+      // The next checkpoint still writes everything; until one succeeds, a crash would lose these changes.
+      this.failed(e); // the error names the log file
+    }
   }
 
   private schedule(): void {
@@ -150,7 +228,11 @@ export class Persistence {
       this.dirty = false;
       const started = performance.now();
       try {
+        // Everything logged so far goes into this checkpoint; what follows goes to the next log file.
+        this.commit();
+        const covered = this.changes.rotate();
         await writeStateFile(this.path, this.store.toData());
+        this.changes.dropUpTo(covered);
         if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
         this.problem = undefined;
       } catch (e) {
@@ -174,6 +256,7 @@ export class Persistence {
 
   /** Resolves once every change made before the call is written; rejects when that save fails. */
   async flush(): Promise<void> {
+    this.commit();
     this.flushing = true;
     this.wake?.();
     try {
@@ -186,7 +269,10 @@ export class Persistence {
   }
 
   close(): void {
+    this.commit();
     clearTimeout(this.timer);
+    clearImmediate(this.committing);
     this.unsubscribe();
+    this.changes.close();
   }
 }

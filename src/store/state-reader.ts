@@ -194,6 +194,17 @@ class Scanner {
   }
 }
 
+/** The document with every ChunkedArray read into a plain array (to change it in place: a replay of change logs). */
+export function materialize(doc: unknown): unknown {
+  if (typeof doc === "object" && doc !== null)
+    for (const list of Object.values(doc))
+      if (Array.isArray(list))
+        for (const entry of list)
+          if (typeof entry === "object" && entry !== null)
+            for (const [key, value] of Object.entries(entry)) if (value instanceof ChunkedArray) (entry as Record<string, unknown>)[key] = value.toArray();
+  return doc;
+}
+
 export interface ReadLimits {
   /** Nesting allowed (objects and arrays); 256 unless told. */
   maxDepth?: number;

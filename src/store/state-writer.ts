@@ -1,3 +1,4 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { StateData } from "./types.js";
@@ -9,13 +10,15 @@ const FLUSH_BYTES = 1 << 20;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Where `statePieces` would let other work run. */
+const YIELD = Symbol("yield");
+
 /**
- * The whole state as compact JSON, in pieces of about a megabyte, without blocking the event loop: big arrays are
- * serialized a chunk of records at a time with a yield in between. The top-level arrays are copied first, so
- * records added or removed meanwhile do not tear the document (a change made meanwhile is caught by the next
- * write). Shared by the data file's writer and `GET /_emulator/state` (exports).
+ * The whole state as compact JSON, in pieces of about a megabyte; big arrays are serialized a chunk of records at
+ * a time, with a YIELD between chunks. The top-level arrays are copied first, so records added or removed
+ * meanwhile do not tear the document (a change made meanwhile is caught by the next write).
  */
-export async function* stateText(data: StateData): AsyncGenerator<string> {
+function* statePieces(data: StateData): Generator<string | typeof YIELD> {
   let pending: string[] = [];
   let size = 0;
   function* out(s: string): Generator<string> {
@@ -43,7 +46,7 @@ export async function* stateText(data: StateData): AsyncGenerator<string> {
       for (let at = 0; at < value.length; at += CHUNK) {
         const part = JSON.stringify(value.slice(at, at + CHUNK));
         yield* out((at === 0 ? "" : ",") + part.slice(1, -1));
-        if (value.length > CHUNK) await tick();
+        if (value.length > CHUNK) yield YIELD;
       }
       yield* out("]");
     }
@@ -52,6 +55,40 @@ export async function* stateText(data: StateData): AsyncGenerator<string> {
   // The births of apps created at run time: their sample data or nothing, small.
   yield* out(data.births ? `],"births":${JSON.stringify(data.births)}}` : "]}");
   yield* drain();
+}
+
+/**
+ * The whole state as compact JSON (see `statePieces`) without blocking the event loop: a yield to it between two
+ * chunks of records. Shared by the data file's writer and `GET /_emulator/state` (exports).
+ */
+export async function* stateText(data: StateData): AsyncGenerator<string> {
+  for (const piece of statePieces(data)) {
+    if (piece === YIELD) await tick();
+    else yield piece;
+  }
+}
+
+/**
+ * `writeStateFile` at once (the first state of a data file that had none, written with the change that makes it;
+ * see persistence.ts): temporary file, sync, rename.
+ */
+export function writeStateFileSync(path: string, data: StateData): void {
+  const temp = tempName(path, process.pid);
+  const fd = openSync(temp, "w");
+  try {
+    for (const piece of statePieces(data)) if (piece !== YIELD) for (let at = 0, b = Buffer.from(piece); at < b.length; ) at += writeSync(fd, b, at);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, path);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+    rmSync(temp, { force: true });
+    throw e;
+  }
 }
 
 /**

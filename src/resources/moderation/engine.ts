@@ -1,7 +1,7 @@
 import type { AppState } from "../../store/app-state.js";
 import { current, revisionId, type ConditionRecord, type Moderation, type RuleRecord, type Verdict } from "../../store/moderation.js";
 import type { Json, JsonObject, MessageRecord } from "../../store/types.js";
-import { isSafePattern } from "../../util/safe-pattern.js";
+import { UserPattern } from "../../util/safe-regex.js";
 
 /**
  * The rule engine: which enabled rule, if any, catches a message. Rules are compiled once per change of rules or
@@ -10,8 +10,9 @@ import { isSafePattern } from "../../util/safe-pattern.js";
  * - `text` conditions read the text of text messages and the caption of media messages; `custom` conditions read
  *   the strings inside a custom message's customData. `image` and `video` conditions need the platform's AI
  *   engines, which the emulator does not run: they never match.
- * - `word` terms match whole words (or phrases), case-insensitive; `pattern` terms are regular expressions,
- *   case-insensitive; `equals` compares the whole text instead of searching in it.
+ * - `word` terms match whole words (or phrases), case-insensitive (escaped, so JavaScript's RegExp is safe for them);
+ *   `pattern` terms are RE2 regular expressions on the linear-time engine of safe-regex.ts, case-insensitive;
+ *   `equals` compares the whole text instead of searching in it.
  * - A condition whose `isKeywordsReferencePresent` is true names keyword lists; its terms are their search terms,
  *   matched as the list's category says.
  * - A rule catches a message when its filters (if any) all pass and any one of its conditions matches.
@@ -36,10 +37,9 @@ function wordTest(terms: string[], operator: ConditionRecord["operator"]): Test 
 }
 
 function patternTest(patterns: string[], operator: ConditionRecord["operator"]): Test | undefined {
-  const safe = patterns.filter((p) => p.length > 0 && isSafePattern(p));
-  if (safe.length === 0) return undefined;
-  const re = new RegExp(operator === "equals" ? `^(?:${safe.join("|")})$` : safe.map((p) => `(?:${p})`).join("|"), "iu");
-  return (s) => re.test(operator === "equals" ? s.trim() : s);
+  const whole = operator === "equals";
+  const re = UserPattern.of(patterns, { ignoreCase: true, whole });
+  return re && ((s) => re.test(whole ? s.trim() : s));
 }
 
 /** The strings inside customData (depth and size bounded: a custom message is at most a few KB anyway). */

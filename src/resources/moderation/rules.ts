@@ -5,8 +5,9 @@ import { ok, success } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { current, type ConditionRecord, type RuleRecord, type RuleRevision } from "../../store/moderation.js";
+import { mediaMessages } from "../../store/moderation-defaults.js";
 import type { JsonObject } from "../../store/types.js";
-import { patternProblem } from "../../util/safe-pattern.js";
+import { listProblem, patternProblem } from "../../util/safe-regex.js";
 import { currentList, listLimit, byPathId } from "./input.js";
 import { ruleView } from "./views.js";
 
@@ -58,11 +59,16 @@ function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
       value: c.value as string[],
     };
     if (Array.isArray(c.message)) condition.message = c.message as string[];
+    else if (condition.operand === "image" || condition.operand === "video") condition.message = mediaMessages(condition.operand, condition.value);
+    let patternsValid = !byList && condition.category === "pattern";
     condition.value.forEach((v, j) => {
       if (byList && !app.moderation.keywordLists.has(v)) (details[`${at}.value.${j}`] ??= []).push(`The keyword list ${v} does not exist.`);
       const unsafe = !byList && condition.category === "pattern" ? patternProblem(v) : undefined;
       if (unsafe) (details[`${at}.value.${j}`] ??= []).push(`The pattern ${unsafe}.`);
+      if (unsafe) patternsValid = false;
     });
+    const tooLarge = patternsValid ? listProblem(condition.value) : undefined;
+    if (tooLarge) (details[`${at}.value`] ??= []).push(`The patterns ${tooLarge}.`);
     return condition;
   });
   if (Object.keys(details).length > 0) throw badRequest(details);

@@ -1,0 +1,57 @@
+// Issue 35, item 4: catastrophic user patterns do not freeze the server. Starts the built emulator in its own
+// process, sets a moderation rule and a data mask that backtrack exponentially on JavaScript's RegExp, then sends
+// adversarial messages (BENCH_REGEX_MESSAGES, default 20, of BENCH_REGEX_CHARS, default 9000, characters) while
+// probing GET /_emulator/health every 20 ms. Prints the health probe's worst and p99 answer time (target < 100 ms)
+// and each message's time.
+import { startServer, KEY, median } from "./lib.mjs";
+
+const MESSAGES = Number(process.env.BENCH_REGEX_MESSAGES ?? 20);
+const CHARS = Number(process.env.BENCH_REGEX_CHARS ?? 9000);
+const APP = "62c95aeb231ec058";
+const MGMT = { key: "chat-emulator-management-key", secret: "chat-emulator-management-secret" };
+
+const server = await startServer("emulator");
+const call = async (method, path, body, headers = { apikey: KEY }) => {
+  const res = await fetch(server.url + path, { method, headers: { ...headers, "content-type": "application/json" }, body: body && JSON.stringify(body) });
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+};
+try {
+  await call("POST", "/v3/moderation/rules", {
+    id: "catastrophic",
+    name: "catastrophic",
+    enabled: true,
+    action: ["blockMessage"],
+    conditions: [{ entity: "message", operand: "text", operator: "contains", category: "pattern", value: ["(a|a)*b", "(\\w|\\d)+!", "((a+)+)+c"] }],
+  });
+  const ext = `/apimgmt/apps/${APP}/extensions`;
+  await call("POST", ext, { enabled: ["data-masking"] }, MGMT);
+  await call("PUT", `${ext}/data-masking/v1/settings`, { settings: { dropMessage: false, customregexData: [{ name: "x", regex: "(a|a)*y" }] } }, MGMT);
+
+  const probes = [];
+  let sending = true;
+  const probe = (async () => {
+    while (sending) {
+      const t = performance.now();
+      await fetch(`${server.url}/_emulator/health`).then((r) => r.arrayBuffer());
+      probes.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const sends = [];
+  const units = ["a", "1", "a1"];
+  for (let i = 0; i < MESSAGES; i++) {
+    const unit = units[i % units.length];
+    const t = performance.now();
+    await call("POST", "/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: unit.repeat(Math.floor(CHARS / unit.length)) } }, { apikey: KEY, onBehalfOf: "superhero1" });
+    sends.push(performance.now() - t);
+  }
+  sending = false;
+  await probe;
+  const sorted = [...probes].sort((a, b) => a - b);
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  console.log(`${MESSAGES} messages of ${CHARS} characters: send median ${ms(median(sends))}, worst ${ms(Math.max(...sends))}`);
+  console.log(`health (${probes.length} probes): p99 ${ms(sorted[Math.floor(sorted.length * 0.99)] ?? 0)}, worst ${ms(sorted.at(-1) ?? 0)} (target < 100 ms)`);
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,174 @@
+import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../scripts/chromium.mjs";
+import { startEmulator, type RunningEmulator } from "../src/index.js";
+import { APP_ID, AUTH_KEY, REST_KEY } from "./helpers.js";
+import { buildUikitPage, serveDir } from "./uikit.helpers.js";
+
+/**
+ * The official React UI kit (`@cometchat/chat-uikit-react`, a dev dependency) with its components' default props, in
+ * Chromium against the emulator with `--https`, as a frontend team runs it: a page bundled by vite (test/uikit/) on
+ * a local origin, the kit's client and admin hosts pointed at the emulator. Each step checks what the user sees, and
+ * afterwards that no request of the page failed and nothing was logged as an error. The steps build on each other.
+ * UIKIT_SCREENSHOTS=1 writes the docs' screenshots (docs/uikit-*.png) on the way.
+ */
+
+let emu: RunningEmulator;
+let site: { server: Server; url: string };
+let browser: Browser;
+let page: Page;
+/** Failed requests and logged errors of the pages since the last step. */
+const problems: string[] = [];
+const ids: Record<string, number> = {};
+
+// The bundled app without its sample users (whose avatars live on the internet), so the lists hold this file's users.
+const seed = JSON.parse(readFileSync(new URL("../fixtures/seed.json", import.meta.url), "utf8"));
+seed.apps[0].sampleData = false;
+
+/** A tenth of a second of silence (WAV, 8 kHz, 8 bit). */
+const SILENCE = (() => {
+  const wav = Buffer.alloc(44 + 800, 0x80);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + 800, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.set([16, 0, 0, 0, 1, 0, 1, 0], 16);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(8000, 28);
+  wav.set([1, 0, 8, 0], 32);
+  wav.write("data", 36);
+  wav.writeUInt32LE(800, 40);
+  return wav;
+})();
+
+async function rest(method: string, path: string, body?: unknown, onBehalfOf?: string) {
+  const headers: Record<string, string> = { apikey: REST_KEY, "content-type": "application/json" };
+  if (onBehalfOf) headers.onbehalfof = onBehalfOf;
+  const res = await emu.app.request(`http://localhost/v3${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return (await res.json()) as any;
+}
+
+async function say(from: string, to: string, text: string, receiverType = "user"): Promise<number> {
+  const body = { receiver: to, receiverType, category: "message", type: "text", data: { text } };
+  return Number((await rest("POST", "/messages", body, from)).data.id);
+}
+
+/** A page in a browser context of its own, the kit initialised against the emulator and `uid` logged in. */
+async function loggedIn(uid: string): Promise<Page> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 960, height: 640 } });
+  // The kit plays its notification sounds from CometChat's CDN; a silent one stands in (the tests run offline).
+  await context.route("https://*/uikits/static/audio/*", (route) => route.fulfill({ contentType: "audio/wav", body: SILENCE }));
+  const p = await context.newPage();
+  p.setDefaultTimeout(8000);
+  p.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  // A failed request is logged as "Failed to load resource"; it is caught below with its address.
+  p.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(`console: ${m.text()}`));
+  p.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
+  p.on("requestfailed", (r) => problems.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+  await p.goto(site.url);
+  const who = await p.evaluate(([a, k, h, u]) => (window as any).harness.login(a, k, h, u), [APP_ID, AUTH_KEY, new URL(emu.url).host, uid]);
+  expect(who).toBe(uid);
+  return p;
+}
+
+/** Shows one of the page's views (test/uikit/main.tsx). */
+const show = (view: Record<string, unknown>, p = page) => p.evaluate((v) => (window as any).harness.show(v), view);
+
+async function shot(name: string, p = page) {
+  if (process.env.UIKIT_SCREENSHOTS) await p.screenshot({ path: `docs/uikit-${name}.png` });
+}
+
+beforeAll(async () => {
+  const [dir, emulator, chromium] = await Promise.all([buildUikitPage(), startEmulator({ https: true, quiet: true, seed }), launchChromium()]);
+  [emu, browser] = [emulator, chromium];
+  site = await serveDir(dir);
+  for (const [uid, name] of [["alice", "Alice"], ["bob", "Bob"], ["carol", "Carol"]]) await rest("POST", "/users", { uid, name });
+  await rest("POST", "/groups", { guid: "team", name: "Team", type: "public", owner: "alice", members: { participants: ["bob", "carol"] } });
+  ids.hi = await say("alice", "bob", "Hi Bob, is the release notes draft ready?");
+  await rest("POST", `/users/alice/conversation/read`, { messageId: ids.hi }, "bob");
+  await rest("POST", `/messages/${ids.hi}/reactions/👍`, {}, "bob");
+  await say("bob", "alice", "Almost, sending it after lunch");
+  await say("carol", "team", "Standup moves to 10:30 today", "group");
+  page = await loggedIn("alice");
+}, 60_000);
+
+afterEach(() => {
+  expect(problems.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => site?.server.close(resolve));
+  await emu?.close();
+});
+
+/** The conversation row of `name` in CometChatConversations. */
+const row = (name: string) => page.locator(".cometchat-conversations__item", { hasText: name });
+
+describe("the React UI kit with default props against the emulator", () => {
+  it("lists conversations with their last message and unread badges, updated in real time", async () => {
+    await show({ name: "conversations" });
+    await row("Bob").getByText("Almost, sending it after lunch").waitFor();
+    await row("Team").getByText("Standup moves to 10:30 today").waitFor();
+    expect(await row("Bob").locator(".cometchat-conversations__item-unread-badge").innerText()).toBe("1");
+    expect(await row("Team").locator(".cometchat-conversations__item-unread-badge").innerText()).toBe("1");
+    // A message Bob's backend sends reaches the list over the WebSocket: new last message, badge 2.
+    await say("bob", "alice", "Draft is in the shared folder");
+    await row("Bob").getByText("Draft is in the shared folder").waitFor();
+    await row("Bob").locator(".cometchat-conversations__item-unread-badge", { hasText: "2" }).waitFor();
+    await shot("conversations");
+  });
+
+  it("shows the kit's users, groups and a group's members", async () => {
+    await show({ name: "users" });
+    await page.locator(".cometchat-users").getByText("Carol").waitFor();
+    await page.locator(".cometchat-users").getByText("Bob").waitFor();
+    await shot("users");
+    await show({ name: "groups" });
+    await page.locator(".cometchat-groups").getByText("Team").waitFor();
+    await page.locator(".cometchat-groups").getByText("3 Members").waitFor();
+    await shot("groups");
+    await show({ name: "members", guid: "team" });
+    const members = page.locator(".cometchat-group-members");
+    for (const name of ["Alice", "Bob", "Carol"]) await members.getByText(name, { exact: true }).waitFor();
+    await members.getByText("Owner").waitFor();
+    await shot("group-members");
+  });
+
+  it("shows a message's receipts in the message information", async () => {
+    await show({ name: "information", messageId: ids.hi });
+    const info = page.locator(".cometchat-message-information");
+    await info.getByText("Hi Bob, is the release notes draft ready?").waitFor();
+    await info.getByText("Read", { exact: true }).waitFor();
+    await info.getByText("Delivered", { exact: true }).waitFor();
+    await shot("message-information");
+  });
+
+  it("shows who reacted with what", async () => {
+    await show({ name: "reactions", messageId: ids.hi });
+    const list = page.locator(".cometchat-reaction-list");
+    // The kit's list can race its first fetch against its scroll sentinel's fetch (the SDK refuses the second with
+    // REQUEST_IN_PROGRESS) and then shows its error state; a user clicks Retry.
+    const [bob, retry] = [list.getByText("Bob"), list.getByText("Retry")];
+    await bob.or(retry).waitFor();
+    if (await retry.isVisible()) await retry.click();
+    await bob.waitFor();
+    await list.getByText("👍").first().waitFor();
+    await shot("reactions");
+  });
+
+  it("shows an incoming call with the caller and accept and decline", async () => {
+    await show({ name: "incoming-call" });
+    const res = await emu.app.request(`http://localhost/_emulator/apps/${APP_ID}/calls`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ initiator: "bob", receiver: "alice", type: "video", status: "initiated" }),
+    });
+    expect(res.status).toBe(201);
+    const card = page.locator(".cometchat-incoming-call");
+    await card.getByText("Bob").waitFor();
+    await shot("incoming-call");
+  });
+});
+
