@@ -3,11 +3,15 @@
 // running emulator with PUT /_emulator/state. Reports the time until /_emulator/health answers 200 and the
 // process's peak RSS (VmHWM), then, on the --data run, the latency of a small request (health, one every 5 ms)
 // while the whole state is saved after a change and while it is exported (GET /_emulator/state): max and p99, the
-// event loop's delay as a client sees it.
+// event loop's delay as a client sees it (on a busy machine that includes the time the two processes wait for a
+// core). Then the same in one process, where the event loop's own delay is measured (monitorEventLoopDelay):
+// `inProcess` holds its p99 and max while a change's checkpoint writes the whole state and while the state is
+// serialized for an export.
 // Usage: npm run bench:load [-- 10000 100000 1000000]   (files are generated once into bench/.load/)
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 const SIZES = process.argv.slice(2).map(Number);
@@ -71,6 +75,33 @@ async function probe(url, done) {
   return { maxMs: Math.round(Math.max(0, ...latencies.slice(-100_000))), p99Ms: Math.round(pct(latencies, 0.99)), samples: latencies.length };
 }
 
+/** The event loop's delay (ms, p99 and max) while `work` runs. */
+async function loopDelay(work) {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  await work();
+  h.disable();
+  return { p99Ms: Math.round(h.percentile(99) / 1e6), maxMs: Math.round(h.max / 1e6) };
+}
+
+/** In this process: a change's checkpoint (flush) and an export's serialization, with the loop's delay meanwhile. */
+async function inProcess(file, key, n) {
+  const { createEmulator } = await import("../dist/index.js");
+  const { stateText } = await import("../dist/store/state-writer.js");
+  const data = `${DIR}inprocess-${n}.json`;
+  copyFileSync(file, data);
+  const e = await createEmulator({ data, quiet: true });
+  const change = await e.app.request("http://localhost/v3/users", { method: "POST", headers: { apikey: key, "content-type": "application/json" }, body: JSON.stringify({ uid: "bench-change-2", name: "Bench" }) });
+  if (change.status !== 200) throw new Error(`change: ${change.status}`);
+  const saving = await loopDelay(() => e.persistence.flush());
+  const exporting = await loopDelay(async () => {
+    for await (const piece of stateText(e.emulator.store.toData())) void piece;
+  });
+  e.persistence.close();
+  rmSync(data, { force: true });
+  return { saving, exporting };
+}
+
 const rows = [];
 for (const n of SIZES) {
   const { file, key, mb } = demoFile(n);
@@ -115,6 +146,7 @@ for (const n of SIZES) {
   row.putPeakRssMB = peakRssMb(p.child.pid);
   await p.stop();
 
+  row.inProcess = await inProcess(file, key, n);
   rows.push(row);
   console.log(JSON.stringify(row));
 }
