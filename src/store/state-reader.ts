@@ -9,7 +9,7 @@ import { randomHex } from "../util/random.js";
  * Reads a state or seed document (a data file, an --import or --seed file, a `PUT /_emulator/state` body) without
  * ever holding its text whole, so that a million messages load in the memory their records take. A first pass
  * scans the file's bytes: every array directly under an app entry (`apps[i].messages`, `births[i].users`, ...)
- * becomes a `ChunkedArray`, the places of runs of about a megabyte of its elements in the file; the rest of the
+ * becomes a `ChunkedArray`, the places of runs of about 64 KB of its elements in the file; the rest of the
  * document, small, is parsed at the end of the pass. The loader then reads and parses the runs one at a time as it
  * validates (a second read of the file, from the page cache), so no more than a run is ever held raw.
  */
@@ -17,8 +17,13 @@ import { randomHex } from "../util/random.js";
 /** The document is not JSON, too deep or too large; the message completes "FILE ..." (e.g. "is not valid JSON"). */
 export class DocumentError extends Error {}
 
-/** Bytes of elements gathered into one run before it is cut (at the next element boundary). */
-const RUN_BYTES = 1 << 20;
+/**
+ * Bytes of elements gathered into one run before it is cut (at the next element boundary): small enough that a
+ * run's text is an ordinary young object, not a large one that only a full collection frees.
+ */
+const RUN_BYTES = 64 * 1024;
+/** The pieces the first pass reads the file in. */
+const READ_BYTES = 1 << 20;
 
 /** An array of a document, read from its file a run at a time (see `items`). */
 export class ChunkedArray {
@@ -218,7 +223,7 @@ export interface ReadLimits {
  * reading it are thrown as they are (ENOENT, EISDIR, ...); the file must stay as it is until the arrays are read.
  * `readBytes`: the size of the pieces the file is scanned in (tests make it small).
  */
-export async function readDocumentFile(path: string, limits: ReadLimits = {}, readBytes = RUN_BYTES): Promise<unknown> {
+export async function readDocumentFile(path: string, limits: ReadLimits = {}, readBytes = READ_BYTES): Promise<unknown> {
   const scanner = new Scanner(path, limits.maxDepth ?? 256);
   for await (const chunk of createReadStream(path, { highWaterMark: readBytes })) scanner.feed(chunk as Buffer);
   return scanner.finish();

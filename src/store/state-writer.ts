@@ -3,10 +3,14 @@ import { open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { StateData } from "./types.js";
 
-/** Records serialized between two yields to the event loop: a few milliseconds of work. */
-const CHUNK = 2000;
-/** Bytes gathered before a write to the file. */
-const FLUSH_BYTES = 1 << 20;
+/**
+ * Records serialized at a time, and bytes gathered before a write: both small enough that their text is an
+ * ordinary young object (a large one lives until a full collection, and a million messages make hundreds).
+ */
+const CHUNK = 200;
+const FLUSH_BYTES = 64 * 1024;
+/** Serializing runs at most this long before a yield to the event loop. */
+const SLICE_MS = 4;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -14,7 +18,7 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const YIELD = Symbol("yield");
 
 /**
- * The whole state as compact JSON, in pieces of about a megabyte; big arrays are serialized a chunk of records at
+ * The whole state as compact JSON, in pieces of about 64 KB; big arrays are serialized a chunk of records at
  * a time, with a YIELD between chunks. The top-level arrays are copied first, so records added or removed
  * meanwhile do not tear the document (a change made meanwhile is caught by the next write).
  */
@@ -62,9 +66,13 @@ function* statePieces(data: StateData): Generator<string | typeof YIELD> {
  * chunks of records. Shared by the data file's writer and `GET /_emulator/state` (exports).
  */
 export async function* stateText(data: StateData): AsyncGenerator<string> {
+  let since = performance.now();
   for (const piece of statePieces(data)) {
-    if (piece === YIELD) await tick();
-    else yield piece;
+    if (piece !== YIELD) yield piece;
+    else if (performance.now() - since >= SLICE_MS) {
+      await tick();
+      since = performance.now();
+    }
   }
 }
 
