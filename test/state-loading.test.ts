@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ChunkedArray, readDocumentFile } from "../src/store/state-reader.js";
+import { ChunkedArray, readDocumentFile, readDocumentStream } from "../src/store/state-reader.js";
 import { emulator, expectError } from "./helpers.js";
 import { tempDir } from "./tmp.helpers.js";
 
@@ -29,7 +29,17 @@ describe("the state reader", () => {
     const file = join(tempDir("reader"), "doc.json");
     for (const text of [JSON.stringify(doc), JSON.stringify(doc, null, 2)]) {
       writeFileSync(file, text);
-      for (const bytes of [1, 2, 7, 64, 1 << 20]) expect(materialized(await readDocumentFile(file, {}, bytes))).toEqual(doc);
+      for (const bytes of [1, 2, 7, 64, 1 << 20]) {
+        expect(materialized(await readDocumentFile(file, {}, bytes))).toEqual(doc);
+        // A request body: scanned as it arrives, in pieces of any size.
+        const body = Buffer.from(text);
+        const pieces = (async function* () {
+          for (let at = 0; at < body.length; at += bytes) yield body.subarray(at, at + bytes);
+        })();
+        const { doc: read, dispose } = await readDocumentStream(pieces);
+        expect(materialized(read)).toEqual(doc);
+        await dispose();
+      }
     }
   });
 

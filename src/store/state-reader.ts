@@ -230,9 +230,9 @@ export async function readDocumentFile(path: string, limits: ReadLimits = {}, re
 }
 
 /**
- * Reads a document that arrives as a stream (a request body): its bytes go to a temporary file as they come (and
- * are counted against `maxBytes`), which is then read like any file. `dispose` removes the file once the document
- * has been parsed.
+ * Reads a document that arrives as a stream (a request body): its bytes are scanned as they come (counted against
+ * `maxBytes`) and go to a temporary file, from which the arrays are read like any file's. `dispose` removes the
+ * file once the document has been parsed.
  */
 export async function readDocumentStream(
   source: AsyncIterable<Uint8Array>,
@@ -242,20 +242,21 @@ export async function readDocumentStream(
   const dispose = () => rm(dir, { recursive: true, force: true });
   try {
     const path = join(dir, "state.json");
+    const scanner = new Scanner(path, limits.maxDepth ?? 256);
     const out = createWriteStream(path);
-    let size = 0;
     try {
       for await (const chunk of source) {
-        size += chunk.byteLength;
-        if (limits.maxBytes !== undefined && size > limits.maxBytes)
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        if (limits.maxBytes !== undefined && scanner.size + buf.length > limits.maxBytes)
           throw limits.tooLarge?.() ?? new DocumentError(`is larger than ${limits.maxBytes} bytes`);
-        if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+        scanner.feed(buf);
+        if (!out.write(buf)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
       }
     } finally {
       out.end();
       await finished(out);
     }
-    return { doc: await readDocumentFile(path, limits), dispose };
+    return { doc: scanner.finish(), dispose };
   } catch (e) {
     await dispose();
     throw e;
