@@ -1,4 +1,6 @@
 import { Activity } from "./activity.js";
+import { AiScripts } from "./ai-scripts.js";
+import { Campaigns } from "./campaigns.js";
 import { callMessage, callMessages, type CallParties } from "./call-messages.js";
 import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
@@ -14,6 +16,7 @@ import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import { copyManagement, type ManagementData } from "./management.js";
 import { NotificationState } from "./notification-state.js";
+import { AUTH_TOKENS_REVOKED, type TokensRevoked } from "./events.js";
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -56,6 +59,7 @@ export function copyAppData(data: AppData): AppData {
     threadSubscriptions: copy(data.threadSubscriptions),
     interactions: copy(data.interactions),
     pinnedConversations: copy(data.pinnedConversations),
+    campaigns: data.campaigns && structuredClone(data.campaigns),
   };
 }
 
@@ -127,6 +131,10 @@ export class AppState {
   readonly interactions = new Interactions();
   /** The app-wide pinned conversations in display order. */
   pinnedConversations: GlobalPinRecord[] = [];
+  /** Notification feed, campaign pushes and template categories (in memory; a load starts them empty). */
+  campaigns = new Campaigns();
+  /** Answers a test scripted for the AI features (in memory; a load clears them). */
+  aiScripts = new AiScripts();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -137,6 +145,8 @@ export class AppState {
   /** Replaces all content with `data` (records are copied, so `data` stays untouched). */
   load(data: AppData): void {
     this.meta = { ...data.app };
+    this.campaigns = Campaigns.from(data.campaigns);
+    this.aiScripts = new AiScripts();
     this.apiKeys.clear();
     this.users.clear();
     this.usersByRole.clear();
@@ -211,6 +221,7 @@ export class AppState {
     const roles = [...this.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role);
     const authTokens: AuthTokenRecord[] = [];
     for (const list of this.tokensByUser.values()) for (const t of list) authTokens.push(t);
+    const campaigns = this.campaigns.toData();
     return {
       app: this.meta,
       apiKeys: [...this.apiKeys.values()],
@@ -235,6 +246,7 @@ export class AppState {
       threadSubscriptions: this.threadSubscriptions.toData(),
       interactions: this.interactions.toData(),
       pinnedConversations: this.pinnedConversations,
+      ...(campaigns ? { campaigns } : {}),
     };
   }
 
@@ -428,16 +440,21 @@ export class AppState {
     list.push(token);
     this.tokens.set(token.authToken, token);
     // Rolling retention: beyond the limit the oldest tokens are archived (they stop existing for the API).
-    while (list.length > maxPerUser) this.tokens.delete(list.shift()!.authToken);
+    const retired: string[] = [];
+    while (list.length > maxPerUser) retired.push(list.shift()!.authToken);
+    for (const t of retired) this.tokens.delete(t);
+    this.revoked(token.uid, retired);
   }
 
   removeToken(token: AuthTokenRecord): void {
     this.tokens.delete(token.authToken);
     const list = this.tokensByUser.get(token.uid);
-    if (!list) return;
-    const at = list.indexOf(token);
-    if (at !== -1) list.splice(at, 1);
-    if (list.length === 0) this.tokensByUser.delete(token.uid);
+    if (list) {
+      const at = list.indexOf(token);
+      if (at !== -1) list.splice(at, 1);
+      if (list.length === 0) this.tokensByUser.delete(token.uid);
+    }
+    this.revoked(token.uid, [token.authToken]);
   }
 
   flushTokens(uid: string): void {
@@ -445,5 +462,10 @@ export class AppState {
     if (!list) return;
     for (const t of list) this.tokens.delete(t.authToken);
     this.tokensByUser.delete(uid);
+    this.revoked(uid, list.map((t) => t.authToken));
+  }
+
+  private revoked(uid: string, authTokens: string[]): void {
+    if (authTokens.length > 0) this.emit(AUTH_TOKENS_REVOKED, (): TokensRevoked => ({ uid, authTokens }));
   }
 }
