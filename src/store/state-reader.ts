@@ -69,8 +69,10 @@ export class ChunkedArray {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
-const OPEN = new Set([0x5b, 0x7b]); // [ {
-const CLOSE = new Set([0x5d, 0x7d]); // ] }
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
 
 /** How many backslashes stand right before `at` (not before `from`). */
 function backslashesBefore(buf: Buffer, at: number, from: number): number {
@@ -104,7 +106,7 @@ class Scanner {
 
   private get inArray(): boolean {
     const k = this.kinds;
-    return this.depth >= 4 && k[1] === 0x7b && k[2] === 0x5b && k[3] === 0x7b && k[4] === 0x5b;
+    return this.depth >= 4 && k[1] === OPEN_OBJECT && k[2] === OPEN_ARRAY && k[3] === OPEN_OBJECT && k[4] === OPEN_ARRAY;
   }
 
   feed(buf: Buffer): void {
@@ -135,7 +137,7 @@ class Scanner {
       }
       const ch = buf[i];
       if (ch === QUOTE) this.inString = true;
-      else if (OPEN.has(ch)) {
+      else if (ch === OPEN_ARRAY || ch === OPEN_OBJECT) {
         this.depth++;
         if (this.depth > this.maxDepth) throw new DocumentError(`is nested more than ${this.maxDepth} levels deep`);
         this.kinds[this.depth] = ch;
@@ -147,8 +149,8 @@ class Scanner {
           this.runStart = base + i + 1;
           start = null;
         }
-      } else if (CLOSE.has(ch)) {
-        if (this.depth === 0 || (ch === 0x5d) !== (this.kinds[this.depth] === 0x5b))
+      } else if (ch === CLOSE_ARRAY || ch === CLOSE_OBJECT) {
+        if (this.depth === 0 || (ch === CLOSE_ARRAY) !== (this.kinds[this.depth] === OPEN_ARRAY))
           throw new DocumentError("is not valid JSON (unbalanced brackets)");
         if (this.depth === 4 && this.inArray) {
           this.cut(base + i);
