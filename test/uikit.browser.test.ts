@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../scripts/chromium.mjs";
@@ -17,6 +18,8 @@ import { buildUikitPage, serveDir } from "./uikit.helpers.js";
 
 let emu: RunningEmulator;
 let site: { server: Server; url: string };
+let exampleSite: { server: Server; url: string };
+let example: Page;
 let browser: Browser;
 let page: Page;
 /** Failed requests and logged errors of the pages since the last step. */
@@ -42,6 +45,12 @@ const SILENCE = (() => {
   return wav;
 })();
 
+/** A 64×40 PNG of one colour, as a user's picture. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAEAAAAAoCAIAAADBrGu+AAAAPUlEQVR42u3PQQkAAAgEsGtoLxvaxgw+hcEKLNXzWgQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQELhbFAPTxrw9RawAAAABJRU5ErkJggg==",
+  "base64",
+);
+
 async function rest(method: string, path: string, body?: unknown, onBehalfOf?: string) {
   const headers: Record<string, string> = { apikey: REST_KEY, "content-type": "application/json" };
   if (onBehalfOf) headers.onbehalfof = onBehalfOf;
@@ -54,9 +63,9 @@ async function say(from: string, to: string, text: string, receiverType = "user"
   return Number((await rest("POST", "/messages", body, from)).data.id);
 }
 
-/** A page in a browser context of its own, the kit initialised against the emulator and `uid` logged in. */
-async function loggedIn(uid: string): Promise<Page> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 960, height: 640 } });
+/** A page in a browser context of its own whose failed requests and logged errors land in `problems`. */
+async function watched(width = 960): Promise<Page> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width, height: 640 } });
   // The kit plays its notification sounds from CometChat's CDN; a silent one stands in (the tests run offline).
   await context.route("https://*/uikits/static/audio/*", (route) => route.fulfill({ contentType: "audio/wav", body: SILENCE }));
   const p = await context.newPage();
@@ -66,6 +75,12 @@ async function loggedIn(uid: string): Promise<Page> {
   p.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(`console: ${m.text()}`));
   p.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
   p.on("requestfailed", (r) => problems.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+  return p;
+}
+
+/** The test page (test/uikit/main.tsx) with the kit initialised against the emulator and `uid` logged in. */
+async function loggedIn(uid: string): Promise<Page> {
+  const p = await watched();
   await p.goto(site.url);
   const who = await p.evaluate(([a, k, h, u]) => (window as any).harness.login(a, k, h, u), [APP_ID, AUTH_KEY, new URL(emu.url).host, uid]);
   expect(who).toBe(uid);
@@ -80,9 +95,14 @@ async function shot(name: string, p = page) {
 }
 
 beforeAll(async () => {
-  const [dir, emulator, chromium] = await Promise.all([buildUikitPage(), startEmulator({ https: true, quiet: true, seed }), launchChromium()]);
+  const [dir, exampleDir, emulator, chromium] = await Promise.all([
+    buildUikitPage(),
+    buildUikitPage(fileURLToPath(new URL("../examples/react-uikit/", import.meta.url))),
+    startEmulator({ https: true, quiet: true, seed }),
+    launchChromium(),
+  ]);
   [emu, browser] = [emulator, chromium];
-  site = await serveDir(dir);
+  [site, exampleSite] = await Promise.all([serveDir(dir), serveDir(exampleDir)]);
   for (const [uid, name] of [["alice", "Alice"], ["bob", "Bob"], ["carol", "Carol"]]) await rest("POST", "/users", { uid, name });
   await rest("POST", "/groups", { guid: "team", name: "Team", type: "public", owner: "alice", members: { participants: ["bob", "carol"] } });
   ids.hi = await say("alice", "bob", "Hi Bob, is the release notes draft ready?");
@@ -100,6 +120,7 @@ afterEach(() => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => site?.server.close(resolve));
+  await new Promise((resolve) => exampleSite?.server.close(resolve));
   await emu?.close();
 });
 
@@ -169,6 +190,13 @@ describe("the React UI kit with default props against the emulator", () => {
     const card = page.locator(".cometchat-incoming-call");
     await card.getByText("Bob").waitFor();
     await shot("incoming-call");
+  });
+
+  it("runs the example app (examples/react-uikit) as built by vite: its conversations", async () => {
+    example = await watched(1200);
+    await example.goto(`${exampleSite.url}?emulator=${new URL(emu.url).host}&uid=alice`);
+    await example.locator(".cometchat-conversations").getByText("Team").waitFor();
+    await example.getByText("Signed in as alice. Pick a conversation.").waitFor();
   });
 });
 
