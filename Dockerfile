@@ -9,7 +9,7 @@ FROM node:20-alpine AS build
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json README.md ./
+COPY tsconfig.json tsconfig.build.json README.md LICENSE ./
 COPY bin ./bin
 COPY fixtures ./fixtures
 COPY src ./src

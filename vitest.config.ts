@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -5,5 +7,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // The kept local CA (--https) goes to a folder of this run, never to the user's configuration folder; the
+    // emulators the tests start inherit it. test/global-setup.ts removes it at the end.
+    env: { CHAT_EMULATOR_CONFIG_DIR: join(tmpdir(), `chat-emulator-test-config-${process.pid}`) },
+    globalSetup: ["test/global-setup.ts"],
   },
 });

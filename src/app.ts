@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { internalPath } from "./http/addressing.js";
+import { addressHint, internalPath } from "./http/addressing.js";
 import { PlaneRouter } from "./http/plane-router.js";
 import { appAuth, clientAuth, managementAuth } from "./http/auth.js";
 import { clientOnly, clientSettingsRoute } from "./client/routes.js";
 import { isServed } from "./client/endpoints.js";
 import type { Ctx, Emulator, Env } from "./http/context.js";
-import { ApiError, apiError } from "./http/errors.js";
+import { ApiError, apiError, withHint } from "./http/errors.js";
 import { chain, mount, renderError, settle, type Handler, type Stage } from "./http/pipeline.js";
 import { wasCachedRead } from "./http/reply.js";
 import { control } from "./control/routes.js";
@@ -22,6 +22,7 @@ import { authTokens } from "./resources/auth-tokens/routes.js";
 import { users } from "./resources/users/routes.js";
 import { metrics } from "./resources/metrics/routes.js";
 import { calls } from "./resources/calls/routes.js";
+import { callSignalling } from "./resources/calls/signalling.js";
 import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
@@ -117,8 +118,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     return settle(c, next, ended, failed);
   };
   const platform = [withEmulator, journalStage, envelope, faultsStage];
-  const notFound: Handler = () => {
-    throw apiError("ERR_API_NOT_FOUND");
+  const notFound: Handler = (c) => {
+    throw withHint(apiError("ERR_API_NOT_FOUND"), addressHint(c.req.header("host") ?? "", c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2))));
   };
   // Each plane: its internal paths (see addressing.ts), where its routes live, and how it authenticates.
   const MGMT = { prefix: "/@mgmt", at: "/@mgmt", auth: [managementAuth] };
@@ -154,6 +155,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   mountOn(REST, rest, REST.auth);
   mountOn(CLIENT, clientSettingsRoute, []);
   mountOn(CLIENT, clientOnly, CLIENT.auth);
+  mountOn(CLIENT, callSignalling, CLIENT.auth);
   mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
   mountOn(CALLS, calls, CALLS.auth);
 

@@ -1,7 +1,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_MANAGEMENT_KEY, DEFAULT_MANAGEMENT_SECRET, PersistenceError, SeedError, startEmulator, TlsError, type RunningEmulator } from "./index.js";
 import { fail, intArg } from "./cli/args.js";
+import { runCert } from "./cli/cert.js";
 import { runDemo } from "./cli/demo.js";
+import { COMMANDS, commandList, firstWord, unknownCommand } from "./cli/commands.js";
 import { runExec, splitExecArgs } from "./cli/exec.js";
 import { runExport } from "./cli/export.js";
 import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
@@ -58,16 +60,27 @@ function banner(e: RunningEmulator, data: string | undefined, guarded: boolean, 
   ].join("\n");
 }
 
+/** What a clean stop did with the state, said as the emulator stops. */
+function stoppedLine(data: string | undefined, exportedTo: string | undefined): string {
+  const done = [data && `saved to ${data}`, exportedTo && `exported to ${exportedTo}`].filter(Boolean);
+  return done.length > 0
+    ? `chat-emulator stopped; the state was ${done.join(" and ")}.`
+    : "chat-emulator stopped; the state was in memory and is gone (--data FILE keeps it, --export-on-exit FILE writes it at the end).";
+}
+
 export async function main(argv = process.argv): Promise<void> {
+  if (argv[2] === "help") argv = [...argv.slice(0, 2), "--help", ...argv.slice(3)];
   if (argv[2] === "demo") return runDemo(argv.slice(3));
   if (argv[2] === "export") return runExport(argv.slice(3));
+  if (argv[2] === "cert") return runCert(argv.slice(3));
   const program = new Command("chat-emulator")
     .description("Local emulator of the chat platform's REST API v3")
     .version(VERSION, "-v, --version")
     .addOption(new Option("-p, --port <port>", "port to listen on (0 = a free port)").env("CHAT_EMULATOR_PORT").default(4780).argParser(intArg("--port", 0, 65535)))
     .addOption(new Option("--host <host>", "interface to bind").env("CHAT_EMULATOR_HOST").default("127.0.0.1"))
     .addOption(new Option("--data <file>", "JSON file to load state from and save it to").env("CHAT_EMULATOR_DATA"))
-    .addOption(new Option("--seed <file|none>", 'seed file, or "none" for no apps (default: the bundled demo app)').env("CHAT_EMULATOR_SEED"))
+    .addOption(new Option("--fsync", "with --data: answer a write only once the disk has it (survives a power cut; slower)").env("CHAT_EMULATOR_FSYNC"))
+    .addOption(new Option("--seed <file|none>", 'seed file, or "none" for no apps (default: the bundled Default App)').env("CHAT_EMULATOR_SEED"))
     .addOption(new Option("--management-key <key>", "management API key header").env("CHAT_EMULATOR_MANAGEMENT_KEY").default(DEFAULT_MANAGEMENT_KEY))
     .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET").default(DEFAULT_MANAGEMENT_SECRET))
     .addOption(new Option("--random-seed <n>", "make generated ids, keys and probabilistic rules repeatable").env("CHAT_EMULATOR_RANDOM_SEED").argParser(intArg("--random-seed", 0, 2 ** 32 - 1)))
@@ -79,10 +92,25 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith("error:") ? `chat-emulator: ${s}` : s) });
-  addStateOptions(addServeOptions(program));
+  addStateOptions(addServeOptions(program)).addHelpText(
+    "after",
+    [
+      "",
+      "Commands (demo and export have their own --help):",
+      commandList(),
+      "",
+      "exec runs the command after -- against a fresh emulator, then stops it and exits with the command's exit code;",
+      "the emulator's options may stand before or after the word exec. The command gets CHAT_EMULATOR_URL,",
+      "CHAT_EMULATOR_BASE_URL, CHAT_EMULATOR_APP_ID, CHAT_EMULATOR_REGION, CHAT_EMULATOR_API_KEY and",
+      "CHAT_EMULATOR_AUTH_KEY in its environment.",
+    ].join("\n"),
+  );
 
   const takesValue = (flag: string) => program.options.some((opt) => (opt.long === flag || opt.short === flag) && (opt.required || opt.optional));
   const exec = splitExecArgs(argv, takesValue);
+  if (exec.withoutDashDash) fail(`exec needs -- before the command (the command's own options are not the emulator's): chat-emulator ${exec.withoutDashDash}`);
+  const word = firstWord(exec.argv.slice(2), takesValue);
+  if (word) unknownCommand(word.word, COMMANDS.some((c) => c.name === word.word));
   try {
     program.parse(exec.argv);
   } catch (e) {
@@ -93,6 +121,7 @@ export async function main(argv = process.argv): Promise<void> {
     port: number;
     host: string;
     data?: string;
+    fsync?: boolean;
     seed?: string;
     managementKey?: string;
     managementSecret?: string;
@@ -114,6 +143,7 @@ export async function main(argv = process.argv): Promise<void> {
       port: o.port,
       host: o.host,
       data: o.data,
+      fsync: o.fsync,
       seed: o.seed,
       managementKey: o.managementKey,
       managementSecret: o.managementSecret,
@@ -135,14 +165,18 @@ export async function main(argv = process.argv): Promise<void> {
     throw e;
   }
   if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken), stateRows(o)));
-  if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"));
+  const stopped = o.quiet ? undefined : stoppedLine(o.data, o.exportOnExit);
+  if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"), stopped);
 
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
     emulator.close().then(
-      () => process.exit(0),
+      () => {
+        if (stopped) out.write(stopped + "\n");
+        process.exit(0);
+      },
       (e: unknown) => {
         process.stderr.write(`chat-emulator: error while stopping: ${String(e)}\n`);
         process.exit(1);

@@ -43,7 +43,12 @@ export interface EmulatorOptions extends ControlOptions {
   host?: string;
   /** JSON data file: loaded at start (created if missing), saved after changes, flushed on close. */
   data?: string;
-  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled demo app. */
+  /**
+   * With `data`: wait until the disk has each committed change (fsync of the change log) before answering, so a
+   * power cut loses nothing acknowledged either (a kill of the process never does). See docs/durability.md.
+   */
+  fsync?: boolean;
+  /** Seed file path, "none" for no apps, or seed data itself. Default: the bundled Default App. */
   seed?: string | { apps: unknown[] };
   managementKey?: string;
   managementSecret?: string;
@@ -52,7 +57,7 @@ export interface EmulatorOptions extends ControlOptions {
   /** Where log lines go (default stderr); `quiet` silences them. */
   log?: (line: string) => void;
   quiet?: boolean;
-  /** Serve HTTPS with a self-signed certificate generated at start (see `tls.certPath`). */
+  /** Serve HTTPS with the local CA's server certificate, kept in the configuration folder across starts (see `tls.certPath`). */
   https?: boolean;
   /** PEM certificate and key files to serve HTTPS with (imply `https`). */
   cert?: string;
@@ -84,7 +89,7 @@ export interface RunningEmulator {
   /** REST base URL of an app (default app when omitted): `{url}/{appId}.api-{region}/v3`. */
   baseUrl(appId?: string): string;
   management: { url: string; key: string; secret: string };
-  /** With `https`: the certificate served (PEM) and a file holding it, for clients to trust. */
+  /** With `https`: the certificate chain served (PEM) and the file clients trust: the local CA, or `--cert`. */
   tls: { cert: string; certPath: string } | undefined;
   createApp(opts?: Partial<CreateAppOptions>): AppInfo;
   reset(opts?: { appId?: string; to?: "seed" | "empty" }): void;
@@ -154,7 +159,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   const store = new Store(clock);
   store.seed(loadSeed(options.seed, clock.now()));
   const persistence = options.data
-    ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog })
+    ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog, fsync: options.fsync })
     : undefined;
   const control = new ControlPlane(store, clock, options);
   const jwt = new Jwt();
@@ -252,6 +257,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       tls,
       wrap: requestLogger(options, () => emulator.store.defaultAppId),
       upgrade: (req, socket, head) => emulator.realtime.upgrade(req, socket, head),
+      beforeAnswer: persistence && (() => persistence.commit()),
     });
   } catch (e) {
     persistence?.close();

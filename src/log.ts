@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { callerPath, DEFAULT_LABEL, internalPathOf } from "./http/addressing.js";
-import { maskKey } from "./http/errors.js";
+import { ANSWERED_ERROR, maskKey, type AnsweredError } from "./http/errors.js";
 import { INSPECTOR_HEADER } from "./control/ui-session.js";
 
 /**
@@ -31,6 +31,9 @@ export interface RequestLogEntry {
   ms: number;
   /** The client went away before the response was sent. */
   aborted?: true;
+  /** An error answer's code, and the hint its devMessage carries for an address mistake. */
+  code?: string;
+  hint?: string;
 }
 
 /** Query parameters holding secrets: their values are masked like keys in the journal's headers. */
@@ -58,7 +61,7 @@ function describe(req: IncomingMessage, defaultAppId: () => string | undefined):
 export function formatEntry(e: RequestLogEntry, format: LogFormat): string {
   if (format === "json") return JSON.stringify(e);
   const clock = new Date(e.time).toTimeString().slice(0, 8);
-  return `${clock} ${e.method.padEnd(6)} ${e.app ?? "-"} ${e.path} ${e.status}${e.aborted ? " (aborted)" : ""} ${e.ms}ms`;
+  return `${clock} ${e.method.padEnd(6)} ${e.app ?? "-"} ${e.path} ${e.status}${e.code ? ` ${e.code}` : ""}${e.aborted ? " (aborted)" : ""} ${e.ms}ms${e.hint ? `  ${e.hint}` : ""}`;
 }
 
 /** The listener wrapper for `requestLog`/`logFormat` options, or undefined (no wrapper at all) without a sink. */
@@ -84,6 +87,11 @@ export function logRequests(listener: RequestListener, options: RequestLogOption
         status: res.statusCode,
         ms: Math.round((performance.now() - start) * 10) / 10,
       };
+      const error = (res as { [ANSWERED_ERROR]?: AnsweredError })[ANSWERED_ERROR];
+      if (error) {
+        entry.code = error.code;
+        if (error.hint) entry.hint = error.hint;
+      }
       if (!res.writableFinished) entry.aborted = true;
       options.write(formatEntry(entry, format));
     });

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type RequestListener, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -6,7 +6,17 @@ import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Env } from "./http/context.js";
 import { CorsResponse, withCors } from "./http/cors.js";
+import { apiError } from "./http/errors.js";
 import { laneFor } from "./http/lane.js";
+import { boundUnreadBody } from "./http/drain.js";
+
+/**
+ * How long a client may take to send a request's headers, and the whole request (body included), before Node
+ * answers 408 and closes: a slow sender otherwise holds a connection for Node's defaults (a minute, five). They
+ * count the request only: a WebSocket upgraded, a long poll or a stream being answered is not cut off.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 120_000;
 
 export interface Listening {
   server: Server;
@@ -21,18 +31,54 @@ export interface ListenOptions {
   wrap?: (listener: RequestListener) => RequestListener;
   /** Takes connection upgrades (the WebSocket). */
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Overrides HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (tests), and how often Node checks them. */
+  timeouts?: { headersMs: number; requestMs: number; checkEveryMs: number };
+  /** Runs before each answer is written (persistence appends committed changes to its change log). */
+  beforeAnswer?: () => void;
+}
+
+/** Node's response (with CORS) that runs `before` ahead of writing its head: ahead of any byte of the answer. */
+function answeringAfter(before: () => void): typeof CorsResponse {
+  return class AnsweringAfter extends CorsResponse {
+    override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+      before();
+      return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
+    }
+  } as typeof CorsResponse;
+}
+
+const HTTPS_REQUIRED = JSON.stringify(apiError("ERR_HTTPS_REQUIRED").toBody("emulator"));
+
+/**
+ * A plain-HTTP request on the HTTPS port would see its connection closed without a word: it gets a short 400
+ * saying to use https, written on the raw socket that the TLS layer refused.
+ */
+function answerPlainHttp(server: Server): void {
+  server.on("tlsClientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const raw = (socket as { _parent?: Duplex })._parent;
+    if (err.code !== "ERR_SSL_HTTP_REQUEST" || !raw?.writable) return;
+    raw.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(HTTPS_REQUIRED)}\r\nConnection: close\r\n\r\n${HTTPS_REQUIRED}`,
+    );
+  });
 }
 
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
 export async function listen(app: Hono<Env>, port: number, host: string, options: ListenOptions = {}): Promise<Listening> {
   const adapter = getRequestListener(app.fetch) as RequestListener;
   const lane = laneFor(app); // after the adapter: it probes the adapter's Response
-  const base = withCors(lane ? (req, res) => void (lane(req, res) || adapter(req, res)) : adapter) as RequestListener;
+  const routed: RequestListener = lane ? (req, res) => void (lane(req, res) || adapter(req, res)) : adapter;
+  const base = withCors((req, res) => {
+    boundUnreadBody(req, res);
+    routed(req, res);
+  }) as RequestListener;
   const listener = options.wrap ? options.wrap(base) : base;
-  const server: Server = options.tls
-    ? createHttpsServer({ ...options.tls, ServerResponse: CorsResponse }, listener)
-    : createServer({ ServerResponse: CorsResponse }, listener);
+  const { headersMs = HEADERS_TIMEOUT_MS, requestMs = REQUEST_TIMEOUT_MS, checkEveryMs = 1_000 } = options.timeouts ?? {};
+  const ServerResponse = options.beforeAnswer ? answeringAfter(options.beforeAnswer) : CorsResponse;
+  const serverOptions = { ServerResponse, headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs };
+  const server: Server = options.tls ? createHttpsServer({ ...options.tls, ...serverOptions }, listener) : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;
+  if (options.tls) answerPlainHttp(server);
   if (options.upgrade) server.on("upgrade", options.upgrade);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,15 +1,16 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, X509Certificate } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSecureContext } from "node:tls";
+import { configDir } from "./config-dir.js";
 import { REGIONS } from "./store/types.js";
 
 /**
- * TLS for `--https`: a self-signed certificate made at start with Node's own crypto (an EC P-256 key and a small
- * DER encoder for the X.509 structure), or the user's `--cert`/`--key`. The generated key never leaves memory;
- * only the certificate is written, so that clients can trust it (`NODE_EXTRA_CA_CERTS`).
+ * TLS for `--https`: a server certificate signed by a local certificate authority, both made with Node's own crypto
+ * (EC P-256 keys and a small DER encoder for the X.509 structure) and kept in the user's configuration folder, so
+ * that a browser, the system or `NODE_EXTRA_CA_CERTS` trusts the CA once for every later start; or the user's
+ * `--cert`/`--key`.
  */
 
 export class TlsError extends Error {}
@@ -92,45 +93,76 @@ function ipBytes(ip: string): Buffer {
 
 const ECDSA_SHA256 = "1.2.840.10045.4.3.2";
 
-/** A self-signed certificate (PEM) and its private key (PEM) for `names` (DNS names, wildcards and IPs). */
-export function selfSignedCertificate(names: readonly string[] = CERT_NAMES, days = 365): { cert: string; key: string } {
+function pem(label: string, der: Buffer): string {
+  return `-----BEGIN ${label}-----\n${der.toString("base64").replace(/.{64}/g, "$&\n").trimEnd()}\n-----END ${label}-----\n`;
+}
+
+/** Who signs a certificate: its common name (the issuer name) and private key. Absent: the certificate itself. */
+interface Issuer {
+  commonName: string;
+  key: KeyObject;
+  keyId: Buffer;
+}
+
+interface CertificateSpec {
+  commonName: string;
+  days: number;
+  /** A certificate authority (signs others), or a server certificate for `names`. */
+  ca?: boolean;
+  names?: readonly string[];
+  issuer?: Issuer;
+}
+
+/** A certificate (PEM) and its fresh key: self-signed, or signed by `issuer`. */
+function makeCertificate(spec: CertificateSpec): { cert: string; key: string } {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const spki = publicKey.export({ type: "spki", format: "der" });
+  const keyId = createHash("sha1").update(spki).digest();
   const now = Date.now();
-  const altNames = names.map((n) => (isIP(n) ? der(0x87, ipBytes(n)) : der(0x82, Buffer.from(n))));
-  const serial = randomBytes(16);
-  // A name of its own: OpenSSL finds trust anchors by name, so two trusted certificates must not share one.
-  const subject = name(`chat-emulator local ${serial.toString("hex").slice(0, 12)}`);
+  const extensions = spec.ca
+    ? [
+        extension("2.5.29.19", true, seq(der(0x01, Buffer.from([0xff])), der(0x02, Buffer.from([0])))), // basicConstraints: CA, pathLen 0
+        extension("2.5.29.15", true, der(0x03, Buffer.from([0x01, 0x06]))), // keyUsage: keyCertSign, cRLSign
+      ]
+    : [
+        extension("2.5.29.19", true, seq()), // basicConstraints: not a CA
+        extension("2.5.29.15", true, der(0x03, Buffer.from([0x07, 0x80]))), // keyUsage: digitalSignature
+        extension("2.5.29.37", false, seq(oid("1.3.6.1.5.5.7.3.1"))), // extKeyUsage: serverAuth
+        extension("2.5.29.17", false, seq(...(spec.names ?? []).map((n) => (isIP(n) ? der(0x87, ipBytes(n)) : der(0x82, Buffer.from(n)))))), // subjectAltName
+      ];
+  extensions.push(extension("2.5.29.14", false, der(0x04, keyId))); // subjectKeyIdentifier
+  if (spec.issuer) extensions.push(extension("2.5.29.35", false, seq(der(0x80, spec.issuer.keyId)))); // authorityKeyIdentifier
   const tbs = seq(
     der(0xa0, der(0x02, Buffer.from([2]))), // version 3
-    positiveInteger(serial),
+    positiveInteger(randomBytes(16)),
     seq(oid(ECDSA_SHA256)),
-    subject,
-    seq(time(new Date(now - 3_600_000)), time(new Date(now + days * 86_400_000))),
-    subject,
+    name(spec.issuer?.commonName ?? spec.commonName),
+    seq(time(new Date(now - 3_600_000)), time(new Date(now + spec.days * 86_400_000))),
+    name(spec.commonName),
     spki,
-    der(
-      0xa3,
-      seq(
-        extension("2.5.29.19", true, seq()), // basicConstraints: not a CA
-        extension("2.5.29.37", false, seq(oid("1.3.6.1.5.5.7.3.1"))), // extKeyUsage: serverAuth
-        extension("2.5.29.17", false, seq(...altNames)), // subjectAltName
-        extension("2.5.29.14", false, der(0x04, createHash("sha1").update(spki).digest())), // subjectKeyIdentifier
-      ),
-    ),
+    der(0xa3, seq(...extensions)),
   );
-  const signature = sign("sha256", tbs, privateKey);
+  const signature = sign("sha256", tbs, spec.issuer?.key ?? privateKey);
   const cert = seq(tbs, seq(oid(ECDSA_SHA256)), der(0x03, Buffer.from([0]), signature));
-  const pem = `-----BEGIN CERTIFICATE-----\n${cert.toString("base64").replace(/.{64}/g, "$&\n").trimEnd()}\n-----END CERTIFICATE-----\n`;
-  return { cert: pem, key: privateKey.export({ type: "pkcs8", format: "pem" }) as string };
+  return { cert: pem("CERTIFICATE", cert), key: privateKey.export({ type: "pkcs8", format: "pem" }) as string };
+}
+
+/** A name of its own: OpenSSL finds trust anchors by name, so two trusted certificates must not share one. */
+function uniqueName(what: string): string {
+  return `chat-emulator ${what} ${randomBytes(6).toString("hex")}`;
+}
+
+/** A self-signed certificate (PEM) and its private key (PEM) for `names` (DNS names, wildcards and IPs). */
+export function selfSignedCertificate(names: readonly string[] = CERT_NAMES, days = 365): { cert: string; key: string } {
+  return makeCertificate({ commonName: uniqueName("local"), days, names });
 }
 
 export interface TlsMaterial {
   cert: string;
   key: string;
-  /** Where the certificate can be read by clients (the given `--cert`, or the generated file). */
+  /** What clients are told to trust: the given `--cert`, or the local CA's certificate. */
   certPath: string;
-  /** Removes what was generated (nothing for user files). */
+  /** Releases what this start made for itself (nothing: user files and the kept CA stay). */
   dispose(): void;
 }
 
@@ -154,13 +186,127 @@ export function loadTls(certPath: string, keyPath: string): TlsMaterial {
   return { cert, key, certPath, dispose() {} };
 }
 
-/** Generates a certificate and writes it (not the key) to a fresh private temp folder. */
-export function generateTls(): TlsMaterial {
-  const { cert, key } = selfSignedCertificate();
-  const dir = mkdtempSync(join(tmpdir(), "chat-emulator-tls-"));
-  const certPath = join(dir, "cert.pem");
-  writeFileSync(certPath, cert);
-  return { cert, key, certPath, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+/** Days the local CA and the server certificate are valid; the server one is renewed this many days before its end. */
+const CA_DAYS = 3650;
+/** Under 825 days: the longest validity macOS and iOS accept for a TLS server certificate. */
+const SERVER_DAYS = 800;
+const RENEW_DAYS = 30;
+
+/** The files of the local certificate authority and the server certificate it signed, in `<config dir>/tls/`. */
+export interface LocalCaPaths {
+  dir: string;
+  /** The CA certificate: what a browser, a system store or `NODE_EXTRA_CA_CERTS` is told to trust, once. */
+  caCert: string;
+  caKey: string;
+  /** The server certificate (every emulator host name) and its key, renewed before they expire. */
+  cert: string;
+  key: string;
+}
+
+export function localCaPaths(configDir: string): LocalCaPaths {
+  const dir = join(configDir, "tls");
+  return { dir, caCert: join(dir, "ca.pem"), caKey: join(dir, "ca-key.pem"), cert: join(dir, "cert.pem"), key: join(dir, "key.pem") };
+}
+
+function readIf(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function commonNameOf(x509: X509Certificate): string | undefined {
+  return /(?:^|\n)CN=([^\n]+)/.exec(x509.subject)?.[1];
+}
+
+const validFor = (x509: X509Certificate, days: number) => Date.parse(x509.validTo) > Date.now() + days * 86_400_000;
+
+/** The kept CA when its files are a usable pair that stays valid past a renewal of the server certificate. */
+function keptCa(paths: LocalCaPaths): { cert: string; issuer: Issuer } | undefined {
+  const cert = readIf(paths.caCert);
+  const keyText = readIf(paths.caKey);
+  if (!cert || !keyText) return undefined;
+  try {
+    const x509 = new X509Certificate(cert);
+    const key = createPrivateKey(keyText);
+    const commonName = commonNameOf(x509);
+    if (!x509.ca || !commonName || !x509.checkPrivateKey(key) || !validFor(x509, SERVER_DAYS)) return undefined;
+    const keyId = createHash("sha1").update(x509.publicKey.export({ type: "spki", format: "der" })).digest();
+    return { cert, issuer: { commonName, key, keyId } };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kept server certificate when it was signed by `ca`, matches its key, covers every name and is not due. */
+function keptServer(paths: LocalCaPaths, ca: X509Certificate): { cert: string; key: string } | undefined {
+  const cert = readIf(paths.cert);
+  const key = readIf(paths.key);
+  if (!cert || !key) return undefined;
+  try {
+    const x509 = new X509Certificate(cert);
+    const sans = new Set((x509.subjectAltName ?? "").split(", ").map((s) => s.replace(/^(DNS|IP Address):/, "")));
+    if (!x509.verify(ca.publicKey) || !x509.checkPrivateKey(createPrivateKey(key)) || !validFor(x509, RENEW_DAYS)) return undefined;
+    return CERT_NAMES.every((n) => sans.has(isIP(n) === 6 ? ipv6Text(n) : n)) ? { cert, key } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An IPv6 address as X509Certificate.subjectAltName prints it (eight groups, upper case, no zero compression). */
+function ipv6Text(ip: string): string {
+  const b = ipBytes(ip);
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((b[i] << 8) | b[i + 1]).toString(16).toUpperCase());
+  return groups.join(":");
+}
+
+function writeAtomically(path: string, text: string, mode: number): void {
+  const tmp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  renameSync(tmp, path);
+}
+
+/**
+ * The local CA and server certificate kept in `configDir`, made on first use and reused by every later start, so a
+ * developer trusts the CA once. A CA that is missing, damaged or near its end is made anew (and must be trusted
+ * again); the server certificate is re-signed when it nears its end or no longer covers every host name.
+ */
+export function localCa(configDir: string): { paths: LocalCaPaths; created: { ca: boolean; server: boolean }; ca: string; cert: string; key: string } {
+  const paths = localCaPaths(configDir);
+  try {
+    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+    let ca = keptCa(paths);
+    const created = { ca: !ca, server: false };
+    if (!ca) {
+      const made = makeCertificate({ commonName: uniqueName("local CA"), days: CA_DAYS, ca: true });
+      // The key goes first: a CA certificate on disk always has its key beside it.
+      writeAtomically(paths.caKey, made.key, 0o600);
+      writeAtomically(paths.caCert, made.cert, 0o644);
+      ca = keptCa(paths)!;
+    }
+    let server = created.ca ? undefined : keptServer(paths, new X509Certificate(ca.cert));
+    if (!server) {
+      server = makeCertificate({ commonName: uniqueName("local"), days: SERVER_DAYS, names: CERT_NAMES, issuer: ca.issuer });
+      writeAtomically(paths.key, server.key, 0o600);
+      writeAtomically(paths.cert, server.cert, 0o644);
+      created.server = true;
+    }
+    return { paths, created, ca: ca.cert, ...server };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new TlsError(
+      `the local certificate in ${paths.dir} cannot be made or read (${err.code ?? err.message}); ` +
+        "set CHAT_EMULATOR_CONFIG_DIR to a writable folder, or pass --cert and --key.",
+    );
+  }
+}
+
+/** `--https` without files: the kept local CA's server certificate, served with the CA behind it. */
+export function localTls(configDir: string): TlsMaterial {
+  const { paths, ca, cert, key } = localCa(configDir);
+  return { cert: cert + ca, key, certPath: paths.caCert, dispose() {} };
 }
 
 /** `--https`, `--cert`, `--key` -> what to serve TLS with (`--cert`/`--key` imply `--https`), or undefined for HTTP. */
@@ -169,5 +315,5 @@ export function resolveTls(options: { https?: boolean; cert?: string; key?: stri
     if (options.cert === undefined || options.key === undefined) throw new TlsError("--cert and --key go together.");
     return loadTls(options.cert, options.key);
   }
-  return options.https ? generateTls() : undefined;
+  return options.https ? localTls(configDir()) : undefined;
 }

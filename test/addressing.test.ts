@@ -63,6 +63,6 @@ describe("control: health", () => {
     expect(r.body).toMatchObject({ status: "ok", defaultAppId: APP_ID });
     expect(typeof r.body.version).toBe("string");
     expect(typeof r.body.uptimeMs).toBe("number");
-    expect(r.body.apps).toEqual([{ appId: APP_ID, region: "us", name: "Chat Emulator Demo" }]);
+    expect(r.body.apps).toEqual([{ appId: APP_ID, region: "us", name: "Default App" }]);
   });
 });

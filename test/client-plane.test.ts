@@ -2,29 +2,14 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { beforeEach, describe, expect, it } from "vitest";
 import { isServed } from "../src/client/endpoints.js";
-import { APP_ID, emulator, expectError, type CallOptions, type TestEmulator } from "./helpers.js";
+import { APP_ID, emulator, expectError, type TestEmulator } from "./helpers.js";
+import { CLIENT, clientOf, tokenOf as tokenOfUser } from "./client.helpers.js";
 
 let e: TestEmulator;
-const C = `/${APP_ID}.apiclient-us/v3.0`;
+const C = CLIENT;
 
-/** An auth token for `uid`, minted on the REST plane as a backend would. */
-async function tokenOf(uid: string): Promise<string> {
-  const r = await e.post(`/v3/users/${uid}/auth_tokens`, {});
-  expect(r.status).toBe(200);
-  return r.body.data.authToken;
-}
-
-/** A client-plane call with `authToken` and no apikey. */
-function as(token: string | null) {
-  const opts = (o: CallOptions = {}): CallOptions => ({ ...o, key: null, headers: { appid: APP_ID, ...(token ? { authtoken: token } : {}), ...o.headers } });
-  return {
-    get: (path: string, o?: CallOptions) => e.get(path.startsWith("http") ? path : C + path, opts(o)),
-    post: (path: string, body?: unknown, o?: CallOptions) => e.post(C + path, body, opts(o)),
-    put: (path: string, body?: unknown, o?: CallOptions) => e.put(C + path, body, opts(o)),
-    del: (path: string, body?: unknown, o?: CallOptions) => e.del(C + path, body, opts(o)),
-    patch: (path: string, body?: unknown, o?: CallOptions) => e.call("PATCH", C + path, { ...opts(o), body }),
-  };
-}
+const tokenOf = (uid: string) => tokenOfUser(e, uid);
+const as = (token: string | null) => clientOf(e, token);
 
 beforeEach(async () => {
   e = await emulator();
@@ -175,12 +160,16 @@ describe("client plane: the token's owner acts", () => {
     expect(first.body.data[0].sender).toBe("superhero4");
     const cursor = first.body.meta.cursor;
     expect(cursor).toEqual({ affix: "prepend", id: first.body.data[0].id, sentAt: first.body.data[0].sentAt });
+    // SDK 3.x pages by meta.pagination: total_pages 1 when no page follows in the walk's direction.
+    expect(first.body.meta.pagination).toEqual({ total: 4, count: 3, per_page: 3, current_page: 1, total_pages: 2 });
     const second = await a.get(`/users/superhero5/messages?per_page=2&affix=prepend&id=${cursor.id}&sentAt=${cursor.sentAt}`);
     expect(texts(second)).toEqual(["m1", "m2"]);
+    expect(second.body.meta.pagination).toMatchObject({ count: 2, per_page: 2, current_page: 1 });
     const rest = await a.get(`/users/superhero5/messages?per_page=10&affix=prepend&id=${second.body.meta.cursor.id}`);
     const third = await a.get(`/users/superhero5/messages?per_page=10&affix=prepend&id=${rest.body.data[0]?.id ?? second.body.meta.cursor.id}`);
     expect(third.body.data).toEqual([]);
-    expect(third.body.meta.cursor).toBeUndefined();
+    // An empty page still carries the cursor's direction (SDK 3.x reads meta.cursor on every page).
+    expect(third.body.meta).toMatchObject({ cursor: { affix: "prepend" }, pagination: { total: 0, count: 0, total_pages: 1 } });
     // The REST plane's lists keep their own meta.
     expect((await e.get("/v3/users/superhero5/messages", { onBehalfOf: "superhero4" })).body.meta.cursor).toBeUndefined();
   });

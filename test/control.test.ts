@@ -152,3 +152,24 @@ describe("seed files", () => {
     );
   });
 });
+
+describe("GET /_emulator", () => {
+  it("answers a JSON index of the control endpoints, each of which exists", async () => {
+    const r = await e.get("/_emulator", { key: null, headers: { accept: "application/json" } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ version: expect.any(String), docs: "docs/control-api.md" });
+    const endpoints: { method: string; path: string }[] = r.body.endpoints;
+    for (const wanted of ["GET /_emulator/health", "POST /_emulator/reset", "PUT /_emulator/state", "POST /_emulator/snapshots/{name}/restore", "GET /_emulator/requests/wait", "POST /_emulator/clock/advance"])
+      expect(endpoints.map((x) => `${x.method} ${x.path}`)).toContain(wanted);
+    expect(endpoints.some((x) => x.path.startsWith("/_emulator/ui"))).toBe(false);
+    // Each listed GET without parameters answers something other than not found.
+    for (const x of endpoints.filter((x) => x.method === "GET" && !x.path.includes("{") && !/stream|wait/.test(x.path)))
+      expect((await e.get(x.path, { key: null })).status, x.path).not.toBe(404);
+  });
+
+  it("keeps the control token's guard", async () => {
+    const guarded = await emulator({ controlToken: "t" });
+    expectError(await guarded.get("/_emulator", { key: null }), 401, "AUTH_ERR_EMPTY_EMULATOR_TOKEN");
+    expect((await guarded.get("/_emulator", { key: null, headers: { "x-emulator-token": "t" } })).status).toBe(200);
+  });
+});

@@ -65,7 +65,7 @@ describe("chat-emulator exec", () => {
     const out = JSON.parse(r.stdout);
     expect(out.status).toBe(200);
     expect(out.bundle).toContain(ownCert.trim());
-    expect(out.ca).toMatch(/cert\.pem$/);
+    expect(out.ca).toMatch(/tls[\\/]ca\.pem$/);
     expect(out.bundle.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
   });
 
@@ -100,7 +100,7 @@ describe("chat-emulator exec", () => {
 
   it("is described in --help", async () => {
     const help = await runCli(["--help"]);
-    expect(help.stdout).toContain("chat-emulator exec [options] -- <command...>");
+    expect(help.stdout).toContain("chat-emulator [options] exec [options] -- <command...>");
     expect((await runCli(["exec", "--help"])).code).toBe(0);
   });
 });

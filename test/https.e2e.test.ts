@@ -17,8 +17,8 @@ afterEach(async () => {
   // SIGTERM: a clean stop removes the generated certificate.
   await Promise.all(running.splice(0).map((r) => r.stop("SIGTERM")));
 });
-async function start(args: string[]) {
-  const cli = await startCli(args);
+async function start(args: string[], env: Record<string, string> = {}) {
+  const cli = await startCli(args, env);
   running.push(cli);
   return cli;
 }
@@ -67,6 +67,30 @@ describe("--https", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     expect(bad.stderr).toMatch(/^chat-emulator: --cert .* and --key .* are not a PEM certificate and its key/);
+  });
+});
+
+describe("one certificate a developer trusts once", () => {
+  it("chat-emulator cert makes the local CA, prints its path and how to trust it; every --https start serves a certificate it signed", async () => {
+    const config = tempDir("config");
+    const env = { CHAT_EMULATOR_CONFIG_DIR: config };
+    const printed = await runCli(["cert"], env);
+    expect(printed.code).toBe(0);
+    const ca = join(config, "tls", "ca.pem");
+    expect(printed.stdout).toContain(`Local certificate authority (made now): ${ca}`);
+    for (const where of ["Node.js", "macOS", "Debian, Ubuntu", "Windows"]) expect(printed.stdout).toContain(where);
+    const json = await runCli(["cert", "--json"], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ca, created: { ca: false, server: false } });
+    const caText = readFileSync(ca, "utf8");
+
+    for (let i = 0; i < 2; i++) {
+      const cli = await start(["--https"], env);
+      expect(certificateOf(cli)).toBe(ca);
+      const r = await httpsGet(Number(new URL(cli.url).port), `${APP_ID}.api-us.cometchat.io`, "/v3/users/superhero1", caText, { apikey: REST_KEY });
+      expect(r.body.data.name).toBe("Iron Man");
+      await cli.stop("SIGTERM");
+    }
+    expect(readFileSync(ca, "utf8")).toBe(caText);
   });
 });
 

@@ -47,7 +47,7 @@ describe("management API: apps", () => {
   it("lists apps with their keys, searchable by id or name", async () => {
     await e.mgmt("POST", "/apps", { name: "Searchable One", region: "us" });
     const all = await e.mgmt("GET", "/apps");
-    expect(all.body.data.map((a: any) => a.name)).toEqual(["Chat Emulator Demo", "Searchable One"]);
+    expect(all.body.data.map((a: any) => a.name)).toEqual(["Default App", "Searchable One"]);
     expect(all.body.meta.pagination).toMatchObject({ total: 2, per_page: 25 });
     expect(Object.keys(all.body.data[0].apiKeys)).toHaveLength(2);
     expect((await e.mgmt("GET", "/apps?searchKey=searchable")).body.data).toHaveLength(1);

@@ -68,7 +68,7 @@ describe("POST /groups/{guid}/members", () => {
 
   it("usersToBan bans members and non-members alike", async () => {
     const r = await e.post("/v3/groups/supergroup/members", { usersToBan: ["superhero2", "hero6"] });
-    expect(r.body.data).toEqual({ usersToBan: { superhero2: { success: true }, hero6: { success: true } } });
+    expect(r.body.data).toEqual({ admins: {}, moderators: {}, participants: {}, usersToBan: { superhero2: { success: true }, hero6: { success: true } } });
     expect((await e.get("/v3/groups/supergroup/bannedusers")).body.data.map((u: any) => u.uid)).toEqual(["superhero2", "hero6"]);
     expect((await e.get("/v3/groups/supergroup")).body.data.membersCount).toBe(2);
   });

@@ -185,7 +185,8 @@ describe("the notification outbox", () => {
     await patch(`${N}/v1/preferences?uid=superhero2`, { usePrivacyTemplate: true });
     await say("superhero1", "supergroup", "again <@uid:superhero2>", "group");
     expect((await pushesTo("superhero2")).map((n) => [n.reason ?? n.status, n.title, n.body])).toEqual([
-      ["MUTE_PREFERENCE", undefined, undefined],
+      // A suppressed record shows what would have been sent.
+      ["MUTE_PREFERENCE", "Iron Man @ Comic Heros' Hangout", "hi all"],
       ["sent", "Iron Man @ Comic Heros' Hangout", "look @Captain America"],
       ["sent", "Iron Man @ Comic Heros' Hangout", "Mentioned you"],
     ]);
@@ -294,7 +295,8 @@ describe("the notification outbox", () => {
     expect((await logs("trigger=after_message&receiverType=group&notificationTriggered=true")).map((l) => l[2]).sort()).toEqual(["superhero2", "superhero3"]);
     expect(await logs("member=superhero3")).toEqual([["after_message", "supergroup", "superhero3", null]]);
     const [reaction] = (await e.get(`${N}/v1/logs?trigger=message_reaction_added&success=true`)).body.data;
-    expect(reaction).toMatchObject({ reactionSender: "superhero2", reactionReceiver: "superhero1", sender: "superhero2", receiver: "supergroup", messageId: Number(group.body.data.id) });
+    // `sender` is the message's author, `reactionSender` the reactor (the logs example).
+    expect(reaction).toMatchObject({ reactionSender: "superhero2", reactionReceiver: "superhero1", sender: "superhero1", receiver: "supergroup", messageId: Number(group.body.data.id) });
     expect(await logs(`reactionId=${reaction.reactionId}&reactionReceiver=superhero1`)).toEqual([["message_reaction_added", "supergroup", "superhero1", null]]);
     expect(await logs("reactionSender=superhero2")).toEqual([
       ["message_reaction_added", "supergroup", "superhero2", "SENDER"],
@@ -305,7 +307,8 @@ describe("the notification outbox", () => {
     expect((await logs("messageCategory=message")).length).toBe(all.length - 4);
     expect(await logs(`to=${Number(direct.body.data.sentAt) * 1000}`)).toHaveLength(2);
     expect((await logs(`from=${Number(direct.body.data.sentAt) * 1000 + 1}`)).length).toBe(all.length - 2);
-    expect((await logs("sender=superhero1&reason=SENDER")).length).toBe(4);
+    // superhero1's own devices (direct, group, two call events) and the reactor's, whose record names the author.
+    expect((await logs("sender=superhero1&reason=SENDER")).length).toBe(5);
     expect(await logs("channel=email")).toEqual([]);
     expect((await logs("provider=fcm")).length).toBe(all.length);
     const newer = (await e.get(`${N}/v1/logs?logId=${all[2]._id}&affix=prepend`)).body;

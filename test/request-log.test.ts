@@ -64,3 +64,39 @@ describe("request log", () => {
     expect(writes).toEqual([]);
   });
 });
+
+describe("request log of errors and address mistakes", () => {
+  it("carries the error code of an error answer, in text and JSON", async () => {
+    const { e, lines: logLines } = await logged();
+    await fetch(`${e.url}/v3/users/ghost`, { headers: { apikey: REST_KEY } });
+    await fetch(`${e.url}/v3/users`, { headers: { apikey: "nope" } });
+    const lines = await logLines(2);
+    expect(lines.some((l) => / \/v3\/users\/ghost 404 ERR_UID_NOT_FOUND \d/.test(l)), lines.join("\n")).toBe(true);
+    expect(lines.some((l) => / \/v3\/users 401 AUTH_ERR_APIKEY_NOT_FOUND \d/.test(l)), lines.join("\n")).toBe(true);
+  });
+
+  it.each([
+    [`/${APP_ID}.api-us.cometchat.io/v3/users`, "drop .cometchat.io"],
+    [`/apimgmt.cometchat.io/apps`, "drop .cometchat.io"],
+    [`/v2/users`, "serves API v3"],
+    [`/${APP_ID}.api-us/v2/users`, "serves API v3"],
+    [`/${APP_ID}.chat-us/v3/users`, "chat is no plane"],
+    [`/${APP_ID}.api-de/v3/users`, "de is no region"],
+    [`/users`, "start with /v3"],
+  ])("%s: 404 with a hint in devMessage and in the log line", async (path, hint) => {
+    const { e, lines: logLines } = await logged({ logFormat: "json" });
+    const res = await fetch(`${e.url}${path}`, { headers: { apikey: REST_KEY } });
+    const body = await res.json();
+    expect([res.status, body.error.code]).toEqual([404, "ERR_API_NOT_FOUND"]);
+    expect(body.error.message).toBe("The API endpoint is invalid. Please verify the API call.");
+    expect(body.error.devMessage).toContain(hint);
+    const [line] = (await logLines(1)).map((l) => JSON.parse(l));
+    expect(line).toMatchObject({ status: 404, code: "ERR_API_NOT_FOUND", hint: expect.stringContaining(hint) });
+  });
+
+  it("gives no hint where the address is right and only the route is unknown", async () => {
+    const { e } = await logged();
+    const body = await (await fetch(`${e.url}/${APP_ID}.api-us/v3/nothing-here`, { headers: { apikey: REST_KEY } })).json();
+    expect(body.error.devMessage).toBe("The API endpoint is invalid. Please verify the API call.");
+  });
+});

@@ -1,10 +1,11 @@
 import { X509Certificate } from "node:crypto";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSecureContext } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, TlsError, type RunningEmulator } from "../src/index.js";
-import { resolveTls, selfSignedCertificate } from "../src/tls.js";
+import { configDir } from "../src/config-dir.js";
+import { localCa, resolveTls, selfSignedCertificate } from "../src/tls.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 import { httpsGet } from "./tls.helpers.js";
 import { tempDir } from "./tmp.helpers.js";
@@ -80,38 +81,83 @@ describe("startEmulator({ https: true })", () => {
     e = undefined;
   });
 
-  it("serves HTTPS to the real host name (SNI and Host) with the certificate it wrote, and removes it on close", async () => {
+  it("serves HTTPS to the real host name (SNI and Host) with the kept local CA's certificate, which stays after close", async () => {
     e = await startEmulator({ https: true });
     expect(e.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(e.baseUrl()).toBe(`${e.url}/${APP_ID}.api-us/v3`);
-    const certPath = e.tls!.certPath;
-    expect(existsSync(certPath)).toBe(true);
-    const r = await httpsGet(e.port, `${APP_ID}.api-us.cometchat.io`, "/v3/users/superhero1", e.tls!.cert, { apikey: REST_KEY });
+    const caPath = e.tls!.certPath;
+    expect(caPath).toBe(join(process.env.CHAT_EMULATOR_CONFIG_DIR!, "tls", "ca.pem"));
+    // Trusting the CA alone is enough: the served chain is the server certificate it signed.
+    const r = await httpsGet(e.port, `${APP_ID}.api-us.cometchat.io`, "/v3/users/superhero1", readFileSync(caPath, "utf8"), { apikey: REST_KEY });
     expect(r.status).toBe(200);
     expect(r.body.data.name).toBe("Iron Man");
     await e.close();
-    expect(existsSync(certPath)).toBe(false);
+    expect(existsSync(caPath)).toBe(true);
   });
 
   it("refuses a client that does not trust the certificate", async () => {
     e = await startEmulator({ https: true });
     const other = selfSignedCertificate().cert;
-    await expect(httpsGet(e.port, `${APP_ID}.api-us.cometchat.io`, "/v3/users", other)).rejects.toThrow(/self[- ]signed/i);
+    await expect(httpsGet(e.port, `${APP_ID}.api-us.cometchat.io`, "/v3/users", other)).rejects.toThrow(/self[- ]signed|unable to (get|verify)/i);
   });
 });
 
-describe("a start that fails after the certificate was made (port in use)", () => {
-  it("removes the certificate it wrote", async () => {
-    const saved = process.env.TMPDIR;
-    process.env.TMPDIR = tempDir("tmpdir"); // os.tmpdir() reads it on each call
-    try {
-      const taken = await startEmulator({ quiet: true });
-      await expect(startEmulator({ https: true, port: taken.port })).rejects.toThrow(/EADDRINUSE/);
-      await taken.close();
-      expect(readdirSync(process.env.TMPDIR).filter((f) => f.startsWith("chat-emulator-tls-"))).toEqual([]);
-    } finally {
-      if (saved === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = saved;
-    }
+describe("the local CA (kept in the configuration folder)", () => {
+  it("is made once and reused by every later start: CA and server certificate unchanged", () => {
+    const dir = tempDir("config");
+    const first = localCa(dir);
+    expect(first.created).toEqual({ ca: true, server: true });
+    const again = localCa(dir);
+    expect(again.created).toEqual({ ca: false, server: false });
+    expect(again.ca).toBe(first.ca);
+    expect(again.cert).toBe(first.cert);
+    expect(again.key).toBe(first.key);
+    expect(statSync(first.paths.caKey).mode & 0o077).toBe(0);
+    expect(statSync(first.paths.key).mode & 0o077).toBe(0);
+  });
+
+  it("is a CA; the server certificate it signed covers every host name and passes Node's verification", () => {
+    const { ca, cert } = localCa(tempDir("config"));
+    const caX509 = new X509Certificate(ca);
+    const server = new X509Certificate(cert);
+    expect(caX509.ca).toBe(true);
+    expect(server.ca).toBe(false);
+    expect(server.verify(caX509.publicKey)).toBe(true);
+    expect(server.issuer).toBe(caX509.subject);
+    expect(server.checkIssued(caX509)).toBe(true);
+    for (const host of [`${APP_ID}.apiclient-us.cometchat.io`, "localhost", "apimgmt.cometchat.io"]) expect(server.checkHost(host), host).toBeTruthy();
+    // macOS refuses TLS server certificates valid for more than 825 days.
+    expect(Date.parse(server.validTo) - Date.parse(server.validFrom)).toBeLessThan(825 * 86_400_000);
+  });
+
+  it("re-signs a damaged server certificate with the same CA, and makes a new CA when its key is gone", () => {
+    const dir = tempDir("config");
+    const first = localCa(dir);
+    writeFileSync(first.paths.cert, "not a certificate");
+    const renewed = localCa(dir);
+    expect(renewed.created).toEqual({ ca: false, server: true });
+    expect(renewed.ca).toBe(first.ca);
+    expect(renewed.cert).not.toBe(first.cert);
+    rmSync(first.paths.caKey);
+    const fresh = localCa(dir);
+    expect(fresh.created).toEqual({ ca: true, server: true });
+    expect(fresh.ca).not.toBe(first.ca);
+  });
+
+  it("answers a TlsError naming the folder and the way out when it cannot be written", () => {
+    const file = join(tempDir("config"), "a-file");
+    writeFileSync(file, "");
+    expect(() => localCa(file)).toThrow(TlsError);
+    expect(() => localCa(file)).toThrow(/CHAT_EMULATOR_CONFIG_DIR .* --cert and --key/);
+  });
+});
+
+describe("the configuration folder", () => {
+  it("follows each system's convention; CHAT_EMULATOR_CONFIG_DIR wins", () => {
+    expect(configDir({ CHAT_EMULATOR_CONFIG_DIR: "/x/y" }, "linux", "/home/u")).toBe("/x/y");
+    expect(configDir({}, "linux", "/home/u")).toBe("/home/u/.config/chat-emulator");
+    expect(configDir({ XDG_CONFIG_HOME: "/xdg" }, "linux", "/home/u")).toBe("/xdg/chat-emulator");
+    expect(configDir({}, "darwin", "/Users/u")).toBe("/Users/u/Library/Application Support/chat-emulator");
+    expect(configDir({ APPDATA: "C:/Users/u/AppData/Roaming" }, "win32", "C:/Users/u")).toBe(join("C:/Users/u/AppData/Roaming", "chat-emulator"));
   });
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { emulatorEnv } from "../env.js";
 import { waitForHealth } from "../health.js";
 import type { RunningEmulator } from "../index.js";
+import { firstWord } from "./commands.js";
 
 /**
  * `chat-emulator exec [options] -- <command...>`: the emulator runs for the lifetime of one command. The command
@@ -18,6 +19,8 @@ export interface ExecArgs {
   argv: string[];
   /** undefined when not in exec mode; [] when `exec` was given without a command. */
   command: string[] | undefined;
+  /** A command given without `--` before it (`exec npm test`): refused, with the line it should have been. */
+  withoutDashDash?: string;
 }
 
 /**
@@ -37,14 +40,20 @@ export function splitExecArgs(argv: string[], takesValue: (flag: string) => bool
   if (at === -1) return { argv, command: undefined };
   const rest = [...argv.slice(2, at), ...argv.slice(at + 1)];
   const dashdash = rest.indexOf("--");
-  if (dashdash === -1) return { argv: [...argv.slice(0, 2), ...rest], command: [] };
+  if (dashdash === -1) {
+    // Without `--`, the command's own options would be taken for the emulator's (`exec npm --version` printed
+    // the emulator's version): a word that is no option's value starts a command that needs `--` before it.
+    const word = firstWord(rest, takesValue);
+    const withoutDashDash = word && ["exec", ...rest.slice(0, word.at), "--", ...rest.slice(word.at)].join(" ");
+    return { argv: [...argv.slice(0, 2), ...rest], command: [], ...(withoutDashDash ? { withoutDashDash } : {}) };
+  }
   return { argv: [...argv.slice(0, 2), ...rest.slice(0, dashdash)], command: rest.slice(dashdash + 1) };
 }
 
 const FORWARDED: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-/** NODE_EXTRA_CA_CERTS names one file: add our certificate to one the user already set, in a bundle of both. */
-function extraCaCerts(cert: string, certPath: string): { path: string; dispose(): void } {
+/** NODE_EXTRA_CA_CERTS names one file: add what we are trusted by (`certPath`) to one the user already set, in a bundle of both. */
+function extraCaCerts(certPath: string): { path: string; dispose(): void } {
   const existing = process.env.NODE_EXTRA_CA_CERTS;
   if (!existing) return { path: certPath, dispose() {} };
   const dir = mkdtempSync(join(tmpdir(), "chat-emulator-ca-"));
@@ -55,14 +64,15 @@ function extraCaCerts(cert: string, certPath: string): { path: string; dispose()
   } catch {
     // Node ignores an unreadable NODE_EXTRA_CA_CERTS (with a warning); so do we.
   }
-  writeFileSync(path, `${previous.trimEnd()}\n${cert}`);
+  writeFileSync(path, `${previous.trimEnd()}\n${readFileSync(certPath, "utf8")}`);
   return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function runExec(emulator: RunningEmulator, command: string[], warn: (line: string) => void): Promise<never> {
+export async function runExec(emulator: RunningEmulator, command: string[], warn: (line: string) => void, stopped?: string): Promise<never> {
   const finish = async (status: number): Promise<never> => {
     try {
       await emulator.close();
+      if (stopped) warn(stopped);
     } catch (e) {
       warn(`chat-emulator: error while stopping: ${String(e)}`);
       if (status === 0) status = 1;
@@ -75,7 +85,7 @@ export async function runExec(emulator: RunningEmulator, command: string[], warn
     return finish(1);
   }
   const env: NodeJS.ProcessEnv = { ...process.env, ...emulatorEnv(emulator) };
-  const ca = emulator.tls ? extraCaCerts(emulator.tls.cert, emulator.tls.certPath) : undefined;
+  const ca = emulator.tls ? extraCaCerts(emulator.tls.certPath) : undefined;
   if (ca) env.NODE_EXTRA_CA_CERTS = ca.path;
 
   const child = spawn(command[0], command.slice(1), { stdio: "inherit", env });

@@ -15,20 +15,10 @@ export interface ServeFlags {
 
 export function addServeOptions(program: Command): Command {
   return program
-    .addOption(new Option("--https", "serve HTTPS with a self-signed certificate generated at start").env("CHAT_EMULATOR_HTTPS"))
+    .addOption(new Option("--https", "serve HTTPS with the local CA's certificate, kept across starts (see: chat-emulator cert)").env("CHAT_EMULATOR_HTTPS"))
     .addOption(new Option("--cert <file>", "PEM certificate to serve HTTPS with (with --key; implies --https)").env("CHAT_EMULATOR_CERT"))
     .addOption(new Option("--key <file>", "PEM private key of --cert").env("CHAT_EMULATOR_KEY"))
-    .addOption(new Option("--log-format <format>", "request log lines for people or machines").choices(LOG_FORMATS).default("text").env("CHAT_EMULATOR_LOG_FORMAT"))
-    .addHelpText(
-      "after",
-      [
-        "",
-        "Run a command against a fresh emulator, then stop it and exit with the command's exit code:",
-        "  chat-emulator exec [options] -- <command...>",
-        "The command gets CHAT_EMULATOR_URL, CHAT_EMULATOR_APP_ID, CHAT_EMULATOR_REGION, CHAT_EMULATOR_API_KEY,",
-        "CHAT_EMULATOR_AUTH_KEY and CHAT_EMULATOR_BASE_URL in its environment.",
-      ].join("\n"),
-    );
+    .addOption(new Option("--log-format <format>", "request log lines for people or machines").choices(LOG_FORMATS).default("text").env("CHAT_EMULATOR_LOG_FORMAT"));
 }
 
 /** The emulator options these flags stand for; request log lines go to `out` unless --quiet. */

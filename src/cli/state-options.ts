@@ -25,16 +25,7 @@ export function addStateOptions(program: Command): Command {
         .env("CHAT_EMULATOR_DEMO")
         .conflicts(["seed", "import"]),
     )
-    .addOption(new Option("--export-on-exit <file>", "write the whole state to this file when the emulator stops cleanly").env("CHAT_EMULATOR_EXPORT_ON_EXIT"))
-    .addHelpText(
-      "after",
-      [
-        "",
-        "Other commands (each has --help):",
-        "  chat-emulator demo [--users N] [--groups N] [--messages N] [--seed S] [--out FILE]   write a generated demo app",
-        "  chat-emulator export [--url URL] [--out FILE]   save a running emulator's state to a file",
-      ].join("\n"),
-    );
+    .addOption(new Option("--export-on-exit <file>", "write the whole state to this file when the emulator stops cleanly").env("CHAT_EMULATOR_EXPORT_ON_EXIT"));
 }
 
 /** Whether two paths name one file (the same path, or a link to it). */

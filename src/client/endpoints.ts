@@ -1,9 +1,9 @@
 /**
  * The client-plane operations of the SDK's endpoint table (`@cometchat/chat-sdk-javascript` 4.2.0, `uriEndpoints`)
  * that map to something the emulator keeps. Each is answered by the REST plane's handler (or by `routes.ts` where
- * the SDK's path or method differs), for the token's owner. Everything else on the client plane answers
- * ERR_API_NOT_FOUND: call sessions (the calls plane only reads records), ownership transfer (the REST plane hands a
- * group over only without `onBehalfOf`), promote/demote and `user/messages/{muid}` (unused by the SDK), file uploads,
+ * the SDK's path or method differs), for the token's owner; call signalling (`calls`, `calls/{sessionid}[/type]`)
+ * by resources/calls/signalling.ts. Everything else on the client plane answers ERR_API_NOT_FOUND: ownership
+ * transfer (the REST plane hands a group over only without `onBehalfOf`), promote/demote and `user/messages/{muid}` (unused by the SDK), file uploads,
  * push notifications (the REST plane's preferences have another shape), AI features and campaigns.
  */
 const SDK_OPERATIONS = [

@@ -5,7 +5,7 @@ import { readBody } from "../http/validate.js";
 import { parseCall, SeedError } from "../store/seed.js";
 import type { AppState } from "../store/app-state.js";
 import type { CallRecord, MessageRecord } from "../store/types.js";
-import { messageView } from "../resources/messages/view.js";
+import { callEventData } from "../resources/calls/events.js";
 import { callView } from "../resources/calls/view.js";
 
 /** A call body with many transcriptions or participants outgrows the platform's 10 KB limit. */
@@ -16,42 +16,24 @@ const CALL_BODY_LIMIT = 1024 * 1024;
  * participants joining and leaving, ended, recordings and transcriptions; or busy/unanswered/rejected/cancelled.
  */
 function emitCallEvents(app: AppState, call: CallRecord, messages: MessageRecord[]): void {
-  const sessionId = call.sessionId;
   // Each trigger that matches a call message carries it (realtime pushes it to the call's parties).
-  const emit = (trigger: string, data: () => unknown, message?: MessageRecord) => app.emit(trigger, data, message);
+  const emit = (trigger: string, message?: MessageRecord, p?: CallRecord["participants"][number]) =>
+    app.emit(trigger, () => callEventData(app, call, trigger, message, p), message);
   const byAction = (action: string) => messages.find((m) => (m.data as { action?: string }).action === action);
   const initiated = byAction("initiated");
-  if (initiated) emit("call_initiated", () => ({ call: messageView(app, initiated) }), initiated);
-  const occupant = (p: CallRecord["participants"][number]) => ({
-    uid: p.uid,
-    name: app.users.get(p.uid)?.name ?? p.uid,
-    joined_at: p.joinedAt,
-    left_at: p.leftAt,
-    audio_call: String(call.type === "audio"),
-  });
-  if (call.startedAt !== undefined) emit("call_started", () => ({ created_at: call.startedAt, sessionId }), byAction("ongoing"));
+  if (initiated) emit("call_initiated", initiated);
+  if (call.startedAt !== undefined) emit("call_started", byAction("ongoing"));
   for (const p of call.participants.filter((p) => p.joinedAt !== undefined)) {
-    emit("call_participant_joined", () => ({ occupant: occupant(p), sessionId }));
-    if (p.leftAt !== undefined) emit("call_participant_left", () => ({ occupant: occupant(p), sessionId }));
+    emit("call_participant_joined", undefined, p);
+    if (p.leftAt !== undefined) emit("call_participant_left", undefined, p);
   }
-  const endings: Record<string, string> = { unanswered: "call_unanswered", rejected: "call_rejected", canceled: "call_cancelled" };
-  const final = messages.at(-1)!;
-  if (endings[call.status]) emit(endings[call.status], () => ({ call: messageView(app, final), sessionId }), final);
-  if (call.status === "ended")
-    emit(
-      "call_ended",
-      () => ({
-        all_occupants: call.participants.filter((p) => p.joinedAt !== undefined).map(occupant),
-        destroyed_at: call.endedAt,
-        created_at: call.startedAt ?? call.initiatedAt,
-        sessionId,
-      }),
-      final,
-    );
+  const endings: Record<string, string> = { unanswered: "call_unanswered", rejected: "call_rejected", canceled: "call_cancelled", ended: "call_ended" };
+  if (endings[call.status]) emit(endings[call.status], messages.at(-1)!);
+  const sessionId = call.sessionId;
   for (const r of call.recordings)
-    emit("recording_generated", () => ({ recordingDate: r.startTime, duration: r.endTime - r.startTime, startTime: r.startTime, sessionId, recording_url: r.recording_url }));
+    app.emit("recording_generated", () => ({ recordingDate: r.startTime, duration: r.endTime - r.startTime, startTime: r.startTime, sessionId, recording_url: r.recording_url }));
   for (const t of call.transcriptions)
-    emit("transcription_generated", () => ({ transcriptDate: t.transcriptDate, startTime: t.startTime, endTime: t.endTime, sessionId, transcription_url: t.transcriptUrl }));
+    app.emit("transcription_generated", () => ({ transcriptDate: t.transcriptDate, startTime: t.startTime, endTime: t.endTime, sessionId, transcription_url: t.transcriptUrl }));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Socket } from "node:net";
 import { header, type Ctx } from "../http/context.js";
 import { settle, type Handler, type Out, type Stage } from "../http/pipeline.js";
 import { ApiError, ERRORS } from "../http/errors.js";
-import { readText } from "../http/validate.js";
+import { bodyTextRead, readText } from "../http/validate.js";
 import { ANSWER_TEXT, answerJson } from "../http/reply.js";
 import { JOURNAL_BODY_LIMIT, keptBody, type RawHeaders } from "./journal.js";
 import { bucketOf } from "./rate-limit.js";
@@ -47,7 +47,7 @@ const rawHeaders = (c: Ctx): RawHeaders =>
  * requests) read now. Synchronous null for the common body-less request.
  */
 function requestText(c: Ctx, answered: boolean): null | Promise<string | null> {
-  const cached = (c.req.bodyCache as { text?: Promise<string> }).text;
+  const cached = bodyTextRead(c);
   if (cached) return cached.then(keptBody, () => null); // refused while reading (too large): nothing to keep
   if (!answered || c.req.method === "GET" || c.req.method === "HEAD") return null;
   const length = Number(header(c, "content-length") ?? 0);

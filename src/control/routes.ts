@@ -81,3 +81,22 @@ export const control = new Hono<Env>()
   .route("/rate-limits", rateLimitRoutes);
 
 control.route("/", controlCalls);
+
+/**
+ * `GET /_emulator`: the control API's index, read from its own routes so that it cannot miss one (the inspector's
+ * pages and assets aside). Paths name their parameters as `{name}`.
+ */
+let index: { method: string; path: string }[] | undefined;
+control.get("/", (c) => {
+  index ??= [
+    ...new Map(
+      control.routes
+        .filter((r) => r.method !== "ALL" && !r.path.startsWith("/ui") && r.path !== "/")
+        .map((r) => {
+          const path = `/_emulator${r.path.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}").replace(/\/$/, "")}`;
+          return [`${r.method} ${path}`, { method: r.method, path }] as const;
+        }),
+    ).values(),
+  ].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  return c.json({ version: c.get("emulator").version, docs: "docs/control-api.md", endpoints: index });
+});

@@ -1,5 +1,6 @@
 import type { Clock } from "../store/clock.js";
 import { ClockTimers } from "../util/clock-timers.js";
+import { CREDENTIALS_REFUSED, holdsCredentials } from "../util/called-url.js";
 
 export interface Attempt {
   /** Clock time of the attempt, Unix milliseconds. */
@@ -96,6 +97,8 @@ export class DeliveryQueue {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (e.useBasicAuth) headers.authorization = `Basic ${Buffer.from(`${e.username ?? ""}:${e.password ?? ""}`).toString("base64")}`;
     const at = this.clock.nowMs();
+    // A URL from a state file, from before creation refused it: said without the URL (it holds a password).
+    if (holdsCredentials(e.url)) return this.record(d, { at, error: `the URL ${CREDENTIALS_REFUSED}`, durationMs: 0 }), false;
     const started = performance.now();
     try {
       const res = await fetch(e.url, { method: "POST", headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });

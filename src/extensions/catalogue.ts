@@ -26,6 +26,17 @@ export interface SettingsSpec {
   defaults?: JsonObject;
   /** The body's fields sit at the top level instead of under `settings` (stickers). */
   topLevel?: boolean;
+  /**
+   * The service hands out the URL its platform posts replies to (Intercom, Chatwoot): store, update and get show
+   * it as `settings.webhookURL`, next to `settings.appId`.
+   */
+  replyWebhook?: boolean;
+  /**
+   * Where the extension's published replies differ from the common `{data: {settings}}` / `{data: {success}}`:
+   * `bare` answers `{success: true}` as the body itself (SMS notification), `settingsSuccess` nests the delete's
+   * flag under `settings` (Giphy), `settingsAfter` answers the settings left after a delete (XSS filter).
+   */
+  replies?: { write?: "bare"; delete?: "bare" | "settingsSuccess" | "settingsAfter" };
 }
 
 export interface ExtensionSpec {
@@ -96,7 +107,7 @@ export const EXTENSIONS: readonly ExtensionSpec[] = [
   }),
   ext("emojis", "Emojis", "Emojis for web", BEFORE),
   ext("gifs-gfycat", "Gfycat", "Get the best GIFS for all your conversations", NONE),
-  ext("gifs-giphy", "Giphy", "Be Animated", NONE, { settings: crud({ giphyApiKey: str() }) }),
+  ext("gifs-giphy", "Giphy", "Be Animated", NONE, { settings: crud({ giphyApiKey: str() }, { replies: { delete: "settingsSuccess" } }) }),
   ext("image-moderation", "Image Moderation", "AI-powered image moderation to detect unsafe content.", BEFORE, { isThirdParty: true, settings: drop }),
   ext("report-user", "Report User", "Enable users to report other users", NONE, { settings: report }),
   ext("report-message", "Report Message", "Enable users to report messages in chat", NONE, { settings: report }),
@@ -154,7 +165,10 @@ export const EXTENSIONS: readonly ExtensionSpec[] = [
   ext("sentiment-analysis", "Sentiment Analysis", "Understand the tone of messages.", BEFORE, { isThirdParty: true, settings: drop }),
   ext("smart-reply", "Smart Reply", "Suggested replies for messages.", AFTER),
   ext("sms-notification", "SMS Notification", "Notify users via sms for unread messages.", AFTER, {
-    settings: crud({ fromMobileNo: str(), messageDelay: num(), twilioAccountSid: str(), twilioAuthToken: str(), websiteURL: str() }),
+    settings: crud(
+      { fromMobileNo: str(), messageDelay: num(), twilioAccountSid: str(), twilioAuthToken: str(), websiteURL: str() },
+      { replies: { write: "bare", delete: "bare" } },
+    ),
   }),
   ext("gifs-tenor", "Tenor", "Search and send GIFs from Tenor.", NONE, { isThirdParty: true, settings: crud({ tenorApiKey: str() }) }),
   ext("e2ee", "End-to-end Encryption", "Encrypt messages end to end with Virgil.", NONE, {
@@ -171,11 +185,11 @@ export const EXTENSIONS: readonly ExtensionSpec[] = [
   }),
   ext("intercom", "Intercom", "Connect and exchange messages between CometChat and Intercom", AFTER, {
     isThirdParty: true,
-    settings: crud({ intercomAccessToken: str(), customerSupportUid: str() }),
+    settings: crud({ intercomAccessToken: str(), customerSupportUid: str() }, { replyWebhook: true }),
   }),
   ext("chatwoot", "Chatwoot", "Connect and exchange messages between CometChat and Chatwoot", AFTER, {
     isThirdParty: true,
-    settings: crud({ chatwootAccessToken: str(), chatwootAccountId: str(), chatwootInboxId: str(), customerSupportUid: str() }),
+    settings: crud({ chatwootAccessToken: str(), chatwootAccountId: str(), chatwootInboxId: str(), customerSupportUid: str() }, { replyWebhook: true }),
   }),
   ext("broadcast", "Video Broadcasting", "Real-time live video streaming & broadcasting to 1000s of viewers", NONE, {
     isThirdParty: true,
@@ -185,7 +199,9 @@ export const EXTENSIONS: readonly ExtensionSpec[] = [
     isThirdParty: true,
     settings: crud({ scaniiApiKey: str(), scaniiSecretKey: str() }),
   }),
-  ext("xss-filter", "XSS Filter", "Sanitize messages to prevent cross-site scripting.", BEFORE, { settings: drop }),
+  ext("xss-filter", "XSS Filter", "Sanitize messages to prevent cross-site scripting.", BEFORE, {
+    settings: crud({ dropMessage: bool() }, { defaults: { dropMessage: false }, replies: { delete: "settingsAfter" } }),
+  }),
   ext("message-shortcuts", "Message Shortcuts", "Send frequent messages with shortcuts.", NONE, { settings: crud({ shortcuts: obj() }) }),
   ext("thumbnail-generation", "Thumbnail Generation", "Thumbnails for the images and videos in messages.", AFTER),
 ];

@@ -52,6 +52,27 @@ export function internalPathOf(host: string, target: string, asWritten = false):
   return path;
 }
 
+const REGIONS = "us, eu and in";
+const LABELS = "{appId}.api-{region} (REST), {appId}.apiclient-{region} (client SDK), {appId}.call-{region} (calls)";
+
+/**
+ * A hint for an address no route serves, when it looks like a common mistake: a label still ending in
+ * `.cometchat.io`, API version 2, a plane or region the platform does not have. Undefined otherwise.
+ */
+export function addressHint(host: string, target: string): string | undefined {
+  const q = target.indexOf("?");
+  const path = (q === -1 ? target : target.slice(0, q)).toLowerCase();
+  if (/^\/[^/]*\.cometchat\.io(\/|$)/.test(path))
+    return "Hint: drop .cometchat.io from the path label, e.g. /{appId}.api-us/v3/users (or /apimgmt/apps for the management API).";
+  const label = /^\/([a-z0-9]+)\.([a-z]+)-([a-z0-9]+)(?=\/|$)/.exec(path) ?? /^([a-z0-9]+)\.([a-z]+)-([a-z]{2})\./.exec(host.toLowerCase());
+  if (label && !PLANES[label[2]] && label[2] !== "apimgmt") return `Hint: ${label[2]} is no plane of the platform; labels are ${LABELS}.`;
+  if (label && !/^(us|eu|in)$/.test(label[3])) return `Hint: ${label[3]} is no region; the regions are ${REGIONS}.`;
+  if (/(^|\/)v[12](\.\d+)?(\/|$)/.test(path)) return "Hint: the emulator serves API v3 (the client SDK's v3.0): use /v3/... .";
+  if (!label && !path.startsWith("/v3") && !path.startsWith("/apimgmt") && !path.startsWith("/_emulator") && path !== "/")
+    return "Hint: REST paths start with /v3 (the default app) or a label such as /{appId}.api-us/v3; see GET /_emulator/apps.";
+  return undefined;
+}
+
 /** The API path as a user wrote it relative to the plane ("/v3/users/superhero1"), for journal and rules. */
 export function apiPath(internal: string): string {
   if (internal.startsWith("/@mgmt")) return internal.slice(6) || "/";

@@ -1,4 +1,5 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type RequestListener } from "node:http";
+import { internalPath, internalPathOf } from "./addressing.js";
 
 /**
  * CORS for the platform planes (REST, client, calls), so browser code such as the SDK can call them. It works on
@@ -46,11 +47,24 @@ export function copyHeaders(headers: OutgoingHttpHeaders | undefined): OutgoingH
   return out;
 }
 
+/**
+ * Whether the request is for a platform plane, decided on the path the router matches (addressing.ts), not the
+ * raw target: `/v3/../apimgmt/apps` is routed to the management plane and must not be answered with CORS. A
+ * target the adapter normalises (dot segments, escapes, backslashes) is normalised here the same way, through
+ * the URL it builds.
+ */
 function isPlatformPlane(req: IncomingMessage): boolean {
-  const url = req.url ?? "/";
-  if (url.startsWith("/_emulator") || url.startsWith("/apimgmt")) return false;
-  const host = req.headers.host;
-  return !(host !== undefined && /^apimgmt\./i.test(host));
+  const target = req.url ?? "/";
+  const host = req.headers.host ?? "";
+  let path: string;
+  if (!target.includes("/.") && !target.includes("%") && !target.includes("\\")) path = internalPathOf(host, target);
+  else
+    try {
+      path = internalPath(new URL(`http://${host}${target}`).href);
+    } catch {
+      return false; // the adapter refuses it too
+    }
+  return !path.startsWith("/_emulator") && !path.startsWith("/@mgmt");
 }
 
 /** The listener of a server made with `{ ServerResponse: CorsResponse }`. */

@@ -208,6 +208,14 @@ export const ERRORS = {
     message: "The call with sessionId {sessionId} does not exist. Please use a correct sessionId.",
   },
   ERR_CALL_NOT_A_PART: { status: 403, message: "The user with UID {uid} is not a part of the call {sessionId}." },
+  // The signalling steps of the SDK's calls (`POST /calls`, `PUT /calls/{sessionId}`) on the client plane.
+  ERR_CALLING_SELF: { status: 400, message: "The user with UID {uid} cannot call themselves." },
+  ERR_CALL_TERMINATED: { status: 400, message: "The call {sessionId} has already ended ({status}) and cannot be marked {action}." },
+  ERR_CALL_NOT_STARTED: { status: 400, message: "The call {sessionId} has not been answered yet and cannot be ended. Please cancel or reject it." },
+  ERR_CALL_ONGOING_TO_INVALID: { status: 400, message: "The call {sessionId} is ongoing and cannot be marked {action}. Please end it." },
+  ERR_CALL_USER_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} has already joined the call {sessionId}." },
+  ERR_CALL_GROUP_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} has already joined the group call {sessionId}." },
+  ERR_CALL_INVALID_INIT: { status: 400, message: "The user with UID {uid} cannot mark the call {sessionId} {action}: {reason}." },
 
   // Roles
   ERR_ROLE_NOT_FOUND: { status: 404, message: "The role {role} does not exist. Please use a valid role." },
@@ -307,6 +315,10 @@ export const ERRORS = {
     status: 415,
     message: "The request body must be JSON. Please send it with Content-Type: application/json.",
   },
+  ERR_HTTPS_REQUIRED: {
+    status: 400,
+    message: "This port serves HTTPS (the emulator was started with --https or --cert): use https:// instead of http://.",
+  },
   ERR_EMULATOR_DEGRADED: {
     status: 503,
     message: "The emulator answers, but {reason}. Acknowledged writes may be lost when it stops.",
@@ -350,6 +362,8 @@ export function keyedMap<T>(): Record<string, T> {
 export class ApiError extends Error {
   readonly status: number;
   readonly devMessage: string;
+  /** A hint for the caller (an address mistake), already part of devMessage; the request log prints it too. */
+  hint?: string;
   constructor(
     readonly code: string,
     status: number,
@@ -373,6 +387,24 @@ export class ApiError extends Error {
     if (this.details) error.details = this.details;
     return { error };
   }
+}
+
+/** The error with a hint for the caller appended to its devMessage. */
+export function withHint(err: ApiError, hint: string | undefined): ApiError {
+  if (!hint) return err;
+  const hinted = new ApiError(err.code, err.status, err.message, `${err.devMessage} ${hint}`, err.details, err.headers);
+  hinted.hint = hint;
+  return hinted;
+}
+
+/**
+ * Where an answered error's code (and hint) is noted on Node's response, for the request log, which sees only
+ * the response: `res[ANSWERED_ERROR]`.
+ */
+export const ANSWERED_ERROR = Symbol("chat-emulator answered error");
+export interface AnsweredError {
+  code: string;
+  hint?: string;
 }
 
 function fill(template: string, params: Record<string, unknown>): string {

@@ -23,9 +23,6 @@ const LANE_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 // The Node adapter's own tests for a URL it takes as written (anything else it normalises through `new URL`).
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
-/** An unread request body is drained up to this much, for this long, after the answer (as the adapter does). */
-const DRAIN_BYTES = 64 * 1024 * 1024;
-const DRAIN_MS = 500;
 /** What the adapter declares for a body its answer gives no type. */
 const DEFAULT_TYPE = "text/plain; charset=UTF-8";
 
@@ -87,7 +84,6 @@ export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResp
       env: { incoming: req, outgoing: res },
     });
     const [handler] = matchResult[0][0][0] as unknown as Route;
-    if (method !== "GET") res.once("finish", () => req.readableEnded || drain(req));
     let out: Response | Promise<Response>;
     try {
       out = handler(c);
@@ -171,24 +167,4 @@ async function writeStreamed(res: ServerResponse, answer: Response): Promise<voi
   res.writeHead(answer.status, outgoing(answer.headers, answer.body !== null));
   if (answer.body) for await (const chunk of answer.body) res.write(chunk);
   res.end();
-}
-
-/** Reads and drops what is left of a request body so the connection can serve the next request; closes it past the bounds. */
-function drain(req: IncomingMessage): void {
-  if (req.destroyed) return;
-  let read = 0;
-  const close = () => {
-    cleanup();
-    req.socket?.destroySoon();
-  };
-  const timer = setTimeout(close, DRAIN_MS).unref();
-  const onData = (chunk: Buffer) => {
-    read += chunk.length;
-    if (read > DRAIN_BYTES) close();
-  };
-  const cleanup = () => {
-    clearTimeout(timer);
-    req.off("data", onData).off("end", cleanup).off("error", cleanup);
-  };
-  req.on("data", onData).on("end", cleanup).on("error", cleanup).resume();
 }

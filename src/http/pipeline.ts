@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { mergePath } from "hono/utils/url";
 import type { Ctx, Env } from "./context.js";
-import { ApiError } from "./errors.js";
+import { ANSWERED_ERROR, ApiError, type AnsweredError } from "./errors.js";
 
 /**
  * The platform planes' request pipeline. Each route gets one handler that runs its plane's stages (journal,
@@ -80,6 +80,8 @@ export function mount(
 
 /** Renders an ApiError in the platform's envelope (source "emulator" on the control plane). */
 export function renderError(c: Ctx, err: ApiError): Response {
+  const res = (c.env as { outgoing?: { [ANSWERED_ERROR]?: AnsweredError } } | undefined)?.outgoing;
+  if (res) res[ANSWERED_ERROR] = { code: err.code, hint: err.hint };
   if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
   const source = c.req.path.startsWith("/_emulator") ? "emulator" : "chat-api";
   return c.json(err.toBody(source), err.status as ContentfulStatusCode);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { ApiError, badRequest, keyedMap, type Details } from "./errors.js";
 import { header, type Ctx } from "./context.js";
+import { CREDENTIALS_REFUSED, holdsCredentials } from "../util/called-url.js";
 
 /**
  * Request validation with the platform's (Laravel-style) sentences, collected per field into `details`.
@@ -61,25 +62,41 @@ export function nestedDeeper(text: string, max: number): boolean {
   return false;
 }
 
+/** What the request's body readers share (Hono's body cache): the one read of the body, and its text. */
+type BodyCache = { bytes?: Promise<Buffer>; text?: Promise<string> };
+const bodyCache = (c: Ctx) => c.req.bodyCache as BodyCache;
+
 /**
  * The body as text, refused with 413 once more than `limit` bytes have arrived (a declared Content-Length over the
  * limit is refused before reading; a chunked body is counted as it streams in and never buffered past the limit).
  * Served by Node, it is read straight from Node's request stream (turning it into a Fetch body stream first costs
- * more than the rest of a small POST), and left in Hono's body cache for later readers (the request journal).
+ * more than the rest of a small POST).
  */
 export function readText(c: Ctx, limit: number): Promise<string> {
-  const cache = c.req.bodyCache as { text?: Promise<string> };
+  const cache = bodyCache(c);
   if (cache.text) return cache.text;
-  if (Number(header(c, "content-length") ?? 0) > limit) return Promise.reject(tooLarge(limit));
+  if (!cache.bytes && Number(header(c, "content-length") ?? 0) > limit) return Promise.reject(tooLarge(limit));
   return (cache.text = readBytes(c, limit).then((bytes) => bytes.toString("utf8")));
 }
 
-/** The body as bytes (files), counted and refused past `limit` like `readText`. */
+/**
+ * The body as bytes (files), counted and refused past `limit` like `readText`. Every reader of a body goes
+ * through here: the body is read once and kept for later readers (the request journal reads it after the
+ * handler did), since a Node stream once read has nothing left for a second reader, nor an `end` to wait for.
+ */
 export function readBytes(c: Ctx, limit: number): Promise<Buffer> {
+  const cache = bodyCache(c);
+  if (cache.bytes) return cache.bytes;
   if (Number(header(c, "content-length") ?? 0) > limit) return Promise.reject(tooLarge(limit));
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming?.readableEnded) return Promise.resolve(Buffer.alloc(0)); // read before, by a reader that kept nothing
-  return incoming ? readIncoming(incoming, limit) : readStream(c.req.raw.body, limit);
+  if (incoming?.readableEnded) return (cache.bytes = Promise.resolve(Buffer.alloc(0))); // drained: nothing left
+  return (cache.bytes = incoming ? readIncoming(incoming, limit) : readStream(c.req.raw.body, limit));
+}
+
+/** The body's text if a reader has read it (or is reading it), else undefined. */
+export function bodyTextRead(c: Ctx): Promise<string> | undefined {
+  const cache = bodyCache(c);
+  return cache.text ?? (cache.bytes && readText(c, Infinity));
 }
 
 async function readIncoming(incoming: IncomingMessage, limit: number): Promise<Buffer> {
@@ -152,7 +169,8 @@ export interface FieldSpec {
   /** Serialized size limit for objects. */
   maxKb?: number;
   in?: readonly string[];
-  url?: boolean;
+  /** A URL; `"called"`: one the emulator calls, so without credentials (util/called-url.ts). */
+  url?: boolean | "called";
   pattern?: RegExp;
   patternMessage?: string;
   items?: FieldSpec;
@@ -180,6 +198,7 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
       if (spec.max !== undefined && [...v].length > spec.max)
         fail(`The ${name} may not be greater than ${spec.max} characters.`);
       if (spec.url && !URL_PATTERN.test(v)) fail(`The ${name} must be a valid URL.`);
+      else if (spec.url === "called" && holdsCredentials(v)) fail(`The ${name} ${CREDENTIALS_REFUSED}.`);
       if (spec.pattern && !spec.pattern.test(v)) fail(spec.patternMessage ?? `The ${name} format is invalid.`);
       break;
     case "boolean":

@@ -150,23 +150,23 @@ export class Outbox extends FilteredLog<Notification, NotificationFilter> {
       if (t.pushTokenType === "voip" && plan.kind !== "call") continue;
       const record = this.base(app, plan, uid, "push", providerOf(t), now, t);
       const provider = resolveProvider(app, t);
-      if (reason) this.add(record, reason);
-      else if (!provider) this.add(record, "INVALID_PUSH_PROVIDER_ID");
-      else {
-        record.providerId = provider.providerId;
-        this.content(app, plan, uid, record);
-        record.payload = tokenPayload(app, plan, record, t, provider);
-        this.send(record);
+      if (!provider) {
+        this.add(record, reason ?? "INVALID_PUSH_PROVIDER_ID");
+        continue;
       }
+      // A suppressed record shows the payload that would have been sent, as the platform's logs do.
+      record.providerId = provider.providerId;
+      this.content(app, plan, uid, record);
+      record.payload = tokenPayload(app, plan, record, t, provider);
+      if (reason) this.add(record, reason);
+      else this.send(record);
     }
     if (enabled(n.channels.customPush)) {
       const record = this.base(app, plan, uid, "push", "custom", now);
+      this.content(app, plan, uid, record);
+      record.payload = envelope(app, "push-notification-payload-generated", { to: { uid }, notificationDetails: details(app, plan, record) });
       if (reason) this.add(record, reason);
-      else {
-        this.content(app, plan, uid, record);
-        record.payload = envelope(app, "push-notification-payload-generated", { to: { uid }, notificationDetails: details(app, plan, record) });
-        this.deliver(app, record, "customPush");
-      }
+      else this.deliver(app, record, "customPush");
     }
     if (!plan.digest) return;
     for (const [channel, provider, key] of [["email", "sendgrid", "sendgrid"], ["email", "custom", "customEmail"], ["sms", "twilio", "twilio"], ["sms", "custom", "customSms"]] as const) {
@@ -194,7 +194,8 @@ export class Outbox extends FilteredLog<Notification, NotificationFilter> {
       conversationId: m.conversationId,
       messageId: m.id,
       messageSentAtMS: m.sentAt * 1000,
-      sender: plan.actor,
+      // A reaction's record names the message's author as `sender` and the reactor as `reactionSender`.
+      sender: plan.reaction ? m.sender : plan.actor,
       // One-on-one: the party who did not act (the user notified; for the actor's own devices, the other one).
       receiver: m.receiverType === "group" || plan.actor === m.sender ? m.receiver : m.sender,
       receiverType: m.receiverType,
@@ -395,8 +396,9 @@ function tokenPayload(app: AppState, plan: Plan, record: Notification, t: PushTo
   const voip = t.pushTokenType === "voip";
   return {
     payload: d,
-    contentAvailable: p.fields.includeContentAvailable === true,
-    mutableContent: p.fields.includeMutableContent === true,
+    // APNs flags as the platform's logs show them: 1 or 0.
+    contentAvailable: p.fields.includeContentAvailable === true ? 1 : 0,
+    mutableContent: p.fields.includeMutableContent === true ? 1 : 0,
     topic: `${String(p.fields.bundleId ?? "")}${voip ? ".voip" : ""}`,
     alert: { title: d.title, body: d.body },
     priority: 10,

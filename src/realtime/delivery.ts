@@ -35,7 +35,10 @@ const MESSAGE_TRIGGERS = new Set([
   "group_member_scope_changed",
   "call_initiated",
   "call_started",
+  // A later join of a group call (signalled by the SDK; a recorded call's joins carry no message).
+  "call_participant_joined",
   "call_ended",
+  "call_busy",
   "call_unanswered",
   "call_rejected",
   "call_cancelled",

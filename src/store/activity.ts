@@ -56,7 +56,12 @@ export class Activity {
   }
 
   noteCall(call: CallRecord): void {
-    for (const p of call.participants) if (p.joinedAt !== undefined) this.timesOf(p.uid).insert(p.joinedAt);
+    for (const p of call.participants) if (p.joinedAt !== undefined) this.noteJoin(p.uid, p.joinedAt);
+  }
+
+  /** A user joined a call at `at`: they were active then. */
+  noteJoin(uid: string, at: number): void {
+    this.timesOf(uid).insert(at);
   }
 
   /** How many users were active at some time in [from, to]: one binary search per user who was ever active. */

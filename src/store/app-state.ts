@@ -1,5 +1,5 @@
 import { Activity } from "./activity.js";
-import { callMessages } from "./call-messages.js";
+import { callMessage, callMessages, type CallParties } from "./call-messages.js";
 import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
 import { ConversationActivity } from "./conversation-activity.js";
@@ -399,12 +399,25 @@ export class AppState {
   addCall(call: CallRecord): MessageRecord[] {
     this.calls.add(call);
     this.activity.noteCall(call);
-    const parties = {
+    return callMessages(call, this.callParties()).map((m) => this.addMessage({ ...m, updatedAt: m.sentAt }));
+  }
+
+  /**
+   * Leaves the call message of one step of a live call (`POST /calls`, `PUT /calls/{sessionId}`): `action` taken
+   * by `actor` at `at`, after the call record was changed. The first step stores the call.
+   */
+  addCallStep(call: CallRecord, action: string, at: number, actor: string): MessageRecord {
+    if (!this.calls.get(call.sessionId)) this.calls.add(call);
+    const m = callMessage(call, this.callParties(), action, at, actor);
+    return this.addMessage({ ...m, updatedAt: m.sentAt });
+  }
+
+  private callParties(): CallParties {
+    return {
       user: (uid: string) => this.users.get(uid),
       group: (guid: string) => this.groups.get(guid),
       membersCount: (guid: string) => this.groups.membersCount(guid),
     };
-    return callMessages(call, parties).map((m) => this.addMessage({ ...m, updatedAt: m.sentAt }));
   }
 
   // ---- auth tokens ----

@@ -38,18 +38,32 @@ function groupSnapshot(g: GroupRecord | undefined, guid: string, membersCount: n
   return Object.assign(out, { membersCount, conversationId });
 }
 
+/** The message action a call status leaves (`ongoing` once answered; the SDK spells the canceled one "cancelled"). */
+export function callAction(status: CallStatus): string {
+  return status === "initiated" || status === "ongoing" ? status : FINAL_ACTION[status];
+}
+
 /**
  * The `category: "call"` messages a call leaves in its conversation, one per status it went through, as the
- * platform shows them: `initiated` when it rang, `ongoing` once answered, then how it ended. Each carries `by` (who
- * acted), `for` (the receiver) and `on` (the call entity as it was at that moment). Entities are snapshots taken
- * now, like those of action messages.
+ * platform shows them: `initiated` when it rang, `ongoing` once answered, then how it ended. The receiver of a
+ * one-on-one call answers or rejects it; everything else is the initiator's doing.
  */
 export function callMessages(call: CallRecord, parties: CallParties): CallMessage[] {
   const events: [string, number][] = [["initiated", call.initiatedAt]];
   if (call.startedAt !== undefined) events.push(["ongoing", call.startedAt]);
   if (call.status !== "initiated" && call.status !== "ongoing")
     events.push([FINAL_ACTION[call.status], call.endedAt ?? call.startedAt ?? call.initiatedAt]);
+  return events.map(([action, at]) =>
+    callMessage(call, parties, action, at, call.receiverType === "user" && (action === "ongoing" || action === "rejected") ? call.receiver : call.initiator),
+  );
+}
 
+/**
+ * One call message: `action` (the call's status it reports, or `busy`) taken by `actor` at `at`. It carries `by`
+ * (who acted), `for` (the receiver) and `on` (the call entity as it is at that moment). Entities are snapshots
+ * taken now, like those of action messages.
+ */
+export function callMessage(call: CallRecord, parties: CallParties, action: string, at: number, actor: string): CallMessage {
   const conversationId = conversationIdOf({ sender: call.initiator, receiver: call.receiver, receiverType: call.receiverType });
   const initiator: Entity = { entity: userSnapshot(parties.user(call.initiator), call.initiator), entityType: "user" };
   const receiver: Entity =
@@ -59,36 +73,29 @@ export function callMessages(call: CallRecord, parties: CallParties): CallMessag
           entity: groupSnapshot(parties.group(call.receiver), call.receiver, parties.membersCount(call.receiver), conversationId),
           entityType: "group",
         };
-  // The receiver of a one-on-one call answers or rejects it; everything else is the initiator's doing.
-  const actor = (action: string): Entity =>
-    call.receiverType === "user" && (action === "ongoing" || action === "rejected")
-      ? { entity: userSnapshot(parties.user(call.receiver), call.receiver), entityType: "user" }
-      : initiator;
-
-  return events.map(([action, at]) => {
-    const on: JsonObject = {
-      sessionid: call.sessionId,
-      conversationId,
-      sender: call.initiator,
-      receiverType: call.receiverType,
-      receiver: call.receiver,
-      status: action,
-      type: call.type,
-      data: { entities: { sender: initiator, receiver }, metadata: call.metadata ?? {} },
-      wsChannel: { secret: call.mid.replace(/-/g, ""), service: `rtc.${MEDIA_DOMAIN}`, identity: call.initiator },
-      initiatedAt: call.initiatedAt,
-      joinedAt: call.initiatedAt,
-    };
-    if (action !== "initiated" && call.startedAt !== undefined) on.startedAt = call.startedAt;
-    return {
-      conversationId,
-      sender: call.initiator,
-      receiverType: call.receiverType,
-      receiver: call.receiver,
-      category: "call",
-      type: call.type,
-      data: { action, entities: { by: actor(action), for: receiver, on: { entity: on, entityType: "call" } } },
-      sentAt: at,
-    };
-  });
+  const by: Entity = actor === call.initiator ? initiator : { entity: userSnapshot(parties.user(actor), actor), entityType: "user" };
+  const on: JsonObject = {
+    sessionid: call.sessionId,
+    conversationId,
+    sender: call.initiator,
+    receiverType: call.receiverType,
+    receiver: call.receiver,
+    status: action,
+    type: call.type,
+    data: { entities: { sender: initiator, receiver }, metadata: call.metadata ?? {} },
+    wsChannel: { secret: call.mid.replace(/-/g, ""), service: `rtc.${MEDIA_DOMAIN}`, identity: call.initiator },
+    initiatedAt: call.initiatedAt,
+    joinedAt: call.initiatedAt,
+  };
+  if (action !== "initiated" && call.startedAt !== undefined) on.startedAt = call.startedAt;
+  return {
+    conversationId,
+    sender: call.initiator,
+    receiverType: call.receiverType,
+    receiver: call.receiver,
+    category: "call",
+    type: call.type,
+    data: { action, entities: { by, for: receiver, on: { entity: on, entityType: "call" } } },
+    sentAt: at,
+  };
 }

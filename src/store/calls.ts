@@ -81,11 +81,20 @@ export class Calls {
   add(call: CallRecord): void {
     this.byId.set(call.sessionId, call);
     this.ordered.insert(call);
-    for (const uid of parties(call)) {
-      let mine = this.byUser.get(uid);
-      if (!mine) this.byUser.set(uid, (mine = new SortedIndex(byInitiation)));
-      mine.insert(call);
-    }
+    for (const uid of parties(call)) this.index(uid, call);
+  }
+
+  /** `uid` takes part in a call already stored (a group member who answered): the call joins their index. */
+  addParticipant(call: CallRecord, participant: CallParticipantRecord): void {
+    const known = takesPart(call, participant.uid);
+    call.participants.push(participant);
+    if (!known) this.index(participant.uid, call);
+  }
+
+  private index(uid: string, call: CallRecord): void {
+    let mine = this.byUser.get(uid);
+    if (!mine) this.byUser.set(uid, (mine = new SortedIndex(byInitiation)));
+    mine.insert(call);
   }
 
   /**

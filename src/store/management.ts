@@ -77,6 +77,11 @@ export const BIRTH_SETTINGS: Readonly<Record<string, Json>> = {
   "core.conversations.updateOnCallActivity": true,
   "core.conversations.updateOnMessageActions": true,
   "core.conversations.updateOnCustomMessage": true,
+  // Push notifications: available to the app, not switched on, no advanced payload fields included.
+  "core.notifications.push.accessible": true,
+  "core.notifications.push.enabled": false,
+  "core.notifications.push.advanced.enabled": false,
+  "core.notifications.push.advanced.included": [],
 };
 
 export function emptyManagement(): ManagementData {

@@ -79,9 +79,18 @@ export class Messages {
   lastId = 0;
   /** The muids of imported messages (ERR_IMPORT_MUID_ALREADY_EXISTS). */
   private readonly importedMuids = new Set<string>();
+  /**
+   * What changed since the change log last took it (see change-tracker.ts): messages by id, null for one deleted
+   * for good; `reloaded` when the whole list was replaced. Too many to compare on every write, so they are noted,
+   * from when the log starts tracking (undefined before: nothing is kept without a data file).
+   */
+  noted: Map<number, MessageRecord | null> | undefined;
+  reloaded = false;
 
   load(messages: MessageRecord[], lastId: number): void {
     this.all = messages.map((m) => ({ ...m }));
+    this.noted?.clear();
+    this.reloaded = true;
     if (!this.all.every((m, i) => i === 0 || this.all[i - 1].id < m.id)) this.all.sort((a, b) => a.id - b.id);
     this.conversations.clear();
     this.threads.clear();
@@ -120,6 +129,7 @@ export class Messages {
   /** Stores a new message under the next id. */
   add(message: Omit<MessageRecord, "id">): MessageRecord {
     const m: MessageRecord = { id: ++this.lastId, ...message };
+    this.noted?.set(m.id, m);
     this.all.push(m);
     this.index(m, true);
     return m;
@@ -158,6 +168,7 @@ export class Messages {
 
   /** Stores a message whose id was reserved earlier, at its place in id order. */
   insert(m: MessageRecord): void {
+    this.noted?.set(m.id, m);
     if (this.all.length === 0 || this.all[this.all.length - 1].id < m.id) {
       this.all.push(m);
       this.index(m, true);
@@ -172,7 +183,13 @@ export class Messages {
     return this.pinned.get(conversationId) ?? 0;
   }
 
+  /** Notes a stored message changed in place (edited, deleted, replied to), for the change log. */
+  touch(m: MessageRecord): void {
+    this.noted?.set(m.id, m);
+  }
+
   pin(m: MessageRecord, by: string, at: number): void {
+    this.touch(m);
     if (m.pinnedAt === undefined) this.countPin(m.conversationId, 1);
     m.pinnedBy = by;
     m.pinnedAt = at;
@@ -180,6 +197,7 @@ export class Messages {
 
   unpin(m: MessageRecord): void {
     if (m.pinnedAt === undefined) return;
+    this.touch(m);
     this.countPin(m.conversationId, -1);
     delete m.pinnedBy;
     delete m.pinnedAt;
@@ -193,6 +211,7 @@ export class Messages {
 
   /** Permanent delete. */
   remove(m: MessageRecord): void {
+    this.noted?.set(m.id, null);
     if (m.pinnedAt !== undefined) this.countPin(m.conversationId, -1);
     removeById(this.all, m.id);
     if (m.imported && m.muid !== undefined) this.importedMuids.delete(m.muid);
@@ -236,6 +255,7 @@ export class Messages {
     const conversation = this.conversations.get(conversationId);
     if (!conversation) return;
     const gone = new Set(conversation.map((m) => m.id));
+    for (const id of gone) this.noted?.set(id, null);
     for (const m of conversation) if (m.imported && m.muid !== undefined) this.importedMuids.delete(m.muid);
     this.all = this.all.filter((m) => !gone.has(m.id));
     for (const m of conversation) if (m.parentId === undefined) this.threads.delete(m.id);

@@ -36,14 +36,27 @@ const pattern = (value: string, message: string): Omit<ConditionRecord, "id" | "
   message: [message],
 });
 
-const ai = (operand: "image" | "video", what: string): Omit<ConditionRecord, "id" | "entity"> => ({
+/**
+ * The explanation of a media condition's threshold values (`violence_greaterThan_30` on an image: "Image contains
+ * violence with confidence greater than 30"), one per value, as the rule examples show them.
+ */
+export function mediaMessages(operand: string, values: readonly string[]): string[] {
+  const what = operand.charAt(0).toUpperCase() + operand.slice(1);
+  return values.map((v) => {
+    const m = /^(.*)_(greaterThan|lessThan)_(\d+(?:\.\d+)?)$/.exec(v);
+    if (!m) return `${what} contains ${v}`;
+    return `${what} contains ${m[1]} with confidence ${m[2] === "greaterThan" ? "greater" : "less"} than ${m[3]}`;
+  });
+}
+
+const ai = (operand: "image" | "video"): Omit<ConditionRecord, "id" | "entity"> => ({
   operand,
   category: "word",
   operator: "contains",
   isKeywordsReferencePresent: false,
   isMediaPresent: true,
   value: ["Any unsafe content_greaterThan_70"],
-  message: [`${what} contains Any unsafe content with confidence greater than 70`],
+  message: mediaMessages(operand, ["Any unsafe content_greaterThan_70"]),
 });
 
 const RULES: [string, string, string, ConditionRecord[]][] = [
@@ -51,8 +64,8 @@ const RULES: [string, string, string, ConditionRecord[]][] = [
   ["custom-profanity-filter", "Custom Message Profanity Filter", "Blocks custom messages with words of the profanity list.", [condition(1, word("custom", ["profanity-list"]))]],
   ["contact_details_filter", "Contact Details Filter", "Blocks messages that share a phone number.", [condition(1, pattern("\\+?\\d[\\d -]{8,}\\d", "Text contains a phone number"))]],
   ["email_filter", "Email Filter", "Blocks messages that share an email address.", [condition(1, pattern("[\\w.+-]+@[\\w-]+\\.[\\w.-]+", "Text contains an email address"))]],
-  ["image-moderation", "AI Image Moderation", "Blocks unsafe images (an AI engine the emulator does not run).", [condition(1, ai("image", "Image"))]],
-  ["video-moderation", "AI Video Moderation", "Blocks unsafe videos (an AI engine the emulator does not run).", [condition(1, ai("video", "Video"))]],
+  ["image-moderation", "AI Image Moderation", "Blocks unsafe images (an AI engine the emulator does not run).", [condition(1, ai("image"))]],
+  ["video-moderation", "AI Video Moderation", "Blocks unsafe videos (an AI engine the emulator does not run).", [condition(1, ai("video"))]],
 ];
 
 export function defaultModeration(createdAt: number): ModerationData {

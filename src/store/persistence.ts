@@ -2,6 +2,8 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Low } from "lowdb";
 import { DataFile } from "lowdb/node";
+import { ChangeLog, listLogs, readLogs } from "./change-log.js";
+import { applyChanges, ChangeTracker } from "./change-tracker.js";
 import { parseSavedState, SeedError } from "./seed.js";
 import { probeWritable, removeStaleTemps, writeStateFile } from "./state-writer.js";
 import type { Store } from "./store.js";
@@ -29,11 +31,16 @@ const MAX_REST_MS = 2000;
 const RETRY_MS = 1000;
 
 /**
- * `--data FILE`: loaded through lowdb at start, then the store is observed and saved by `writeStateFile`
- * (streamed in chunks so a large state never blocks requests; temp file + rename, so a crash never leaves a
- * half-written file). Bursts of changes coalesce into one write, off the request path; `flush()` waits until
- * everything acknowledged so far is on disk. A failed save is loud: a line on stderr each time (even when quiet),
- * `problem` (health answers `degraded`), a retry every second, and `flush()` (the final save) rejects.
+ * `--data FILE`: loaded through lowdb at start, with the change logs beside it replayed (change-log.ts). Every
+ * committed change is then appended to the change log before its answer leaves: `commit()` runs when the first
+ * answer of an event-loop turn is written (see server.ts), so the changes of every request of that turn go in
+ * one append, and a kill -9 loses nothing acknowledged. The whole state is written in the background as a
+ * checkpoint by `writeStateFile` (streamed in chunks so a large state never blocks requests; temp file + rename,
+ * so a crash never leaves a half-written file): the log is rotated first, and the log files the checkpoint
+ * covers are deleted once it is on disk. Bursts of changes coalesce into one checkpoint; `flush()` waits until
+ * everything acknowledged so far is in the data file itself. A failed save is loud: a line on stderr each time
+ * (even when quiet), `problem` (health answers `degraded`), a retry every second, and `flush()` (the final save)
+ * rejects.
  */
 export class Persistence {
   private timer: NodeJS.Timeout | undefined;
@@ -45,14 +52,21 @@ export class Persistence {
   private readonly unsubscribe: () => void;
   /** Why the last save failed; undefined once a save succeeds. */
   problem: string | undefined;
+  /** Changes not yet in the change log; `commit()` appends them. */
+  private pending = false;
+  private committing: NodeJS.Immediate | undefined;
+  private tracker: ChangeTracker | undefined;
+  private readonly changes: ChangeLog;
 
   private constructor(
     private readonly path: string,
     private readonly store: Store,
     private readonly delayMs: number,
     private readonly log: (line: string) => void,
+    fsync: boolean,
   ) {
-    this.unsubscribe = store.onChange(() => this.schedule());
+    this.changes = new ChangeLog(path, (listLogs(path).at(-1)?.n ?? 0) + 1, fsync);
+    this.unsubscribe = store.onChange(() => this.changed());
   }
 
   /**
@@ -62,7 +76,7 @@ export class Persistence {
   static async open(
     path: string,
     store: Store,
-    opts: { now: number; delayMs?: number; log?: (line: string) => void },
+    opts: { now: number; delayMs?: number; log?: (line: string) => void; fsync?: boolean },
   ): Promise<Persistence> {
     await prepareWritable(path);
     const file = new DataFile<StateData | null>(path, {
@@ -76,17 +90,29 @@ export class Persistence {
       const reason = e instanceof SyntaxError ? `is not valid JSON (${e.message})` : `cannot be read (${String(e)})`;
       throw new PersistenceError(`${path}: ${reason}; the file was left untouched.`);
     }
-    const persistence = new Persistence(path, store, opts.delayMs ?? 20, opts.log ?? (() => {}));
-    if (db.data) {
+    const log = opts.log ?? (() => {});
+    const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false);
+    let saved = db.data;
+    const logs = listLogs(path);
+    if (logs.length > 0) {
+      // What the last run acknowledged after its last checkpoint, replayed onto the data file (or, when it never
+      // wrote one, onto the state it started from); the checkpoint below then deletes the logs.
+      saved ??= JSON.parse(JSON.stringify(store.toData())) as StateData;
+      for (const batch of readLogs(logs, log)) applyChanges(saved, batch);
+    }
+    if (saved) {
       try {
-        const { apps, births } = parseSavedState(db.data, opts.now, path);
+        const { apps, births } = parseSavedState(saved, opts.now, path);
         store.replace(apps, births);
       } catch (e) {
         persistence.close();
         if (e instanceof SeedError) throw new PersistenceError(`${e.message}; the file was left untouched.`);
         throw e;
       }
-    } else {
+    }
+    persistence.tracker = new ChangeTracker(store);
+    persistence.pending = false;
+    if (!db.data || logs.length > 0) {
       persistence.dirty = true;
       await persistence.kick();
       if (persistence.problem) {
@@ -95,6 +121,30 @@ export class Persistence {
       }
     }
     return persistence;
+  }
+
+  /** A committed change: into the change log before any answer leaves (at the latest at the end of this turn), into a checkpoint later. */
+  private changed(): void {
+    this.pending = true;
+    this.committing ??= setImmediate(() => this.commit());
+    this.schedule();
+  }
+
+  /**
+   * Appends the changes committed since the last call to the change log, in one write. Runs before an answer is
+   * written (server.ts) and at the end of every turn with changes; costs nothing when there is nothing to append.
+   */
+  commit(): void {
+    if (!this.pending || !this.tracker) return;
+    this.pending = false;
+    clearImmediate(this.committing);
+    this.committing = undefined;
+    try {
+      this.changes.append(this.tracker.take());
+    } catch (e) {
+      // The next checkpoint still writes everything; until one succeeds, a crash would lose these changes.
+      this.failed(e); // the error names the log file
+    }
   }
 
   private schedule(): void {
@@ -124,7 +174,11 @@ export class Persistence {
       this.dirty = false;
       const started = performance.now();
       try {
+        // Everything logged so far goes into this checkpoint; what follows goes to the next log file.
+        this.commit();
+        const covered = this.changes.rotate();
         await writeStateFile(this.path, this.store.toData());
+        this.changes.dropUpTo(covered);
         if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
         this.problem = undefined;
       } catch (e) {
@@ -148,6 +202,7 @@ export class Persistence {
 
   /** Resolves once every change made before the call is written; rejects when that save fails. */
   async flush(): Promise<void> {
+    this.commit();
     this.flushing = true;
     this.wake?.();
     try {
@@ -160,7 +215,10 @@ export class Persistence {
   }
 
   close(): void {
+    this.commit();
     clearTimeout(this.timer);
+    clearImmediate(this.committing);
     this.unsubscribe();
+    this.changes.close();
   }
 }

@@ -185,9 +185,15 @@ export class Store {
 
   toData(): StateData {
     const data: StateData = { format: "chat-emulator/state@1", apps: [...this.apps.values()].map((a) => a.toData()) };
-    const created = [...this.created].filter((id) => this.apps.has(id));
-    if (created.length > 0) data.births = created.map((id) => this.origins.get(id)!);
+    const births = this.toBirths();
+    if (births) data.births = births;
     return data;
+  }
+
+  /** The births of the apps created at run time that still exist (`births` of the state data), if any. */
+  toBirths(): AppData[] | undefined {
+    const created = [...this.created].filter((id) => this.apps.has(id));
+    return created.length > 0 ? created.map((id) => this.origins.get(id)!) : undefined;
   }
 
   private isSeedApp(appId: string): boolean {

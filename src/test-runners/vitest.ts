@@ -63,5 +63,5 @@ export function chatEmulator(options: VitestEmulatorOptions = {}) {
   };
 }
 
-/** The global setup with default options: the bundled demo app, a reset before each file. */
+/** The global setup with default options: the bundled Default App, a reset before each file. */
 export default chatEmulator();

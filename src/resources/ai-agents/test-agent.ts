@@ -3,6 +3,7 @@ import { apiError, badRequest } from "../../http/errors.js";
 import { readBody, validate } from "../../http/validate.js";
 import type { JsonObject } from "../../store/types.js";
 import { randomUuid } from "../../util/random.js";
+import { CREDENTIALS_REFUSED, holdsCredentials } from "../../util/called-url.js";
 import { checkAgentBody } from "./fields.js";
 
 const TIMEOUT_MS = 10_000;
@@ -35,6 +36,7 @@ export async function testAgent(c: Ctx) {
     throw badRequest({
       integrationMeta: ["Only agents of integration type agent with an integrationMeta.baseUrl can be tested: the emulator runs no language model."],
     });
+  if (holdsCredentials(url)) throw badRequest({ "integrationMeta.baseUrl": [`The integrationMeta.baseUrl ${CREDENTIALS_REFUSED}.`] });
   const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
   if (meta?.headers && typeof meta.headers === "object" && !Array.isArray(meta.headers))
     for (const [k, v] of Object.entries(meta.headers)) if (typeof v === "string") headers[k] = v;

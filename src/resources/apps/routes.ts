@@ -18,9 +18,10 @@ const TRIAL_DAYS = 30;
 const ARCHIVE_DAYS = 30;
 
 /** Who owns the app: the tenant account that created it, or the emulator's own account. */
-export function appOwner(app: AppState): { id: number; name: string; email: string } {
+export function appOwner(app: AppState): { id: string; name: string; email: string } {
+  // The account id is a number in `owner` but a string in `appOwner.id` (the app schema and both examples).
   const tenant = app.management.tenant;
-  return tenant ? { id: 1, name: tenant.name, email: tenant.email } : { id: 1, name: "Chat Emulator", email: "owner@chat-emulator.local" };
+  return tenant ? { id: "1", name: tenant.name, email: tenant.email } : { id: "1", name: "Chat Emulator", email: "owner@chat-emulator.local" };
 }
 
 /** The management API's app object, with its API keys keyed by value. */
@@ -80,7 +81,9 @@ export const apps = new Hono<Env>()
       (a) => !searchKey || a.meta.appId.includes(searchKey) || a.meta.name.toLowerCase().includes(searchKey),
     );
     const { data, pagination } = pageOf(matching, perPage, pageNo);
-    return page(c, data.map(appView), pagination);
+    // The list's items also carry `accessKey`: the app's (first) full-access key, as the list example shows.
+    const listed = data.map((a) => ({ ...appView(a), accessKey: [...a.apiKeys.values()].find((k) => k.scope === "fullAccess")?.apiKey ?? null }));
+    return page(c, listed, pagination);
   })
 
   .post("/apps/:appId/usage", async (c) => {

@@ -14,7 +14,7 @@ import { sendMessage } from "../messages/routes.js";
 export const BOTS_PER_APP = 25;
 
 const FIELDS: Schema = {
-  webhookURL: { type: "string", max: 255, url: true },
+  webhookURL: { type: "string", max: 255, url: "called" },
   groupChatSetting: { type: "string", in: GROUP_CHAT_SETTINGS },
   enabled: { type: "boolean" },
   useBasicAuth: { type: "boolean" },

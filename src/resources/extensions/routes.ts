@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
 import { apiError, badRequest, keyedMap } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
-import { bulkFailure, ok, page } from "../../http/reply.js";
+import { bulkFailure, ok } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { JsonObject } from "../../store/types.js";
@@ -21,7 +22,22 @@ const HOOK_TEXT = {
   after_message: "The hook triggers after sending a message.",
 };
 
+/** The host of an extension's service in the app's region (`https://<id>-<region>.cometchat.io`), as the examples show. */
+export function serviceHost(app: AppState, id: string): string {
+  return `https://${id}-${app.meta.region}.cometchat.io`;
+}
+
+/**
+ * The token the extension services put in the URLs they hand out (`<signature>.<base64 {"appId"}>`, the examples'
+ * form): derived from the app and the extension, so it is stable across restarts and differs between apps.
+ */
+export function serviceToken(app: AppState, id: string): string {
+  const signature = createHash("sha256").update(`${app.meta.appId}/${id}`).digest("base64url");
+  return `${signature}=.${Buffer.from(JSON.stringify({ appId: app.meta.appId })).toString("base64url")}`;
+}
+
 function extensionView(app: AppState, e: ExtensionSpec) {
+  const host = serviceHost(app, e.id);
   return {
     id: e.id,
     name: e.name,
@@ -29,7 +45,9 @@ function extensionView(app: AppState, e: ExtensionSpec) {
     description: e.tagLine,
     author: "CometChat",
     email: "help@cometchat.com",
+    webhookURL: `${host}/v1/`,
     accessToAppData: false,
+    adminURL: `${host}/v1/show-setting?appToken=${serviceToken(app, e.id)}`,
     websiteURL: "https://www.cometchat.com",
     // Whether the extension is enabled for this app.
     isActive: app.management.extensions[e.id]?.enabled === true,
@@ -75,8 +93,30 @@ async function writeSettings(c: Ctx, op: "store" | "update") {
 
 /** What store and update answer: the settings for most, `{success: true}` for the upsert forms. */
 function replyBody(app: AppState, ext: ExtensionSpec, spec: SettingsSpec) {
+  if (spec.replies?.write === "bare") return { success: true };
   if (spec.ops === "upsert") return { data: { success: true } };
-  return { data: { settings: app.management.extensions[ext.id]?.settings ?? {} } };
+  return { data: { settings: settingsView(app, ext, spec, app.management.extensions[ext.id]?.settings ?? {}) } };
+}
+
+/** Settings as the service shows them: with the app id and the reply URL for the services that hand one out. */
+function settingsView(app: AppState, ext: ExtensionSpec, spec: SettingsSpec, settings: JsonObject): JsonObject {
+  if (!spec.replyWebhook) return settings;
+  const webhookURL = `${serviceHost(app, ext.id)}/v1/webhook?token=${serviceToken(app, ext.id)}`;
+  return { ...settings, appId: app.meta.appId, webhookURL };
+}
+
+/** What delete answers (`{data: {success: true}}` unless the extension's published reply differs). */
+function deleteReply(app: AppState, ext: ExtensionSpec, spec: SettingsSpec) {
+  switch (spec.replies?.delete) {
+    case "bare":
+      return { success: true };
+    case "settingsSuccess":
+      return { data: { settings: { success: true } } };
+    case "settingsAfter":
+      return { data: { settings: effectiveSettings(app, ext.id) } };
+    default:
+      return { data: { success: true } };
+  }
 }
 
 /**
@@ -131,7 +171,11 @@ export const extensions = new Hono<Env>()
     const pageNo = q.int("page", { def: 1, min: 1 });
     q.done();
     const { data, pagination } = pageOf(EXTENSIONS, perPage, pageNo);
-    return page(c, data.map((e) => extensionView(app, e)), pagination);
+    // `links.next` (the example's) addresses the next page while there is one.
+    const next = new URL(c.req.url);
+    next.searchParams.set("page", String(pageNo + 1));
+    const links = pageNo < pagination.total_pages ? { next: next.toString() } : {};
+    return c.json({ data: data.map((e) => extensionView(app, e)), meta: { pagination: { ...pagination, links } } });
   })
   .post("/apps/:appId/extensions", async (c) => {
     const app = pathApp(c);
@@ -191,13 +235,13 @@ export const extensions = new Hono<Env>()
   .put("/apps/:appId/extensions/:ext/v1/settings", (c) => writeSettings(c, "update"))
   .get("/apps/:appId/extensions/:ext/v1/settings", (c) => {
     const started = performance.now();
-    const { app, ext } = settingsTarget(c, "get");
-    return serviceReply(c, { data: { settings: { ...effectiveSettings(app, ext.id), appId: app.meta.appId } } }, started);
+    const { app, ext, spec } = settingsTarget(c, "get");
+    return serviceReply(c, { data: { settings: settingsView(app, ext, spec, { ...effectiveSettings(app, ext.id), appId: app.meta.appId }) } }, started);
   })
   .delete("/apps/:appId/extensions/:ext/v1/settings", (c) => {
     const started = performance.now();
-    const { app, ext } = settingsTarget(c, "delete");
+    const { app, ext, spec } = settingsTarget(c, "delete");
     const { settings: _gone, ...state } = app.management.extensions[ext.id]!;
     app.management.extensions[ext.id] = { ...state, updatedAt: c.get("emulator").clock.now() };
-    return serviceReply(c, { data: { success: true } }, started);
+    return serviceReply(c, deleteReply(app, ext, spec), started);
   });

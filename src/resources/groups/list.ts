@@ -31,6 +31,8 @@ export interface GroupFilters {
   membersCount?: Partial<Record<(typeof COUNT_OPS)[number], number>>;
   /** Only groups this user is a member of. */
   joinedBy?: UserRecord;
+  /** Private groups only if this user is a member (the client plane's list). */
+  hidePrivateFrom?: UserRecord;
   /** Cursor: groups touched after (`append`) or before (`prepend`) this time. */
   updatedAt?: number;
   affix: "append" | "prepend";
@@ -82,13 +84,15 @@ export function listGroups(app: AppState, f: GroupFilters): { groups: GroupRecor
     if (f.tags?.length && !f.tags.some((t) => x.tags.includes(t))) return false;
     if (f.updatedAt !== undefined && (f.affix === "append" ? touchedAt(x) <= f.updatedAt : touchedAt(x) >= f.updatedAt)) return false;
     if (f.joinedBy && !g.member(x.guid, f.joinedBy.uid)) return false;
+    if (f.hidePrivateFrom && x.type === "private" && !g.member(x.guid, f.hidePrivateFrom.uid)) return false;
     if (f.createdAt && !inRange(x.createdAt, f.createdAt)) return false;
     if (f.updatedAtRange && !(x.updatedAt !== x.createdAt && inRange(x.updatedAt, f.updatedAtRange))) return false;
     if (f.membersCount && !countMatches(g.membersCount(x.guid), f.membersCount)) return false;
     return true;
   };
 
-  const filtered = candidates !== undefined || f.createdAt !== undefined || f.updatedAtRange !== undefined || f.membersCount !== undefined;
+  const hidesPrivate = f.hidePrivateFrom !== undefined && (g.byType.get("private")?.size ?? 0) > 0;
+  const filtered = candidates !== undefined || f.createdAt !== undefined || f.updatedAtRange !== undefined || f.membersCount !== undefined || hidesPrivate;
   let ordered: Iterable<GroupRecord>;
   if (candidates) {
     candidates.sort(order.compare);

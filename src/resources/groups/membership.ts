@@ -40,6 +40,15 @@ export function pathGroup(app: AppState, guid: string): GroupRecord {
   return group;
 }
 
+/**
+ * On the client plane a private group shows itself to its members only: the SDK's group list leaves it out for
+ * others (as documented for `GroupsRequest`), and its details and members answer as its messages do.
+ */
+export function requireVisible(app: AppState, group: GroupRecord, viewer: UserRecord | undefined): void {
+  if (viewer && group.type === "private" && !app.groups.member(group.guid, viewer.uid))
+    throw apiError("ERR_GROUP_NOT_JOINED", { uid: viewer.uid, guid: group.guid });
+}
+
 /** The acting user's membership; acting in a group needs one. */
 function actingMember(app: AppState, group: GroupRecord, actor: UserRecord): MemberRecord {
   const mine = app.groups.member(group.guid, actor.uid);

@@ -11,7 +11,7 @@ import { SYSTEM_UID } from "../messages/view.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireUser } from "../users/lookup.js";
 import { COUNT_OPS, listGroups } from "./list.js";
-import { addMember, banUser, makeAdmin, pathGroup, requireAdmin, requireRoom } from "./membership.js";
+import { addMember, banUser, makeAdmin, pathGroup, requireAdmin, requireRoom, requireVisible } from "./membership.js";
 import { groupView } from "./view.js";
 import { allowList, requireAllowed, requireListed } from "../roles/enforce.js";
 
@@ -153,6 +153,7 @@ export const groups = new Hono<Env>()
       updatedAtRange: q.bounds("updatedAt", RANGE),
       membersCount: q.bounds("membersCount", COUNT_OPS),
       joinedBy: hasJoined ? viewer : undefined,
+      hidePrivateFrom: c.get("actor"),
       updatedAt: q.optInt("updatedAt"),
       affix: q.oneOf("affix", ["append", "prepend"] as const) ?? "append",
       sortBy: q.oneOf("sortBy", ["name", "guid", "createdAt"] as const) ?? "name",
@@ -179,6 +180,7 @@ export const groups = new Hono<Env>()
     const viewer = onBehalfOf(c, "optional");
     requireAllowed(c.get("app"), viewer, "u.getGroup");
     const group = pathGroup(c.get("app"), c.req.param("guid"));
+    requireVisible(c.get("app"), group, c.get("actor"));
     return okCached(c, group, viewer, () => groupView(c.get("app"), group, { viewer, tags: group.tags.length > 0 }));
   })
 

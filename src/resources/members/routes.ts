@@ -7,7 +7,7 @@ import { bulkFailure, ok, page, success, prependCursor } from "../../http/reply.
 import { Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import { SCOPES, type Scope } from "../../store/types.js";
 import { MEMBER_LISTS, MEMBERS } from "../groups/routes.js";
-import { addMember, banUser, changeScope, pathGroup, removeMember } from "../groups/membership.js";
+import { addMember, banUser, changeScope, pathGroup, removeMember, requireVisible } from "../groups/membership.js";
 import { messageView } from "../messages/view.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../users/view.js";
@@ -27,7 +27,7 @@ function requireSomeList(body: Body): void {
   );
 }
 
-/** Adds (and bans) the users the body's lists name; a result per user. The SDK sends it as PUT. */
+/** Adds (and bans) the users the body's lists name; a result per user, in all four lists. The SDK sends it as PUT. */
 export async function addMembers(c: Ctx) {
   const actor = onBehalfOf(c, "optional");
   const app = c.get("app");
@@ -38,10 +38,8 @@ export async function addMembers(c: Ctx) {
   const now = c.get("emulator").clock.now();
   const data: Record<string, Record<string, unknown>> = {};
   for (const [list, scope] of Object.entries(MEMBER_LISTS) as [string, Scope][]) {
-    const uids = body[list] as string[] | undefined;
-    if (!uids?.length) continue;
     data[list] = keyedMap();
-    for (const uid of uids) {
+    for (const uid of (body[list] as string[] | undefined) ?? []) {
       try {
         const message = addMember(app, now, group, requireUser(app, uid), scope, actor);
         data[list][uid] = { success: true, data: messageView(app, message) };
@@ -50,18 +48,16 @@ export async function addMembers(c: Ctx) {
       }
     }
   }
-  const toBan = body.usersToBan as string[] | undefined;
-  if (toBan?.length) {
-    data.usersToBan = {};
-    for (const uid of toBan) {
-      try {
-        banUser(app, now, group, requireUser(app, uid), actor, { membersOnly: false });
-        data.usersToBan[uid] = { success: true };
-      } catch (e) {
-        data.usersToBan[uid] = bulkFailure(e);
-      }
+  data.usersToBan = keyedMap();
+  for (const uid of (body.usersToBan as string[] | undefined) ?? []) {
+    try {
+      banUser(app, now, group, requireUser(app, uid), actor, { membersOnly: false });
+      data.usersToBan[uid] = { success: true };
+    } catch (e) {
+      data.usersToBan[uid] = bulkFailure(e);
     }
   }
+  // All four lists, `{}` for one that named nobody (the SDK reads the keys of each).
   return ok(c, data);
 }
 
@@ -72,6 +68,7 @@ export const members = new Hono<Env>()
     const viewer = onBehalfOf(c, "optional");
     const app = c.get("app");
     const group = pathGroup(app, c.req.param("guid"));
+    requireVisible(app, group, c.get("actor"));
     requireScopeAllowed(app, group, viewer, "listMembers");
     const q = new Query(c);
     const status = q.oneOf("status", ["available", "offline"] as const);

@@ -41,6 +41,7 @@ export function commitEdit(app: AppState, now: number, m: MessageRecord, edit: E
   m.editedAt = now;
   m.editedBy = actor?.uid ?? SYSTEM_UID;
   m.updatedAt = now;
+  app.messages.touch(m);
   const action = messageAction(app, now, m, "edited", actor);
   app.emit("message_edited", () => ({ message: messageView(app, action) }), action);
   return action;
@@ -51,6 +52,7 @@ export function commitDelete(app: AppState, now: number, m: MessageRecord, actor
   m.deletedAt ??= now;
   m.deletedBy ??= actor?.uid ?? SYSTEM_UID;
   m.updatedAt = now;
+  app.messages.touch(m);
   const action = messageAction(app, now, m, "deleted", actor);
   app.emit("message_deleted", () => ({ message: messageView(app, action) }), action);
   return action;

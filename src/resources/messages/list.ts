@@ -1,5 +1,6 @@
 import { compareMessages, idOrdered, lowerBoundId, lowerBoundKey, type MessageKey } from "../../store/messages.js";
 import { firstWhere } from "../../util/search.js";
+import { parseConversationId } from "../../store/conversation-ids.js";
 import type { AppState } from "../../store/app-state.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
 import { inRange, Query, RANGE } from "../../http/validate.js";
@@ -92,27 +93,50 @@ export function walk(sources: Source[], cursor: Cursor, keep: (m: MessageRecord)
 }
 
 /**
- * The cursor-style `meta` of message lists. `sdk` (client plane) adds `cursor`, where the SDK reads where the next
- * page in the walk's direction starts; without it the SDK's second `fetchPrevious()` returns nothing.
+ * The cursor-style `meta` of message lists. On the client plane (`sdk`) it adds what the SDKs page by: `cursor`,
+ * where the next page in the walk's direction starts (without it SDK 4's second `fetchPrevious()` returns nothing;
+ * SDK 3 reads it even on an empty page), and `pagination`, whose `total_pages` of 1 tells both SDKs that no page
+ * follows in that direction. A cursor list knows only whether another page follows (`more`), so `total` counts this
+ * page and, when another follows, one message of it.
  */
-export function cursorMeta(items: MessageRecord[], cursor: Cursor, extra: Record<string, unknown> = {}, sdk = false) {
+export function cursorMeta(items: MessageRecord[], cursor: Cursor, extra: Record<string, unknown> = {}, sdk?: { more: boolean }) {
   const meta: Record<string, unknown> = { current: { limit: cursor.limit, count: items.length, ...extra } };
   const first = items[0];
   const last = items.at(-1);
   if (first && last) {
     meta.previous = { affix: "prepend", sentAt: first.sentAt, id: String(first.id) };
     meta.next = { affix: "append", sentAt: last.sentAt, id: String(last.id) };
-    if (sdk) {
-      const edge = cursor.affix === "prepend" ? first : last;
-      meta.cursor = { affix: cursor.affix, id: String(edge.id), sentAt: edge.sentAt };
-    }
+  }
+  if (sdk) {
+    const edge = cursor.affix === "prepend" ? first : last;
+    meta.cursor = edge ? { affix: cursor.affix, id: String(edge.id), sentAt: edge.sentAt } : { affix: cursor.affix };
+    const total = items.length + (sdk.more ? 1 : 0);
+    meta.pagination = { total, count: items.length, per_page: cursor.limit, current_page: 1, total_pages: Math.max(1, Math.ceil(total / cursor.limit)) };
   }
   return meta;
 }
 
+/**
+ * `walk` that also says whether another page follows in the walk's direction: it walks one message further and
+ * leaves that one out.
+ */
+export function walkPage(sources: Source[], cursor: Cursor, keep: (m: MessageRecord) => boolean): { items: MessageRecord[]; more: boolean } {
+  const items = walk(sources, { ...cursor, limit: cursor.limit + 1 }, keep);
+  const more = items.length > cursor.limit;
+  if (more) {
+    if (cursor.affix === "prepend") items.shift();
+    else items.pop();
+  }
+  return { items, more };
+}
+
 export type Filter = (m: MessageRecord) => boolean;
 
-const CATEGORIES = ["message", "custom", "interactive", "action", "call"] as const;
+/** Every category the SDK defines (`CometChat.CATEGORY`): a list may ask for any of them. */
+const CATEGORIES = ["message", "custom", "interactive", "action", "call", "agentic", "card"] as const;
+
+/** Chat types, and the other types the SDK defines (`CometChat.MESSAGE_TYPE`: media, custom, the agentic ones). */
+const LISTED_TYPES: readonly string[] = [...MESSAGE_TYPES, "media", "custom", "assistant", "tool-result", "tool-arguments"];
 
 /**
  * The message filters every message list shares, read from the query. Returns the cursor and one predicate;
@@ -135,10 +159,10 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
   if (id !== undefined) cursor.key = app.messages.keyOf(id);
   const categories = [...(q.listOf("category", CATEGORIES) ?? []), ...(q.listOf("categories", CATEGORIES) ?? [])];
   const types = [...(q.list("type") ?? []), ...(q.list("types") ?? [])];
-  // A type filter for chat messages only (no custom or action category asked for) must name a chat type.
+  // A type filter for chat messages only (no custom or action category asked for) must name a type the SDK knows.
   if (types.length && categories.length && categories.every((c) => c === "message"))
     types.forEach((t, i) => {
-      if (!(MESSAGE_TYPES as readonly string[]).includes(t)) q.fail(`types.${i}`, `The selected types.${i} is invalid.`);
+      if (!LISTED_TYPES.includes(t)) q.fail(`types.${i}`, `The selected types.${i} is invalid.`);
     });
   const attachmentTypes = q.listOf("attachmentTypes", ["image", "video", "audio", "file"] as const);
   const receiverType = q.oneOf("receiverType", ["user", "group"] as const);
@@ -226,8 +250,8 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
   return { cursor, keep, flags };
 }
 
-/** Messages of `sources` after the viewer's read pointer that others sent (for `count=true`). */
-export function unreadCount(app: AppState, viewer: UserRecord, sources: Source[]): number {
+/** Messages of `sources` after the viewer's read pointer that others sent (for `count=true`), except those `skip` names. */
+export function unreadCount(app: AppState, viewer: UserRecord, sources: Source[], skip?: Filter): number {
   let n = 0;
   for (const s of sources) {
     const first = s.messages[0];
@@ -243,8 +267,27 @@ export function unreadCount(app: AppState, viewer: UserRecord, sources: Source[]
         if (ordered) break;
         continue;
       }
-      if (m.id <= s.until && m.readAt === undefined && m.sender !== viewer.uid && m.category !== "action" && m.parentId === undefined) n++;
+      if (m.id <= s.until && m.readAt === undefined && m.sender !== viewer.uid && m.category !== "action" && m.parentId === undefined && !skip?.(m)) n++;
     }
   }
   return n;
+}
+
+/**
+ * The SDK's unread counts (`unread=1&count=1` on the client plane): per conversation of `sources` with unread
+ * messages that pass `keep` (the list's own filters: receiverType, hideMessagesFromBlockedUsers, categories), the
+ * other user or the group and how many. The SDK's `getUnreadMessageCount*` read this list.
+ */
+export function unreadCounts(app: AppState, viewer: UserRecord, sources: Source[], keep: Filter) {
+  const out: { entityId: string; entityType: "user" | "group"; count: number }[] = [];
+  for (const s of sources) {
+    const first = s.messages[0];
+    const at = first && parseConversationId(first.conversationId);
+    if (!at) continue;
+    const count = unreadCount(app, viewer, [s], (m) => !keep(m));
+    if (count === 0) continue;
+    if ("guid" in at) out.push({ entityId: at.guid, entityType: "group", count });
+    else out.push({ entityId: at.uids[0] === viewer.uid ? at.uids[1] : at.uids[0], entityType: "user", count });
+  }
+  return out;
 }

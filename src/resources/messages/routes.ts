@@ -12,10 +12,12 @@ import { applyExtensions } from "../../extensions/effects.js";
 import { requireUser } from "../users/lookup.js";
 import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
 import { canSee, pathMessage, visibleTo } from "./access.js";
-import { cursorMeta, readMessageQuery, sourceOf, unreadCount, walk, type Source } from "./list.js";
+import { cursorMeta, readMessageQuery, sourceOf, unreadCount, unreadCounts, walk, walkPage, type Cursor, type Source } from "./list.js";
+import { pagination } from "../../http/pagination.js";
 import { checkText, conversationFor, readContent, store, type Content } from "./send.js";
 import { messageText, messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
 import { commitDelete, commitEdit } from "./changes.js";
+import { receiptsOf } from "./receipts.js";
 import { isHeld, moderateEdit } from "../moderation/screen.js";
 
 function receiverOf(body: Body): { receiverType: ReceiverType; receiver: string } | undefined {
@@ -89,17 +91,41 @@ function appSources(app: AppState, viewer: UserRecord | undefined, conversationI
   return ids.map((id) => sourceOf(app, visibleTo(app, viewer, id)));
 }
 
-function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q: Query, opts: { defaultLimit?: number } = {}) {
+interface ListOptions {
+  defaultLimit?: number;
+  /** Add the page-style meta (`pagination` and a numeric `cursor`) the list's published example shows. */
+  pageStyle?: boolean;
+}
+
+function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q: Query, opts: ListOptions = {}) {
   const app = c.get("app");
   requireAllowed(app, viewer, "u.listMessages");
   const { cursor, keep, flags } = readMessageQuery(app, q, viewer, opts);
   q.done();
-  const items = walk(sources, cursor, keep);
+  // The client plane answers what the SDKs read: unread counts per conversation, and SDK paging meta.
+  const sdk = c.get("actor") !== undefined;
+  if (sdk && flags.unread && flags.count) return ok(c, unreadCounts(app, viewer!, sources, keep));
+  const { items, more } = sdk ? walkPage(sources, cursor, keep) : { items: walk(sources, cursor, keep), more: false };
   const extra = flags.count && viewer ? { unreadCount: unreadCount(app, viewer, sources) } : {};
   const memo: EntityMemo = new Map();
   const view = { hideQuoted: flags.hideQuotedMessages, threadSubscribed: flags.withThreadSubscribed };
-  const meta = cursorMeta(items, cursor, extra, c.get("actor") !== undefined);
+  const meta = cursorMeta(items, cursor, extra, sdk ? { more } : undefined);
+  if (opts.pageStyle) Object.assign(meta, pageStyleMeta(sources, items, cursor));
   return answerItems(c, items, (m) => messageText(app, m, viewer, memo, view), { meta });
+}
+
+/**
+ * `meta.pagination` and `meta.cursor` as the example of `GET /users/{uid}/messages` without `onBehalfOf` shows
+ * them, next to the cursor meta. `total` counts the conversations' messages before filters (known without a walk);
+ * the cursor names the page's last message in the walk's direction, with a numeric id.
+ */
+function pageStyleMeta(sources: Source[], items: MessageRecord[], cursor: Cursor) {
+  const total = sources.reduce((n, s) => n + s.messages.length, 0);
+  const edge = cursor.affix === "prepend" ? items[0] : items.at(-1);
+  return {
+    pagination: pagination(total, items.length, cursor.limit, 1),
+    ...(edge ? { cursor: { id: edge.id, affix: cursor.affix } } : {}),
+  };
 }
 
 /**
@@ -134,6 +160,8 @@ export const messages = new Hono<Env>()
   .get("/messages/:id", (c) => {
     const viewer = onBehalfOf(c, "optional");
     const m = pathMessage(c.get("app"), c.req.param("id"), viewer);
+    // The SDK's getMessageReceipts reads the message's receipts here.
+    if (c.get("actor")) return ok(c, { ...messageView(c.get("app"), m, viewer), receipts: { data: receiptsOf(c.get("app"), m) } });
     return okCached(c, m, viewer, () => messageView(c.get("app"), m, viewer));
   })
 
@@ -202,6 +230,7 @@ export const messages = new Hono<Env>()
     const reply = store(app, now, sender, target.receiverType, target.receiver, conversationId, content, id);
     if (!isHeld(reply)) {
       parent.replyCount = (parent.replyCount ?? 0) + 1;
+      app.messages.touch(parent);
       // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
       const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
       if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
@@ -227,11 +256,12 @@ export const messages = new Hono<Env>()
     const app = c.get("app");
     const other = requireUser(app, c.req.param("uid"));
     const q = new Query(c);
-    const perPage = q.int("perPage", { def: 10, min: 1, max: 1000 });
+    // The reference: `perPage` (default 100) pages the app's view; `limit` (default 10) applies with onBehalfOf.
+    const perPage = q.int("perPage", { def: viewer ? 10 : 100, min: 1, max: 1000 });
     const sources = viewer
       ? [sourceOf(app, visibleTo(app, viewer, userConversationId(viewer.uid, other.uid)))]
       : [...app.conversations.directOf(other.uid)].map((id) => ({ messages: app.messages.conversation(id), after: 0, until: Infinity }));
-    return listReply(c, viewer, sources, q, { defaultLimit: perPage });
+    return listReply(c, viewer, sources, q, { defaultLimit: perPage, pageStyle: !viewer });
   })
 
   .get("/groups/:guid/messages", (c) => {

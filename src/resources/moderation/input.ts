@@ -32,7 +32,19 @@ export async function readForm(c: Ctx): Promise<Body> {
   return out;
 }
 
-/** Terms of one form field: a JSON array, or one term per line. */
+/**
+ * Terms given as text (a CSV file, a form field, a JSON string): comma-separated, as the schema describes
+ * `searchTerms`, or one per line; surrounding quotes and blanks dropped. A term that holds a comma (a pattern's
+ * `{2,4}`) is given in a JSON array.
+ */
+export function splitTerms(text: string): string[] {
+  return text
+    .split(/\r?\n|,/)
+    .map((t) => t.trim().replace(/^"(.*)"$/s, "$1").trim())
+    .filter((t) => t.length > 0);
+}
+
+/** Terms of one form field: a JSON array, or comma-separated / one per line. */
 function formTerms(value: string): unknown[] {
   if (value.trimStart().startsWith("[")) {
     try {
@@ -42,7 +54,7 @@ function formTerms(value: string): unknown[] {
       // not JSON: lines
     }
   }
-  return value.split(/\r?\n/);
+  return splitTerms(value);
 }
 
 /** The `limit` of a moderation list. */

@@ -5,7 +5,7 @@ import { ok, success } from "../../http/reply.js";
 import { Query, validate, type Body } from "../../http/validate.js";
 import type { KeywordCategory, KeywordListRecord } from "../../store/moderation.js";
 import { listProblem, patternProblem } from "../../util/safe-regex.js";
-import { currentList, listLimit, byPathId, readForm } from "./input.js";
+import { currentList, listLimit, byPathId, readForm, splitTerms } from "./input.js";
 import { ID_MESSAGE, MODERATION_ID } from "./rules.js";
 import { keywordView } from "./views.js";
 
@@ -15,21 +15,13 @@ const CATEGORIES: readonly KeywordCategory[] = ["word", "pattern", "sentence-sim
 const MAX_TERMS = 10_000;
 const MAX_TERM = 500;
 
-/** Terms of a CSV file: one per cell, surrounding quotes and blanks dropped. */
-function csvTerms(csv: string): string[] {
-  return csv
-    .split(/\r?\n|,/)
-    .map((t) => t.trim().replace(/^"(.*)"$/s, "$1").trim())
-    .filter((t) => t.length > 0);
-}
-
 /** The terms a body gives (see `readForm` for forms), and whether a CSV file gave some. */
 function termsOf(body: Body): { terms?: unknown[]; csv: boolean } {
   const files = Array.isArray(body.file) ? (body.file as { csv?: string }[]) : [];
-  const fromCsv = files.flatMap((f) => (typeof f?.csv === "string" ? csvTerms(f.csv) : []));
+  const fromCsv = files.flatMap((f) => (typeof f?.csv === "string" ? splitTerms(f.csv) : []));
   const raw = body.searchTerms;
   if (raw === undefined && files.length === 0) return { csv: false };
-  const given = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const given = raw === undefined ? [] : Array.isArray(raw) ? raw : typeof raw === "string" ? splitTerms(raw) : [raw];
   return { terms: [...given, ...fromCsv], csv: files.length > 0 };
 }
 

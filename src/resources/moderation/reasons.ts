@@ -30,7 +30,7 @@ export const reasons = new Hono<Env>()
     const reason: ReasonRecord = { id, name: body.name as string, createdAt: now, updatedAt: now };
     if (typeof body.description === "string") reason.description = body.description;
     app.moderation.reasons.set(id, reason);
-    return ok(c, reasonView(reason));
+    return ok(c, reasonView(reason, "created"));
   })
 
   .get("/moderation/reasons", (c) => {
@@ -38,7 +38,7 @@ export const reasons = new Hono<Env>()
     const limit = listLimit(q, 100);
     q.done();
     const all = [...c.get("app").moderation.reasons.values()].slice(0, limit);
-    return currentList(c, all.map((r) => reasonView(r, true)), limit);
+    return currentList(c, all.map((r) => reasonView(r, "listed")), limit);
   })
 
   .get("/moderation/reasons/:id", (c) => ok(c, reasonView(pathReason(c))))

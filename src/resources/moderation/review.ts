@@ -27,7 +27,10 @@ export function deliver(app: AppState, m: MessageRecord): void {
   m.data = { ...m.data, moderation: APPROVED };
   app.deliverMessage(m);
   const parent = m.parentId === undefined ? undefined : app.messages.get(m.parentId);
-  if (parent) parent.replyCount = (parent.replyCount ?? 0) + 1;
+  if (parent) {
+    parent.replyCount = (parent.replyCount ?? 0) + 1;
+    app.messages.touch(parent);
+  }
   publishSent(app, m);
 }
 

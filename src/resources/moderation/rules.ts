@@ -5,6 +5,7 @@ import { ok, success } from "../../http/reply.js";
 import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { current, type ConditionRecord, type RuleRecord, type RuleRevision } from "../../store/moderation.js";
+import { mediaMessages } from "../../store/moderation-defaults.js";
 import type { JsonObject } from "../../store/types.js";
 import { listProblem, patternProblem } from "../../util/safe-regex.js";
 import { currentList, listLimit, byPathId } from "./input.js";
@@ -58,6 +59,7 @@ function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
       value: c.value as string[],
     };
     if (Array.isArray(c.message)) condition.message = c.message as string[];
+    else if (condition.operand === "image" || condition.operand === "video") condition.message = mediaMessages(condition.operand, condition.value);
     let patternsValid = !byList && condition.category === "pattern";
     condition.value.forEach((v, j) => {
       if (byList && !app.moderation.keywordLists.has(v)) (details[`${at}.value.${j}`] ??= []).push(`The keyword list ${v} does not exist.`);

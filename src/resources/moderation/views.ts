@@ -17,18 +17,17 @@ import { flaggedMessage } from "./review.js";
 
 /** Wire shapes of moderation objects (catalogue §17 and its additions). */
 
-/** Reasons: integer seconds on one reason; lists show `default` and their times as strings (as the examples do). */
-export function reasonView(r: ReasonRecord, inList = false): Record<string, unknown> {
+/**
+ * Reasons: times as strings (the list's example, and the get and update schemas), except on create, whose example
+ * shows integer seconds; lists also show `default`.
+ */
+export function reasonView(r: ReasonRecord, as: "created" | "one" | "listed" = "one"): Record<string, unknown> {
   const out: Record<string, unknown> = { id: r.id, name: r.name };
   if (r.description !== undefined) out.description = r.description;
-  if (inList) {
-    out.default = r.default === true;
-    out.createdAt = String(r.createdAt);
-    out.updatedAt = String(r.updatedAt);
-  } else {
-    out.createdAt = r.createdAt;
-    out.updatedAt = r.updatedAt;
-  }
+  if (as === "listed") out.default = r.default === true;
+  const time = as === "created" ? (t: number) => t : String;
+  out.createdAt = time(r.createdAt);
+  out.updatedAt = time(r.updatedAt);
   return out;
 }
 

@@ -145,7 +145,7 @@ function pushProviderRoutes(kind: ProviderKind, schema: Schema, createdReply: (a
 
 // ---- custom push, Twilio, SendGrid, custom SMS and email ----
 
-const WEBHOOK_URL = { type: "string", max: 255, url: true } as const;
+const WEBHOOK_URL = { type: "string", max: 255, url: "called" } as const;
 const BASIC_AUTH: Schema = {
   isEnabled: { type: "boolean" },
   webhookURL: WEBHOOK_URL,

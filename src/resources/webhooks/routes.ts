@@ -13,7 +13,7 @@ export const WEBHOOKS_PER_APP = 25;
 
 const FIELDS: Schema = {
   name: { type: "string", max: 100 },
-  webhookURL: { type: "string", max: 255, url: true },
+  webhookURL: { type: "string", max: 255, url: "called" },
   useBasicAuth: { type: "boolean" },
   username: { type: "string", max: 50 },
   password: { type: "string", max: 100 },
@@ -65,7 +65,7 @@ export const webhooks = new Hono<Env>()
       id: { required: true, type: "string", max: 50, pattern: /^[A-Za-z0-9_-]+$/, patternMessage: "The id may only contain letters, numbers, dashes and underscores." },
       ...FIELDS,
       name: { required: true, type: "string", max: 100 },
-      webhookURL: { required: true, type: "string", max: 255, url: true },
+      webhookURL: { required: true, type: "string", max: 255, url: "called" },
     });
     const id = body.id as string;
     if (app.webhooks.has(id)) throw badRequest({ id: ["The id has already been taken."] });
@@ -94,7 +94,7 @@ export const webhooks = new Hono<Env>()
   .put("/apps/:appId/webhooks/:webhookId", async (c) => {
     const { webhook } = pathWebhook(c);
     const body = await readBody(c);
-    validate(body, { ...FIELDS, name: { filled: true, type: "string", max: 100 }, webhookURL: { filled: true, type: "string", max: 255, url: true } });
+    validate(body, { ...FIELDS, name: { filled: true, type: "string", max: 100 }, webhookURL: { filled: true, type: "string", max: 255, url: "called" } });
     const next = { ...webhook };
     applyFields(next, body);
     requireCredentials(next);

@@ -1,0 +1,56 @@
+import { fail } from "./args.js";
+
+/**
+ * The CLI's commands, for the help text and for guiding a mistyped one. Without a command, `chat-emulator` runs the
+ * emulator; `exec` may stand before or after the emulator's options; the other commands come first.
+ */
+export const COMMANDS: readonly { name: string; usage: string; does: string }[] = [
+  { name: "exec", usage: "chat-emulator [options] exec [options] -- <command...>", does: "run one command against a fresh emulator, then stop" },
+  { name: "demo", usage: "chat-emulator demo [--users N] [--groups N] [--messages N] [--random-seed N] --out FILE", does: "write a generated demo app as a state file" },
+  { name: "export", usage: "chat-emulator export [--url URL] [--out FILE]", does: "save a running emulator's state to a file" },
+  { name: "cert", usage: "chat-emulator cert [--json]", does: "the local CA --https serves with, and how to trust it once" },
+];
+
+/** Words a newcomer tries for "run the emulator", which needs no command. */
+const RUN_WORDS = new Set(["start", "run", "serve", "server", "up"]);
+
+/** Edit distance, for "did you mean" (the words are short). */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** The command list as the help and the errors print it. */
+export function commandList(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+  return ["  chat-emulator [options]".padEnd(width + 2) + "   run the emulator", ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}   ${c.does}`)].join("\n");
+}
+
+/**
+ * The first word among the emulator's arguments that is neither an option nor an option's value (`takesValue`
+ * says which options consume the next argument), before any `--`.
+ */
+export function firstWord(args: string[], takesValue: (flag: string) => boolean): { word: string; at: number } | undefined {
+  for (let i = 0; i < args.length && args[i] !== "--"; i++) {
+    if (!args[i].startsWith("-")) return { word: args[i], at: i };
+    if (!args[i].includes("=") && takesValue(args[i])) i++;
+  }
+  return undefined;
+}
+
+/** Ends the CLI with a guiding message for a word that is not a command here (exit code 2). */
+export function unknownCommand(word: string, misplaced: boolean): never {
+  if (misplaced) fail(`${word} must come first: chat-emulator ${word} [options] (chat-emulator ${word} --help lists them).`);
+  const near = COMMANDS.map((c) => c.name).filter((name) => distance(word, name) <= 2);
+  const hint = RUN_WORDS.has(word)
+    ? " The emulator runs without a command: chat-emulator [options]."
+    : near.length > 0
+      ? ` Did you mean ${near.join(" or ")}?`
+      : "";
+  fail(`unknown command ${JSON.stringify(word)}.${hint}\nCommands:\n${commandList()}`);
+}

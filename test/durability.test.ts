@@ -1,0 +1,113 @@
+import { appendFileSync, copyFileSync, fdatasyncSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Persistence } from "../src/store/persistence.js";
+import { MGMT, REST_KEY, emulator, type TestEmulator } from "./helpers.js";
+import { round } from "./durability.workload.js";
+
+// Counts the change log's syncs (the real call still runs).
+vi.mock("node:fs", async (original) => {
+  const fs = await original<typeof import("node:fs")>();
+  return { ...fs, fdatasyncSync: vi.fn(fs.fdatasyncSync) };
+});
+
+const opened: Persistence[] = [];
+afterEach(() => {
+  for (const p of opened.splice(0)) p.close();
+  vi.mocked(fdatasyncSync).mockClear();
+});
+
+/** An emulator whose state is kept in `dir/state.json`, checkpointed only when flushed (everything else is in the change log). */
+async function persisted(dir: string, opts: { fsync?: boolean; log?: (line: string) => void } = {}) {
+  const e = await emulator();
+  const persistence = await Persistence.open(join(dir, "state.json"), e.store, { now: e.clock.now(), delayMs: 1e9, ...opts });
+  opened.push(persistence);
+  return { e, persistence };
+}
+
+/** Runs rounds of writes of every kind, each answered with success. */
+async function write(e: TestEmulator, tags: string[]) {
+  for (const t of tags) {
+    const ids: Record<string, string> = {};
+    for (const w of round(t)) {
+      const r = w.request(ids);
+      const headers = r.path.startsWith("/apimgmt") ? { ...MGMT } : { apikey: REST_KEY };
+      const reply = await e.call(r.method, r.path, { body: r.body, key: null, headers, onBehalfOf: r.onBehalfOf });
+      expect(reply.status, `${w.name}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+      w.keep?.(reply.body, ids);
+    }
+  }
+}
+
+/** What a kill -9 leaves: the files of `dir` as they are now, copied to a new folder. */
+function killed(dir: string): string {
+  const copy = mkdtempSync(join(tmpdir(), "chat-emulator-killed-"));
+  for (const name of readdirSync(dir)) copyFileSync(join(dir, name), join(copy, name));
+  return copy;
+}
+
+const plain = (e: TestEmulator) => JSON.parse(JSON.stringify(e.store.toData()));
+const fresh = () => mkdtempSync(join(tmpdir(), "chat-emulator-durable-"));
+
+describe("change log", () => {
+  it("replays to exactly the state before the kill when no checkpoint was written since the start", async () => {
+    const dir = fresh();
+    const { e, persistence } = await persisted(dir);
+    await write(e, ["r1", "r2"]);
+    persistence.commit();
+    const before = plain(e);
+    const copy = killed(dir);
+    expect(readdirSync(copy).filter((n) => n.startsWith("state.json.changes-"))).toHaveLength(1);
+    const after = await persisted(copy);
+    expect(plain(after.e)).toEqual(before);
+  });
+
+  it("replays exactly across checkpoints, and a checkpoint deletes the logs it covers", async () => {
+    const dir = fresh();
+    const { e, persistence } = await persisted(dir);
+    await write(e, ["s1"]);
+    await persistence.flush();
+    expect(readdirSync(dir).filter((n) => n.includes(".changes-"))).toEqual([]);
+    await write(e, ["s2"]);
+    // A reset, a deleted user and a new app: whole-app and app-list changes.
+    expect((await e.call("DELETE", "/v3/users/s1b", { body: { permanent: true } })).status).toBe(200);
+    e.store.createApp({ name: "Second", appId: "5eeded0000000002" });
+    await write(e, ["s3"]);
+    persistence.commit();
+    const before = plain(e);
+    const after = await persisted(killed(dir));
+    expect(plain(after.e)).toEqual(before);
+  });
+
+  it("ignores a torn last record and says so on stderr", async () => {
+    const dir = fresh();
+    const { e, persistence } = await persisted(dir);
+    await write(e, ["t1"]);
+    persistence.commit();
+    const before = plain(e);
+    const copy = killed(dir);
+    const log = join(copy, "state.json.changes-1");
+    appendFileSync(log, '[["set","' + e.store.defaultAppId + '","users",[{"uid":"half');
+    const lines: string[] = [];
+    const after = await persisted(copy, { log: (l) => lines.push(l) });
+    expect(plain(after.e)).toEqual(before);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^chat-emulator: warning: .*state\.json\.changes-1: the last change record \(\d+, \d+ bytes\) is incomplete/);
+    // The replayed state is checkpointed at start: the log (torn record included) is gone.
+    expect(readdirSync(copy).filter((n) => n.includes(".changes-"))).toEqual([]);
+    expect(JSON.parse(readFileSync(join(copy, "state.json"), "utf8"))).toEqual(before);
+  });
+
+  it("syncs each append to the disk with fsync, never without", async () => {
+    const { e, persistence } = await persisted(fresh(), { fsync: true });
+    await write(e, ["f1"]);
+    persistence.commit();
+    expect(vi.mocked(fdatasyncSync).mock.calls.length).toBeGreaterThan(0);
+    vi.mocked(fdatasyncSync).mockClear();
+    const plainRun = await persisted(fresh());
+    await write(plainRun.e, ["f2"]);
+    plainRun.persistence.commit();
+    expect(vi.mocked(fdatasyncSync)).not.toHaveBeenCalled();
+  });
+});
