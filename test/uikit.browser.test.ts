@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../scripts/chromium.mjs";
 import { startEmulator, type RunningEmulator } from "../src/index.js";
@@ -90,8 +90,9 @@ async function loggedIn(uid: string): Promise<Page> {
 /** Shows one of the page's views (test/uikit/main.tsx). */
 const show = (view: Record<string, unknown>, p = page) => p.evaluate((v) => (window as any).harness.show(v), view);
 
-async function shot(name: string, p = page) {
-  if (process.env.UIKIT_SCREENSHOTS) await p.screenshot({ path: `docs/uikit-${name}.png` });
+/** With UIKIT_SCREENSHOTS set, docs/uikit-{name}.png of the page or of one element. */
+async function shot(name: string, target: Page | Locator = page) {
+  if (process.env.UIKIT_SCREENSHOTS) await target.screenshot({ path: `docs/uikit-${name}.png` });
 }
 
 beforeAll(async () => {
@@ -157,6 +158,46 @@ describe("the React UI kit with default props against the emulator", () => {
     await shot("group-members");
   });
 
+  it("opens a one-on-one chat: header, messages with reactions and receipts, composer; the chat is marked read", async () => {
+    await show({ name: "chat", uid: "bob" });
+    const list = page.locator(".cometchat-message-list");
+    await page.locator(".cometchat-message-header").getByText("Bob").waitFor();
+    await list.getByText("Draft is in the shared folder").waitFor();
+    await list.locator(".cometchat-reactions__chip", { hasText: "1" }).waitFor();
+    await page.getByRole("textbox").fill("Thanks, reading it now");
+    await page.getByRole("textbox").press("Enter");
+    await list.getByText("Thanks, reading it now").waitFor();
+    const sent = (await rest("GET", "/users/bob/messages?per_page=1&affix=prepend", undefined, "alice")).data;
+    expect(sent.at(-1)).toMatchObject({ sender: "alice", receiver: "bob", data: { text: "Thanks, reading it now" } });
+    // Opening the chat marked Bob's messages read.
+    await expect.poll(async () => Number((await rest("GET", "/users/bob/conversation", undefined, "alice")).data.unreadMessageCount)).toBe(0);
+    await shot("chat");
+  });
+
+  it("opens a group chat: header with the member count, messages with senders, composer", async () => {
+    await show({ name: "chat", guid: "team" });
+    await page.locator(".cometchat-message-header").getByText("3 Members").waitFor();
+    const list = page.locator(".cometchat-message-list");
+    await list.getByText("Standup moves to 10:30 today").waitFor();
+    await list.getByText("Carol").first().waitFor();
+    await page.getByRole("textbox").fill("Works for me");
+    await page.getByRole("textbox").press("Enter");
+    await list.getByText("Works for me").waitFor();
+    await shot("group-chat");
+  });
+
+  it("shows the thread of a message and sends a reply from its composer", async () => {
+    await rest("POST", `/messages/${ids.hi}/thread`, { receiver: "alice", receiverType: "user", category: "message", type: "text", data: { text: "Which version, 2.3 or 2.4?" } }, "bob");
+    await show({ name: "thread", messageId: ids.hi });
+    await page.getByText("Which version, 2.3 or 2.4?").waitFor();
+    await page.locator(".cometchat-thread-header").getByText("Hi Bob, is the release notes draft ready?").waitFor();
+    await page.getByRole("textbox").fill("2.4, the one with the new importer");
+    await page.getByRole("textbox").press("Enter");
+    await page.locator(".cometchat-message-list").getByText("2.4, the one with the new importer").waitFor();
+    await expect.poll(async () => (await rest("GET", `/messages/${ids.hi}`, undefined, "alice")).data.replyCount).toBe(2);
+    await shot("thread");
+  });
+
   it("shows a message's receipts in the message information", async () => {
     await show({ name: "information", messageId: ids.hi });
     const info = page.locator(".cometchat-message-information");
@@ -189,7 +230,9 @@ describe("the React UI kit with default props against the emulator", () => {
     expect(res.status).toBe(201);
     const card = page.locator(".cometchat-incoming-call");
     await card.getByText("Bob").waitFor();
-    await shot("incoming-call");
+    await card.getByText("Incoming Video Call").waitFor();
+    for (const button of ["Accept", "Decline"]) await card.getByRole("button", { name: button }).waitFor();
+    await shot("incoming-call", card);
   });
 
   it("runs the example app (examples/react-uikit) as built by vite: its conversations", async () => {
@@ -197,6 +240,14 @@ describe("the React UI kit with default props against the emulator", () => {
     await example.goto(`${exampleSite.url}?emulator=${new URL(emu.url).host}&uid=alice`);
     await example.locator(".cometchat-conversations").getByText("Team").waitFor();
     await example.getByText("Signed in as alice. Pick a conversation.").waitFor();
+  });
+
+  it("the example app opens the conversation a user clicks", async () => {
+    await example.locator(".cometchat-conversations__item", { hasText: "Bob" }).click();
+    await example.locator(".cometchat-message-header").getByText("Bob").waitFor();
+    await example.locator(".cometchat-message-list").getByText("Thanks, reading it now").waitFor();
+    await example.locator(".cometchat-reactions__chip", { hasText: "1" }).waitFor();
+    await shot("example", example);
   });
 });
 
