@@ -198,13 +198,21 @@ describe("the React UI kit with default props against the emulator", () => {
     await shot("thread");
   });
 
-  it("shows a message's receipts in the message information", async () => {
+  it("shows a message's receipts in the message information, one-on-one and in a group", async () => {
     await show({ name: "information", messageId: ids.hi });
     const info = page.locator(".cometchat-message-information");
     await info.getByText("Hi Bob, is the release notes draft ready?").waitFor();
     await info.getByText("Read", { exact: true }).waitFor();
     await info.getByText("Delivered", { exact: true }).waitFor();
     await shot("message-information");
+    // In a group, each member's receipt: Bob read it, Carol got it.
+    const id = await say("alice", "team", "Retro notes are up", "group");
+    await rest("POST", "/groups/team/conversation/delivered", { messageId: id }, "carol");
+    await rest("POST", "/groups/team/conversation/read", { messageId: id }, "bob");
+    await show({ name: "information", messageId: id });
+    await info.getByText("Retro notes are up").waitFor();
+    await info.getByText("Bob").waitFor();
+    await info.getByText("Carol").waitFor();
   });
 
   it("shows who reacted with what", async () => {
@@ -220,19 +228,23 @@ describe("the React UI kit with default props against the emulator", () => {
     await shot("reactions");
   });
 
-  it("shows an incoming call with the caller and accept and decline", async () => {
+  it("rings for a call Bob starts with the SDK, and Alice declines it", async () => {
     await show({ name: "incoming-call" });
-    const res = await emu.app.request(`http://localhost/_emulator/apps/${APP_ID}/calls`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ initiator: "bob", receiver: "alice", type: "video", status: "initiated" }),
+    const bob = await loggedIn("bob");
+    const sessionId = await bob.evaluate(async () => {
+      const C = (window as any).CometChat;
+      return (await C.initiateCall(new C.Call("alice", C.CALL_TYPE.VIDEO, C.RECEIVER_TYPE.USER))).getSessionId();
     });
-    expect(res.status).toBe(201);
     const card = page.locator(".cometchat-incoming-call");
     await card.getByText("Bob").waitFor();
     await card.getByText("Incoming Video Call").waitFor();
-    for (const button of ["Accept", "Decline"]) await card.getByRole("button", { name: button }).waitFor();
+    await card.getByRole("button", { name: "Accept" }).waitFor();
     await shot("incoming-call", card);
+    await card.getByRole("button", { name: "Decline" }).click();
+    await card.waitFor({ state: "detached" });
+    const calls = await emu.app.request(`http://localhost/${APP_ID}.call-us/v3/calls/${sessionId}`, { headers: { apikey: REST_KEY } });
+    expect((await calls.json()).data).toMatchObject({ sessionId, status: "rejected" });
+    await bob.context().close();
   });
 
   it("runs the example app (examples/react-uikit) as built by vite: its conversations", async () => {
