@@ -204,7 +204,6 @@ describe("the React UI kit with default props against the emulator", () => {
     await info.getByText("Hi Bob, is the release notes draft ready?").waitFor();
     await info.getByText("Read", { exact: true }).waitFor();
     await info.getByText("Delivered", { exact: true }).waitFor();
-    await shot("message-information");
     // In a group, each member's receipt: Bob read it, Carol got it.
     const id = await say("alice", "team", "Retro notes are up", "group");
     await rest("POST", "/groups/team/conversation/delivered", { messageId: id }, "carol");
@@ -213,6 +212,7 @@ describe("the React UI kit with default props against the emulator", () => {
     await info.getByText("Retro notes are up").waitFor();
     await info.getByText("Bob").waitFor();
     await info.getByText("Carol").waitFor();
+    await shot("message-information", info);
   });
 
   it("shows who reacted with what", async () => {
@@ -225,7 +225,7 @@ describe("the React UI kit with default props against the emulator", () => {
     if (await retry.isVisible()) await retry.click();
     await bob.waitFor();
     await list.getByText("👍").first().waitFor();
-    await shot("reactions");
+    await shot("reactions", list);
   });
 
   it("rings for a call Bob starts with the SDK, and Alice declines it", async () => {
