@@ -174,6 +174,49 @@ describe("the React UI kit with default props against the emulator", () => {
     await shot("chat");
   });
 
+  it("acts on a message from its menu and bar: reacts, edits, deletes", async () => {
+    const list = page.locator(".cometchat-message-list");
+    const bubble = list.locator(".cometchat-message-bubble-outgoing", { hasText: "Thanks, reading it now" });
+    const id = Number((await rest("GET", "/users/bob/messages?per_page=1&affix=prepend", undefined, "alice")).data.at(-1).id);
+    await bubble.hover();
+    await page.getByRole("button", { name: "React" }).last().click();
+    await page.getByText("😂").first().click();
+    await list.locator(".cometchat-reactions__chip", { hasText: "😂" }).waitFor();
+    await expect.poll(async () => (await rest("GET", `/messages/${id}/reactions`, undefined, "alice")).data).toMatchObject([{ reaction: "😂", uid: "alice" }]);
+    const menu = async (item: string) => {
+      await list.locator(".cometchat-message-bubble-outgoing").last().hover();
+      await page.getByRole("button", { name: "More options" }).last().click();
+      await page.getByText(item, { exact: true }).click();
+    };
+    await menu("Edit");
+    await page.getByRole("textbox").fill("Thanks, reading it this afternoon");
+    await page.getByRole("textbox").press("Enter");
+    await list.getByText("Edited").waitFor();
+    await expect.poll(async () => (await rest("GET", `/messages/${id}`, undefined, "alice")).data.data.text).toBe("Thanks, reading it this afternoon");
+    await menu("Delete");
+    await page.getByRole("button", { name: "Delete" }).last().click();
+    await list.getByText("This message was deleted").waitFor();
+    expect((await rest("GET", `/messages/${id}`, undefined, "alice")).data.deletedAt).toBeGreaterThan(0);
+  });
+
+  it("shows Bob online and typing in the chat's header", async () => {
+    const bob = await loggedIn("bob");
+    const header = page.locator(".cometchat-message-header");
+    await header.getByText("Online").waitFor();
+    await bob.evaluate(() => {
+      const C = (window as any).CometChat;
+      C.startTyping(new C.TypingIndicator("alice", C.RECEIVER_TYPE.USER));
+    });
+    await header.getByText("Typing", { exact: false }).waitFor();
+    await bob.evaluate(() => {
+      const C = (window as any).CometChat;
+      C.endTyping(new C.TypingIndicator("alice", C.RECEIVER_TYPE.USER));
+    });
+    await header.getByText("Online").waitFor();
+    await bob.context().close();
+    await expect.poll(() => header.locator(".cometchat-message-header__subtitle").innerText()).toMatch(/^(Offline|Last seen\s+just now)$/i);
+  });
+
   it("opens a group chat: header with the member count, messages with senders, composer", async () => {
     await show({ name: "chat", guid: "team" });
     await page.locator(".cometchat-message-header").getByText("3 Members").waitFor();
@@ -257,7 +300,7 @@ describe("the React UI kit with default props against the emulator", () => {
   it("the example app opens the conversation a user clicks", async () => {
     await example.locator(".cometchat-conversations__item", { hasText: "Bob" }).click();
     await example.locator(".cometchat-message-header").getByText("Bob").waitFor();
-    await example.locator(".cometchat-message-list").getByText("Thanks, reading it now").waitFor();
+    await example.locator(".cometchat-message-list").getByText("Draft is in the shared folder").waitFor();
     await example.locator(".cometchat-reactions__chip", { hasText: "1" }).waitFor();
     await shot("example", example);
   });
