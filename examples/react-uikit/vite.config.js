@@ -29,8 +29,8 @@ function chatEmulator() {
       const host = `127.0.0.1:${port}`;
       if (running) {
         console.log(`\n  chat-emulator: ${running.url} (inspector: ${running.url}/_emulator/ui)`);
-        console.log(`  First time in this browser: open ${running.url}/_emulator/health and accept the certificate`);
-        console.log(`  (${running.tls.certPath}), or trust it as docs/frontends.md says.`);
+        console.log(`  Browser does not trust it yet? \`npx chat-emulator cert\` says how to trust its CA once, or open`);
+        console.log(`  ${running.url}/_emulator/health and accept the warning for this browser session.`);
       }
       return { define: { "import.meta.env.VITE_EMULATOR_HOST": JSON.stringify(host) } };
     },
