@@ -22,13 +22,13 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string) {
 
 /**
  * A page bundled by vite, once per content: the UI kit's test page (test/uikit/) by default, or a vite project such
- * as examples/react-uikit (with its own vite.config.js). The output folder is named after a hash of the sources and
- * the lock file, so a run reuses the last build until either changes (a few seconds otherwise).
+ * as examples/react-uikit (with its own vite.config.js). The output folder is named after a hash of the sources, the
+ * lock file and this file, so a run reuses the last build until one of them changes (a few seconds otherwise).
  */
 export async function buildUikitPage(source = SOURCE): Promise<string> {
   const hash = createHash("sha256");
   hashTree(hash, source);
-  hash.update(readFileSync(join(ROOT, "package-lock.json")));
+  hash.update(readFileSync(join(ROOT, "package-lock.json"))).update(readFileSync(fileURLToPath(import.meta.url)));
   const out = join(CACHE, hash.digest("hex").slice(0, 16));
   if (existsSync(join(out, "index.html"))) return out;
   const { build } = await import("vite");
@@ -40,7 +40,14 @@ export async function buildUikitPage(source = SOURCE): Promise<string> {
     base: "./",
     configFile: existsSync(config) ? config : false,
     logLevel: "warn",
-    build: { outDir: temp, emptyOutDir: true, target: "es2022", reportCompressedSize: false, chunkSizeWarningLimit: 10_000 },
+    build: {
+      outDir: temp,
+      emptyOutDir: true,
+      target: "es2022",
+      reportCompressedSize: false,
+      chunkSizeWarningLimit: 10_000,
+      rolldownOptions: { checks: { pluginTimings: false } },
+    },
   });
   if (existsSync(join(out, "index.html"))) rmSync(temp, { recursive: true, force: true });
   else renameSync(temp, out);
