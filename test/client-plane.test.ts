@@ -103,7 +103,6 @@ describe("client plane: addressing and auth", () => {
     expectError(await c.post("/calls", {}), 404, "ERR_API_NOT_FOUND");
     expectError(await c.patch("/groups/supergroup/owner", { owner: "superhero2" }), 404, "ERR_API_NOT_FOUND");
     expectError(await c.post("/files/upload-url", {}), 404, "ERR_API_NOT_FOUND");
-    expectError(await c.get("/ai/smart-replies/users/superhero2"), 404, "ERR_API_NOT_FOUND");
     // REST operations the SDK has no use for stay on the REST plane.
     expectError(await c.get("/moderation/flagged-messages"), 404, "ERR_API_NOT_FOUND");
     expectError(await c.get("/notifications/push/v1/preferences"), 404, "ERR_API_NOT_FOUND");

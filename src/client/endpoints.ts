@@ -4,7 +4,8 @@
  * the SDK's path or method differs), for the token's owner; call signalling (`calls`, `calls/{sessionid}[/type]`)
  * by resources/calls/signalling.ts. Everything else on the client plane answers ERR_API_NOT_FOUND: ownership
  * transfer (the REST plane hands a group over only without `onBehalfOf`), promote/demote and `user/messages/{muid}` (unused by the SDK), file uploads,
- * push notifications (the REST plane's preferences have another shape), AI features and campaigns.
+ * push notifications (the REST plane's preferences have another shape). The AI features and the campaign service
+ * are the client plane's own (`routes.ts`).
  */
 const SDK_OPERATIONS = [
   "GET users",
@@ -40,6 +41,23 @@ const SDK_OPERATIONS = [
   "POST groups/{guid}/conversation/delivered",
   "POST|DELETE users/{uid}/conversation/pin",
   "POST|DELETE groups/{guid}/conversation/pin",
+  // Client plane only (resources/ai, resources/campaigns).
+  "GET ai/conversation-starter/users/{uid}",
+  "GET ai/conversation-starter/groups/{guid}",
+  "GET ai/smart-replies/users/{uid}",
+  "GET ai/smart-replies/groups/{guid}",
+  "GET ai/conversation-summary/users/{uid}",
+  "GET ai/conversation-summary/groups/{guid}",
+  "GET ai/bots/{botId}/assistance/users/{uid}",
+  "GET ai/bots/{botId}/assistance/groups/{guid}",
+  "GET campaigns/notification-feed",
+  "GET campaigns/notification-feed/{feedItemId}",
+  "POST campaigns/notification-feed/{feedItemId}/delivered",
+  "POST campaigns/notification-feed/{feedItemId}/read",
+  "POST campaigns/notification-feed/{feedItemId}/engagement",
+  "PUT campaigns/push-notifications/{pushNotificationId}/delivered",
+  "PUT campaigns/push-notifications/{pushNotificationId}/clicked",
+  "GET campaigns/templates/categories",
 ];
 
 const TABLE: { methods: Set<string>; path: RegExp }[] = SDK_OPERATIONS.map((line) => {

@@ -12,6 +12,8 @@ import { requireUser } from "../resources/users/lookup.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
 import { messageView } from "../resources/messages/view.js";
 import { userView } from "../resources/users/view.js";
+import { aiFeatures } from "../resources/ai/routes.js";
+import { campaignsClient } from "../resources/campaigns/routes.js";
 import { clientSettings } from "./settings.js";
 
 const LOGIN = {
@@ -74,6 +76,8 @@ export const clientOnly = new Hono<Env>()
     return ok(c, { sessionId: body.sessionId });
   })
   .route("/", blockedUsersAt("/blockedusers"))
+  .route("/", aiFeatures)
+  .route("/", campaignsClient)
   .get("/users/:uid/threads", (c) => threadList(c, (app, viewer) => userConversationId(viewer.uid, requireUser(app, c.req.param("uid")).uid)))
   .get("/groups/:guid/threads", (c) => threadList(c, (app) => groupConversationId(pathGroup(app, c.req.param("guid")).guid)))
   .post("/groups/:guid/members", async (c) => {

@@ -35,5 +35,7 @@ export function clientSettings(c: Ctx, app: AppState): Record<string, unknown> {
     DENY_FALLBACK_TO_POLLING: true,
     ANALYTICS_PING_DISABLED: true,
     extensions: [],
+    // The app's settings map: the SDK reads its conversation-update switches and AI feature flags here.
+    parameters: app.management.settings,
   };
 }

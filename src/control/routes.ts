@@ -10,6 +10,7 @@ import { extensionCallRoutes } from "./extension-calls.js";
 import { inspector } from "./ui.js";
 import { streams } from "./streams.js";
 import { controlCalls } from "./calls.js";
+import { controlAiAndCampaigns } from "./campaigns.js";
 import { sessionRoutes } from "./sessions.js";
 import { clockRoutes } from "./clock-routes.js";
 import { journalRoutes } from "./journal-routes.js";
@@ -81,6 +82,7 @@ export const control = new Hono<Env>()
   .route("/rate-limits", rateLimitRoutes);
 
 control.route("/", controlCalls);
+control.route("/", controlAiAndCampaigns);
 
 /**
  * `GET /_emulator`: the control API's index, read from its own routes so that it cannot miss one (the inspector's

@@ -54,6 +54,11 @@ export const ERRORS = {
   },
   ERR_OPERATION_FAILED: { status: 503, message: "The operation failed. Please try again." },
   ERR_PLAN_QUOTA_RESTRICTION: { status: 403, message: "{what} Please contact support to raise the limit." },
+  // A feature the app's settings switch off (the AI features: `features.ai.*`).
+  ERR_PLAN_RESTRICTION: { status: 403, message: "The feature {feature} is not enabled for the app {appId}. Please enable it first." },
+  // Campaigns (the notification feed and campaign pushes), with the campaign service's own codes.
+  FEED_ITEM_NOT_FOUND: { status: 404, message: "The feed item {id} does not exist." },
+  PUSH_NOTIFICATION_NOT_FOUND: { status: 404, message: "The push notification {id} does not exist." },
 
   // API keys
   ERR_APIKEY_NOT_FOUND: { status: 404, message: "The apiKey {key} does not exist. Please use a correct apiKey." },

@@ -13,13 +13,18 @@ import type { Session } from "./sessions.js";
  */
 
 /** A frame for some users of an app, built only once someone online is to get it. */
-export interface Delivery {
-  frame(): Record<string, unknown>;
-  /** The message whose conversation decides who gets the frame. */
-  about: MessageRecord;
-  /** Only this user (receipts go to the message's sender). */
-  only?: string;
-}
+export type Delivery =
+  | {
+      frame(): Record<string, unknown>;
+      /** The message whose conversation decides who gets the frame. */
+      about: MessageRecord;
+      /** Only this user (receipts go to the message's sender). */
+      only?: string;
+    }
+  | { frame(): Record<string, unknown>; only: string };
+
+/** The event a new notification feed item makes (`{feedItem}`): a `notification_feed_item` frame to its receiver. */
+export const FEED_ITEM_SENT = "notification_feed_item_sent";
 
 /** Webhook triggers whose event carries a message record that clients see as a `message` frame. */
 const MESSAGE_TRIGGERS = new Set([
@@ -55,6 +60,11 @@ function envelope(app: AppState, m: MessageRecord, type: string, sender: string,
 
 /** The frame a domain event becomes, or undefined for events clients do not hear about. */
 export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delivery | undefined {
+  if (e.trigger === FEED_ITEM_SENT) {
+    const { feedItem } = e.data() as { feedItem: { receiver: string } };
+    // The SDK's frame: `type: "notification_feed_item"`, `body.action: "sent"`, `body.feedItem` (its listener's item).
+    return { only: feedItem.receiver, frame: () => ({ appId: e.app.meta.appId, type: "notification_feed_item", body: { action: "sent", feedItem } }) };
+  }
   const m = e.message;
   if (!m) return undefined;
   const app = e.app;

@@ -265,7 +265,7 @@ export class Realtime {
     if (!online) return;
     const delivery = deliveryOf(e, originDevice());
     if (!delivery) return;
-    const uids = delivery.only === undefined ? recipients(e.app, delivery.about, online) : online.has(delivery.only) ? [delivery.only] : [];
+    const uids = delivery.only !== undefined ? (online.has(delivery.only) ? [delivery.only] : []) : "about" in delivery ? recipients(e.app, delivery.about, online) : [];
     // Nobody who may see it is online: the frame is never built.
     if (uids.length > 0) this.deliver(e.app.meta.appId, uids, delivery.frame());
   }

@@ -1,4 +1,6 @@
 import { Activity } from "./activity.js";
+import { AiScripts } from "./ai-scripts.js";
+import { Campaigns } from "./campaigns.js";
 import { callMessage, callMessages, type CallParties } from "./call-messages.js";
 import { Calls } from "./calls.js";
 import { Conversations } from "./conversations.js";
@@ -56,6 +58,7 @@ export function copyAppData(data: AppData): AppData {
     threadSubscriptions: copy(data.threadSubscriptions),
     interactions: copy(data.interactions),
     pinnedConversations: copy(data.pinnedConversations),
+    campaigns: data.campaigns && structuredClone(data.campaigns),
   };
 }
 
@@ -127,6 +130,10 @@ export class AppState {
   readonly interactions = new Interactions();
   /** The app-wide pinned conversations in display order. */
   pinnedConversations: GlobalPinRecord[] = [];
+  /** Notification feed, campaign pushes and template categories (in memory; a load starts them empty). */
+  campaigns = new Campaigns();
+  /** Answers a test scripted for the AI features (in memory; a load clears them). */
+  aiScripts = new AiScripts();
 
   constructor(data: AppData) {
     this.meta = { ...data.app };
@@ -137,6 +144,8 @@ export class AppState {
   /** Replaces all content with `data` (records are copied, so `data` stays untouched). */
   load(data: AppData): void {
     this.meta = { ...data.app };
+    this.campaigns = Campaigns.from(data.campaigns);
+    this.aiScripts = new AiScripts();
     this.apiKeys.clear();
     this.users.clear();
     this.usersByRole.clear();
@@ -211,6 +220,7 @@ export class AppState {
     const roles = [...this.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role);
     const authTokens: AuthTokenRecord[] = [];
     for (const list of this.tokensByUser.values()) authTokens.push(...list);
+    const campaigns = this.campaigns.toData();
     return {
       app: this.meta,
       apiKeys: [...this.apiKeys.values()],
@@ -235,6 +245,7 @@ export class AppState {
       threadSubscriptions: this.threadSubscriptions.toData(),
       interactions: this.interactions.toData(),
       pinnedConversations: this.pinnedConversations,
+      ...(campaigns ? { campaigns } : {}),
     };
   }
 

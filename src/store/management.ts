@@ -1,3 +1,4 @@
+import { AI_FEATURES } from "./ai-scripts.js";
 import type { Json, JsonObject } from "./types.js";
 
 /**
@@ -82,6 +83,11 @@ export const BIRTH_SETTINGS: Readonly<Record<string, Json>> = {
   "core.notifications.push.enabled": false,
   "core.notifications.push.advanced.enabled": false,
   "core.notifications.push.advanced.included": [],
+  // The AI features of the client plane, on at birth so that the UI kit's panels work out of the box (the SDK's
+  // isAIFeatureEnabled reads these four kinds of key); a test switches one off through the settings.
+  "features.ai.accessible": true,
+  "features.ai.enabled": true,
+  ...Object.fromEntries(AI_FEATURES.flatMap((f) => [[`features.ai.${f}.accessible`, true], [`features.ai.${f}.enabled`, true]])),
 };
 
 export function emptyManagement(): ManagementData {

@@ -29,6 +29,7 @@ import type {
 } from "./types.js";
 import { randomHex, randomUuid } from "../util/random.js";
 import { emptyManagement, parseManagement } from "./management.js";
+import type { CampaignsData, FeedItemRecord, PushRecord } from "./campaigns.js";
 import {
   CHANNEL_PROVIDERS,
   type ChannelProviderName,
@@ -666,6 +667,7 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
     }),
   };
   setIf(data, "notifications", notifications(c, o.notifications, `${path}.notifications`));
+  setIf(data, "campaigns", campaigns(c, o.campaigns, `${path}.campaigns`));
   const rawMessages: [unknown, string][] = [];
   let rawSampleCalls: [unknown, string][] = [];
   if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");
@@ -788,6 +790,55 @@ function moderationData(c: Checker, raw: unknown, path: string): ModerationData 
 }
 
 /** Saves or thread subscriptions (absent in files older than them). */
+/** The `campaigns` entry (feed items, campaign pushes, template categories) of a state file, as `toData` writes it. */
+function campaigns(c: Checker, raw: unknown, path: string): CampaignsData | undefined {
+  if (raw === undefined) return undefined;
+  const o = c.obj(raw, path);
+  const each = <T>(key: string, read: (ro: Obj, q: string) => T): T[] =>
+    c.arr(o[key], `${path}.${key}`).map((r, i) => read(c.obj(r, `${path}.${key}[${i}]`), `${path}.${key}[${i}]`));
+  const receipts = <T extends object>(record: T, ro: Obj, q: string, keys: string[]): T => {
+    for (const k of keys) setIf(record as Record<string, unknown>, k, c.optInt(ro[k], `${q}.${k}`));
+    return record;
+  };
+  return {
+    lastId: c.int(o.lastId ?? 0, `${path}.lastId`),
+    categories: each("categories", (ro, q) => ({
+      id: c.str(ro.id, `${q}.id`, 100),
+      name: c.str(ro.name, `${q}.name`, 100),
+      label: c.str(ro.label, `${q}.label`, 100),
+      createdAt: c.int(ro.createdAt, `${q}.createdAt`),
+      updatedAt: c.int(ro.updatedAt, `${q}.updatedAt`),
+    })),
+    items: each("items", (ro, q): FeedItemRecord => {
+      const item: FeedItemRecord = {
+        id: c.str(ro.id, `${q}.id`, 100),
+        receiver: c.id(ro.receiver, `${q}.receiver`),
+        templateCategory: c.str(ro.templateCategory, `${q}.templateCategory`, 100),
+        content: c.json(ro.content, `${q}.content`) ?? {},
+        metadata: c.json(ro.metadata, `${q}.metadata`) ?? {},
+        tags: c.tags(ro.tags, `${q}.tags`),
+        sentAt: c.int(ro.sentAt, `${q}.sentAt`),
+        engagements: c.arr(ro.engagements, `${q}.engagements`).map((e, i) => {
+          const eo = c.obj(e, `${q}.engagements[${i}]`);
+          return { topic: c.str(eo.topic, `${q}.engagements[${i}].topic`, 100), at: c.int(eo.at, `${q}.engagements[${i}].at`) };
+        }),
+      };
+      setIf(item, "channelId", c.optStr(ro.channelId, `${q}.channelId`, 100));
+      return receipts(item, ro, q, ["deliveredAt", "readAt"]);
+    }),
+    pushes: each("pushes", (ro, q): PushRecord => {
+      const p: PushRecord = {
+        id: c.str(ro.id, `${q}.id`, 100),
+        receiver: c.id(ro.receiver, `${q}.receiver`),
+        announcementId: c.str(ro.announcementId, `${q}.announcementId`, 100),
+        campaignId: ro.campaignId === null || ro.campaignId === undefined ? null : c.str(ro.campaignId, `${q}.campaignId`, 100),
+        sentAt: c.int(ro.sentAt, `${q}.sentAt`),
+      };
+      return receipts(p, ro, q, ["deliveredAt", "clickedAt"]);
+    }),
+  };
+}
+
 function marks(c: Checker, raw: unknown, path: string): MarkRecord[] {
   if (raw === undefined) return [];
   return c.arr(raw, path).map((r, i) => {

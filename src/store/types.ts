@@ -1,3 +1,4 @@
+import type { CampaignsData } from "./campaigns.js";
 import type { ModerationData } from "./moderation.js";
 
 /**
@@ -360,6 +361,8 @@ export interface AppData {
   pinnedConversations: GlobalPinRecord[];
   /** Notification settings, providers, preferences and push tokens; absent (older files) = defaults. */
   notifications?: NotificationsData;
+  /** Notification feed items, campaign pushes, template categories; absent while there are none. */
+  campaigns?: CampaignsData;
 }
 
 export interface StateData {

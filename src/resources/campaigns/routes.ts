@@ -1,0 +1,173 @@
+import { Hono } from "hono";
+import { onBehalfOf } from "../../http/auth.js";
+import type { Ctx, Env } from "../../http/context.js";
+import { apiError, badRequest } from "../../http/errors.js";
+import { ok } from "../../http/reply.js";
+import { Query, readBody, validate } from "../../http/validate.js";
+import type { AppState } from "../../store/app-state.js";
+import type { CategoryRecord, FeedItemRecord, PushRecord } from "../../store/campaigns.js";
+
+/**
+ * The campaign service as the SDK calls it on the client plane (`campaigns/...`, its own endpoint table rows):
+ * the token owner's notification feed (list, item, unread count, delivered, read, engagement), campaign pushes
+ * (delivered, clicked) and the app's template categories. Each user sees and marks their own items only.
+ */
+
+const FEED_LIMIT = { def: 20, min: 1, max: 100 };
+const CATEGORY_LIMIT = { def: 50, min: 1, max: 100 };
+
+export function feedItemView(item: FeedItemRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: item.id,
+    templateCategory: item.templateCategory,
+    content: item.content,
+    metadata: item.metadata,
+    tags: item.tags,
+    sender: "server",
+    receiver: item.receiver,
+    receiverType: "user",
+    sentAt: item.sentAt,
+    deliveredAt: item.deliveredAt ?? null,
+    readAt: item.readAt ?? null,
+  };
+  if (item.channelId !== undefined) out.channelId = item.channelId;
+  return out;
+}
+
+export function categoryView(cat: CategoryRecord): Record<string, unknown> {
+  return { id: cat.id, name: cat.name, label: cat.label, createdAt: cat.createdAt, updatedAt: cat.updatedAt };
+}
+
+export function pushView(p: PushRecord): Record<string, unknown> {
+  return {
+    id: p.id,
+    announcementId: p.announcementId,
+    campaignId: p.campaignId,
+    source: "campaign",
+    receiver: p.receiver,
+    sentAt: p.sentAt,
+    deliveredAt: p.deliveredAt ?? null,
+    clickedAt: p.clickedAt ?? null,
+  };
+}
+
+/** One of the viewer's records by path id (another user's is as unknown as a missing one). */
+function own<T extends { receiver: string }>(c: Ctx, records: ReadonlyMap<string, T>, param: string, code: "FEED_ITEM_NOT_FOUND" | "PUSH_NOTIFICATION_NOT_FOUND"): T {
+  const viewer = onBehalfOf(c, "required");
+  const id = c.req.param(param)!;
+  const record = records.get(id);
+  if (!record || record.receiver !== viewer.uid) throw apiError(code, { id });
+  return record;
+}
+const ownItem = (c: Ctx) => own(c, c.get("app").campaigns.items, "feedItemId", "FEED_ITEM_NOT_FOUND");
+const ownPush = (c: Ctx) => own(c, c.get("app").campaigns.pushes, "pushNotificationId", "PUSH_NOTIFICATION_NOT_FOUND");
+
+/** Sets the receipt times not set yet to now. */
+function mark<T extends { deliveredAt?: number; readAt?: number; clickedAt?: number }>(c: Ctx, record: T, keys: readonly ("deliveredAt" | "readAt" | "clickedAt")[]): T {
+  const now = c.get("emulator").clock.now();
+  for (const k of keys) record[k] ??= now;
+  return record;
+}
+
+/** The feed filters the SDK's request builder sends (and the campaign service's documented ones it reads). */
+function feedFilter(q: Query): (item: FeedItemRecord) => boolean {
+  const readState = q.oneOf("readState", ["read", "unread", "all"] as const);
+  const category = q.str("templateCategory");
+  const channelId = q.str("channelId");
+  const tags = q.list("tags");
+  const tagMatch = q.oneOf("tagMatch", ["any", "all"] as const) ?? "any";
+  const from = q.optInt("dateFrom");
+  const to = q.optInt("dateTo");
+  return (item) =>
+    (readState === undefined || readState === "all" || (readState === "read") === (item.readAt !== undefined)) &&
+    (category === undefined || item.templateCategory === category) &&
+    (channelId === undefined || item.channelId === channelId) &&
+    (tags === undefined || (tagMatch === "all" ? tags.every((t) => item.tags.includes(t)) : tags.some((t) => item.tags.includes(t)))) &&
+    (from === undefined || item.sentAt >= from) &&
+    (to === undefined || item.sentAt <= to);
+}
+
+/**
+ * The feed, newest first, `limit` (default 20, at most 100) at a time. `meta.next {sentAt, id, affix: "append"}`
+ * is the cursor the SDK sends back as query parameters for the next (older) page; `affix=prepend` with an `id`
+ * asks for the items newer than it instead (still newest first).
+ */
+function feedPage(c: Ctx, viewer: string) {
+  const q = new Query(c);
+  const limit = q.int("limit", FEED_LIMIT);
+  const keep = feedFilter(q);
+  const cursorId = q.str("id");
+  q.optInt("sentAt"); // the cursor's time: the id places it already
+  const affix = q.oneOf("affix", ["append", "prepend"] as const) ?? "append";
+  q.done();
+  const feed = c.get("app").campaigns.feedOf(viewer);
+  const at = cursorId === undefined ? -1 : feed.findLastIndex((item) => item.id === cursorId);
+  if (cursorId !== undefined && at < 0) throw badRequest({ id: [`The feed item ${cursorId} is not in this feed.`] });
+  const items: FeedItemRecord[] = [];
+  if (affix === "prepend" && at >= 0) {
+    for (let i = at + 1; i < feed.length && items.length < limit; i++) if (keep(feed[i])) items.push(feed[i]);
+    items.reverse();
+  } else for (let i = at >= 0 ? at - 1 : feed.length - 1; i >= 0 && items.length < limit; i--) if (keep(feed[i])) items.push(feed[i]);
+  const last = items.at(-1);
+  const meta: Record<string, unknown> = { current: { limit, count: items.length } };
+  if (last && items.length === limit) meta.next = { sentAt: last.sentAt, id: last.id, affix: "append" };
+  return c.json({ data: items.map(feedItemView), meta });
+}
+
+function unreadCount(c: Ctx) {
+  const viewer = onBehalfOf(c, "required");
+  const q = new Query(c);
+  const category = q.str("templateCategory");
+  q.done();
+  let count = 0;
+  for (const item of c.get("app").campaigns.feedOf(viewer.uid))
+    if (item.readAt === undefined && (category === undefined || item.templateCategory === category)) count++;
+  return ok(c, { count });
+}
+
+/** Categories by name, `limit` (default 50, at most 100) at a time; the SDK sends `meta.next` back as `cursor`. */
+function categoryPage(c: Ctx, app: AppState) {
+  const q = new Query(c);
+  const limit = q.int("limit", CATEGORY_LIMIT);
+  const raw = q.str("cursor");
+  q.done();
+  let after: string | undefined;
+  if (raw !== undefined) {
+    try {
+      const parsed = JSON.parse(raw) as { id?: unknown };
+      if (typeof parsed?.id === "string") after = parsed.id;
+    } catch {
+      // not JSON
+    }
+    if (after === undefined) throw badRequest({ cursor: ["The cursor must be the meta.next of the previous page."] });
+  }
+  const all = [...app.campaigns.categories.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  const start = after === undefined ? 0 : all.findIndex((cat) => cat.id === after) + 1;
+  const page = all.slice(start, start + limit);
+  const meta: Record<string, unknown> = { current: { limit, count: page.length } };
+  if (start + limit < all.length) meta.next = { id: page.at(-1)!.id, affix: "append" };
+  return c.json({ data: page.map(categoryView), meta });
+}
+
+export const campaignsClient = new Hono<Env>()
+  .get("/campaigns/notification-feed", (c) => feedPage(c, onBehalfOf(c, "required").uid))
+  .get("/campaigns/notification-feed/unread-count", unreadCount)
+  .get("/campaigns/notification-feed/:feedItemId", (c) => ok(c, feedItemView(ownItem(c))))
+  // Marking again keeps the first time; reading (clicking) implies delivery.
+  .post("/campaigns/notification-feed/:feedItemId/delivered", (c) => ok(c, feedItemView(mark(c, ownItem(c), ["deliveredAt"]))))
+  .post("/campaigns/notification-feed/:feedItemId/read", (c) => ok(c, feedItemView(mark(c, ownItem(c), ["deliveredAt", "readAt"]))))
+  .post("/campaigns/notification-feed/:feedItemId/engagement", async (c) => {
+    const item = ownItem(c);
+    const body = await readBody(c);
+    validate(body, { topic: { required: true, type: "string", max: 100 } });
+    if (item.engagements.length >= 100) throw badRequest({ topic: ["The feed item has the most engagements it may record (100)."] });
+    const engagement = { topic: body.topic as string, at: c.get("emulator").clock.now() };
+    item.engagements.push(engagement);
+    return ok(c, { feedItemId: item.id, topic: engagement.topic, engagedAt: engagement.at });
+  })
+  .put("/campaigns/push-notifications/:pushNotificationId/delivered", (c) => ok(c, pushView(mark(c, ownPush(c), ["deliveredAt"]))))
+  .put("/campaigns/push-notifications/:pushNotificationId/clicked", (c) => ok(c, pushView(mark(c, ownPush(c), ["deliveredAt", "clickedAt"]))))
+  .get("/campaigns/templates/categories", (c) => {
+    onBehalfOf(c, "required");
+    return categoryPage(c, c.get("app"));
+  });
