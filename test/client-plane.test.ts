@@ -98,14 +98,12 @@ describe("client plane: addressing and auth", () => {
 
   it("answers ERR_API_NOT_FOUND for operations the client plane does not serve", async () => {
     const c = as(await tokenOf("superhero1"));
+    // The REST plane's admin operations and those the SDK has no use for stay on the REST plane.
     expectError(await c.post("/users", { uid: "x", name: "x" }), 404, "ERR_API_NOT_FOUND");
     expectError(await c.get("/users/superhero1/auth_tokens"), 404, "ERR_API_NOT_FOUND");
-    expectError(await c.post("/calls", {}), 404, "ERR_API_NOT_FOUND");
-    expectError(await c.patch("/groups/supergroup/owner", { owner: "superhero2" }), 404, "ERR_API_NOT_FOUND");
-    expectError(await c.post("/files/upload-url", {}), 404, "ERR_API_NOT_FOUND");
-    // REST operations the SDK has no use for stay on the REST plane.
     expectError(await c.get("/moderation/flagged-messages"), 404, "ERR_API_NOT_FOUND");
-    expectError(await c.get("/notifications/push/v1/preferences"), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.get("/notifications/v1/preferences"), 404, "ERR_API_NOT_FOUND");
+    expectError(await c.get("/notifications/v1/settings"), 404, "ERR_API_NOT_FOUND");
   });
 });
 
@@ -123,28 +121,36 @@ function sdkEndpoints(): Record<string, { endpoint: string; method: string; isAd
   return new Function(`return (${source.slice(start, end + 1)})`)();
 }
 
+/**
+ * Operations of the table that other changes serve, each to be removed from this list when it lands:
+ * - file uploads: the attachments-and-calls change.
+ */
+const PENDING = new Set([
+  "filesUploadUrl",
+]);
+
 describe("client plane: the SDK's endpoint table", () => {
-  it("reaches a REST handler for every operation it serves and answers ERR_API_NOT_FOUND for the others", async () => {
+  it("serves every client operation of the SDK 4.2.0 table (all but those another change serves)", async () => {
     const c = as(await tokenOf("superhero1"));
     const sent = await c.post("/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "x" } });
     const ids: Record<string, string> = { uid: "superhero2", guid: "supergroup", listId: "superhero2", messageId: String(sent.body.data.id), parentId: String(sent.body.data.id) };
-    const token = await tokenOf("superhero1");
     const table = Object.entries(sdkEndpoints()).filter(([, op]) => !op.isAdminApi);
-    expect(table.length).toBeGreaterThan(90);
-    const served: string[] = [];
+    expect(table.length).toBe(104);
+    const unserved: string[] = [];
     for (const [name, op] of table) {
+      // A fresh session each time: one operation of the table logs its session out.
+      const token = await tokenOf("superhero1");
       const method = op.method.toUpperCase();
-      const path = "/" + op.endpoint.replace(/\{\{(\w+)\}\}/g, (_, k: string) => encodeURIComponent(ids[k] ?? (k === "reaction" ? "👍" : "x1")));
+      const path = "/" + op.endpoint.replace(/\{\{(\w+)\}\}/g, (_, k: string) => encodeURIComponent(ids[k] ?? (k === "reaction" ? "👍" : k === "authToken" ? token : "x1")));
       const r = await e.call(method, C + path, { key: null, headers: { appid: APP_ID, authtoken: token }, body: method === "GET" ? undefined : {} });
+      expect(r.status, `${name}: ${method} ${path}`).not.toBe(500);
       const notFound = r.status === 404 && r.body?.error?.code === "ERR_API_NOT_FOUND";
-      if (name === "appSettings" || name.startsWith("getMyDetails") || name === "updateMyDetails" || name === "getJWT" || name === "userSessions" || name === "userLogout") {
-        expect([name, notFound]).toEqual([name, false]);
-        continue;
-      }
-      expect([name, method, path, notFound]).toEqual([name, method, path, !isServed(method, path)]);
-      if (!notFound) served.push(name);
+      if (notFound !== PENDING.has(name)) unserved.push(`${name} ${method} ${path} ${notFound ? "not served" : "served, still listed as pending"}`);
     }
-    expect(served.length).toBeGreaterThan(50);
+    expect(unserved).toEqual([]);
+    // The REST plane's routes reach the client plane as the table's list says.
+    expect(isServed("GET", "/users/superhero2")).toBe(true);
+    expect(isServed("POST", "/users")).toBe(false);
   });
 });
 
@@ -320,7 +326,7 @@ describe("CORS on the platform planes", () => {
       expect([missing.status, missing.headers.get("access-control-allow-origin")]).toEqual([404, "*"]);
       const minted = await fetch(`${running.url}/v3/users/superhero1/auth_tokens`, { method: "POST", headers: { apikey: running.defaultApp!.restApiKey } });
       const { authToken } = (await minted.json()).data;
-      const unserved = await fetch(`${running.url}${C}/calls`, { method: "POST", headers: { authtoken: authToken, "content-type": "application/json" }, body: "{}" });
+      const unserved = await fetch(`${running.url}${C}/moderation/flagged-messages`, { headers: { authtoken: authToken } });
       expect([unserved.status, unserved.headers.get("access-control-allow-origin")]).toEqual([404, "*"]);
       // An error a fault rule injects is a platform answer too.
       await fetch(`${running.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ match: { path: "/v3/groups" }, effect: { status: 503 } }) });

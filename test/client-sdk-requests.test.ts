@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { emulator, expectError, type TestEmulator } from "./helpers.js";
-import { clientAs } from "./client.helpers.js";
+import { clientAs, clientOf } from "./client.helpers.js";
 
 /**
  * Requests of the official SDKs and UI kit on the client plane, exactly as their code makes them, and the answers
@@ -144,5 +144,75 @@ describe("private groups on the client plane", () => {
     // A backend on the REST plane sees every group.
     expect((await e.get("/v3/groups/hideout", { onBehalfOf: "superhero5" })).status).toBe(200);
     expect((await e.get("/v3/groups?perPage=100")).body.data.map((g: { guid: string }) => g.guid)).toContain("hideout");
+  });
+});
+
+describe("the rest of the SDK's table, for the token's owner", () => {
+  it("logs in and out through admin/users/auth", async () => {
+    const token = (await e.post("/v3/users/superhero1/auth_tokens", {})).body.data.authToken;
+    const c = clientOf(e, token);
+    const login = await c.post("/admin/users/auth", { platform: "WEB", deviceId: "d1" });
+    expect(login.status).toBe(200);
+    expect(login.body.data).toMatchObject({ uid: "superhero1", authToken: token, status: "online", settings: expect.any(Object) });
+    const other = (await e.post("/v3/users/superhero2/auth_tokens", {})).body.data.authToken;
+    expectError(await c.del(`/admin/users/auth/${other}`), 404, "ERR_AUTH_TOKEN_NOT_FOUND");
+    expect((await c.del(`/admin/users/auth/${token}`)).body.data.success).toBe(true);
+    expectError(await c.get("/me"), 401, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+  });
+
+  it("promotes, demotes and hands a group over, with the REST plane's access rules", async () => {
+    const owner = await clientAs(e, "superhero1");
+    const promoted = await owner.put("/groups/supergroup/promote", { uid: "superhero2", scope: "moderator" });
+    expect(promoted.body.data).toMatchObject({ guid: "supergroup", uid: "superhero2", scope: "moderator" });
+    expect((await owner.del("/groups/supergroup/demote", { uid: "superhero2" })).body.data.scope).toBe("participant");
+    expectError(await owner.del("/groups/supergroup/demote", { uid: "superhero2" }), 403, "ERR_SAME_SCOPE");
+    expectError(await owner.put("/groups/supergroup/promote", { uid: "superhero5" }), 404, "ERR_NOT_A_MEMBER");
+    expectError(await owner.put("/groups/supergroup/promote", {}), 400, "ERR_BAD_REQUEST");
+    const member = await clientAs(e, "superhero3");
+    expectError(await member.put("/groups/supergroup/promote", { uid: "superhero2" }), 403, "ERR_GROUP_NO_CLEARANCE");
+    expectError(await member.patch("/groups/supergroup/owner", { owner: "superhero3" }), 403, "ERR_GROUP_NO_CLEARANCE");
+    expectError(await owner.patch("/groups/supergroup/owner", {}), 400, "ERR_BAD_REQUEST");
+    const handed = await owner.patch("/groups/supergroup/owner", { owner: "superhero3" });
+    expect(handed.body.data).toEqual({ success: true, message: "Ownership transferred to user superhero3 for the group with guid supergroup." });
+    const group = (await e.get("/v3/groups/supergroup")).body.data;
+    expect(group.owner).toBe("superhero3");
+    expect((await e.get("/v3/groups/supergroup/members?perPage=10")).body.data.find((m: { uid: string }) => m.uid === "superhero3").scope).toBe("admin");
+  });
+
+  it("finds the owner's message by its muid", async () => {
+    const one = await clientAs(e, "superhero1");
+    const sent = await one.post("/messages", { ...text("superhero2", "with a client id"), muid: "client-1" });
+    const got = await one.get("/user/messages/client-1");
+    expect(got.status).toBe(200);
+    expect(got.body.data).toMatchObject({ id: sent.body.data.id, muid: "client-1", data: { text: "with a client id" } });
+    expectError(await one.get("/user/messages/nothing"), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+    // Another user's muid is not theirs.
+    expectError(await (await clientAs(e, "superhero2")).get("/user/messages/client-1"), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+  });
+
+  it("keeps push preferences, muted conversations, the timezone and push tokens as the SDK's CometChatNotifications asks", async () => {
+    const c = await clientAs(e, "superhero1");
+    const prefs = await c.get("/notifications/push/v1/preferences");
+    expect(Object.keys(prefs.body.data).sort()).toEqual(["groupPreferences", "mutePreferences", "oneOnOnePreferences", "usePrivacyTemplate"]);
+    expect((await c.patch("/notifications/push/v1/preferences", { mutePreferences: { dnd: 9 } })).status).toBe(400);
+    expect((await c.patch("/notifications/push/v1/preferences", { usePrivacyTemplate: false })).body.data).toHaveProperty("groupPreferences");
+    expect((await c.del("/notifications/push/v1/preferences")).body.data).toHaveProperty("oneOnOnePreferences");
+
+    expect((await c.put("/notifications/push/v1/preferences/mute", { conversations: [{ id: "superhero2", type: "oneOnOne" }] })).body.data).toEqual({ success: true });
+    expect((await c.get("/notifications/push/v1/preferences/mute")).body.data.mutedConversations).toEqual([{ id: "superhero2", type: "oneOnOne" }]);
+    expectError(await c.put("/notifications/push/v1/preferences/mute", { conversations: [{ id: "x", type: "nope" }] }), 400, "ERR_BAD_REQUEST");
+    expect((await c.del("/notifications/push/v1/preferences/mute", { conversations: [{ id: "superhero2", type: "oneOnOne" }] })).body.data).toEqual({ success: true });
+    // The same record the REST plane reads.
+    expect((await e.get("/v3/notifications/v1/preferences/mute?uid=superhero1")).body.data.mutedConversations).toEqual([]);
+
+    expect((await c.patch("/notifications/v1/preferences/timezone", { timezone: "Europe/Paris" })).body.data).toEqual({ timezone: "Europe/Paris", success: true });
+    expect((await c.get("/notifications/v1/preferences/timezone")).body.data).toEqual({ timezone: "Europe/Paris", success: true });
+    expectError(await c.patch("/notifications/v1/preferences/timezone", { timezone: "Mars/Base" }), 400, "ERR_BAD_REQUEST");
+
+    const registered = await c.post("/notifications/push/v1/tokens", { providerId: "default", timezone: "Europe/Paris", fcmToken: "fcm-1", platform: "fcm_web" });
+    expect(registered.body.data).toEqual({ success: true });
+    expectError(await c.post("/notifications/push/v1/tokens", { platform: "fcm_web" }), 400, "ERR_BAD_REQUEST");
+    expect((await e.get("/v3/notifications/push/v1/tokens?uid=superhero1&all=true&authToken=" + (await e.post("/v3/users/superhero1/auth_tokens", {})).body.data.authToken)).body.data.pushTokens.map((t: { pushToken: string }) => t.pushToken)).toEqual(["fcm-1"]);
+    expect((await c.del("/notifications/push/v1/tokens")).body.data).toEqual({ pushTokens: [], success: true });
   });
 });

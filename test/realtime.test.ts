@@ -53,6 +53,24 @@ describe("realtime: the socket", () => {
     expect(await staleClosed).toBe(1008);
   });
 
+  it("deleting or flushing an auth token closes the sockets opened with it, and them only (1008)", async () => {
+    const a = await connect("superhero1");
+    const b = await connect("superhero1");
+    const other = await connect("superhero2");
+    expect((await rest("DELETE", `/users/superhero1/auth_tokens/${a.token}`)).status).toBe(200);
+    expect(await a.closed).toBe(1008);
+    // b's token lives: it still receives the user's messages.
+    await rest("POST", "/messages", { receiver: "superhero1", receiverType: "user", data: { text: "still here" } }, "superhero2");
+    await b.next(text("still here"));
+    expect((await rest("DELETE", "/users/superhero1/auth_tokens")).status).toBe(200);
+    expect(await b.closed).toBe(1008);
+    const sessions = (await (await fetch(`${url()}/_emulator/sessions`)).json()).sessions;
+    expect(sessions.map((s: any) => s.uid)).toEqual(["superhero2"]);
+    expect(other.ws.readyState).toBe(WebSocket.OPEN);
+    // The SDK's next call with the deleted token: AUTH_ERR_AUTH_TOKEN_NOT_FOUND, on which it logs out.
+    expect((await a.api("GET", "/me")).body.error.code).toBe("AUTH_ERR_AUTH_TOKEN_NOT_FOUND");
+  });
+
   it("lists sessions, closes a user's sockets on request, and journals connects, auths and closes", async () => {
     const a = await connect("superhero1");
     const listed = await (await fetch(`${url()}/_emulator/sessions?uid=superhero1`)).json();

@@ -126,6 +126,8 @@ describe("webhook URLs with credentials", () => {
     expect(expectError(await mgmt("PUT", "/webhooks/wh", { webhookURL: url }), 400, "ERR_BAD_REQUEST").details).toEqual({ webhookURL: [`The webhookURL ${why}`] });
     const bot = expectError(await e.post("/v3/bots", { uid: "b1", webhookURL: url }), 400, "ERR_BAD_REQUEST");
     expect(bot.details).toEqual({ webhookURL: [`The webhookURL ${why}`] });
+    const provider = expectError(await e.post("/v3/notifications/push/v1/providers/custom", { isEnabled: true, webhookURL: url }), 400, "ERR_BAD_REQUEST");
+    expect(provider.details!.webhookURL).toEqual([`The webhookURL ${why}`]);
   });
 
   it("one already in the state (an older file) fails its deliveries with a reason that shows no password", async () => {

@@ -1,11 +1,10 @@
 /**
- * The client-plane operations of the SDK's endpoint table (`@cometchat/chat-sdk-javascript` 4.2.0, `uriEndpoints`)
- * that map to something the emulator keeps. Each is answered by the REST plane's handler (or by `routes.ts` where
- * the SDK's path or method differs), for the token's owner; call signalling (`calls`, `calls/{sessionid}[/type]`)
- * by resources/calls/signalling.ts. Everything else on the client plane answers ERR_API_NOT_FOUND: ownership
- * transfer (the REST plane hands a group over only without `onBehalfOf`), promote/demote and `user/messages/{muid}` (unused by the SDK), file uploads,
- * push notifications (the REST plane's preferences have another shape). The AI features and the campaign service
- * are the client plane's own (`routes.ts`).
+  * The operations of the SDK's endpoint table (`@cometchat/chat-sdk-javascript` 4.2.0, `uriEndpoints`) that the
+  * REST plane's own routes answer on the client plane, for the token's owner. Those whose path, method or answer
+  * differs from the REST plane's (the session, promote/demote, ownership, `user/messages/{muid}`, push preferences,
+  * tokens, mute and timezone) are served by `routes.ts` and `push.ts`; call signalling (`calls`,
+  * `calls/{sessionid}[/type]`) by resources/calls/signalling.ts; the AI features and the campaign service are the
+  * client plane's own (`routes.ts`). Everything else on the client plane answers ERR_API_NOT_FOUND.
  */
 const SDK_OPERATIONS = [
   "GET users",

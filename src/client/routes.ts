@@ -15,6 +15,12 @@ import { userView } from "../resources/users/view.js";
 import { aiFeatures } from "../resources/ai/routes.js";
 import { campaignsClient } from "../resources/campaigns/routes.js";
 import { clientSettings } from "./settings.js";
+import { clientPush } from "./push.js";
+import { apiError, maskKey } from "../http/errors.js";
+import type { Scope } from "../store/types.js";
+import { changeScope, requireVisible } from "../resources/groups/membership.js";
+import { updateGroup } from "../resources/groups/routes.js";
+import { pathMessage } from "../resources/messages/access.js";
 
 const LOGIN = {
   platform: { type: "string", max: 100 },
@@ -32,6 +38,42 @@ function jwtFor(c: Ctx): string {
 /** `GET /settings` needs no token: it only names the app's hosts. */
 export const clientSettingsRoute = new Hono<Env>().get("/settings", (c) => ok(c, clientSettings(c, addressedApp(c))));
 
+/** Login (`PUT /me`, and the table's `POST admin/users/auth`): the session's device, the user, a jwt, the settings. */
+async function login(c: Ctx) {
+  const body = await readBody(c);
+  validate(body, LOGIN);
+  const user = c.get("actor");
+  const token = c.get("authToken");
+  // The session's device, as `POST /users/{uid}/auth_tokens` records it.
+  if (typeof body.platform === "string") token.platform = body.platform;
+  if (typeof body.deviceId === "string") token.deviceId = body.deviceId;
+  if (body.appInfo !== undefined) {
+    token.appInfo = body.appInfo as JsonObject;
+    const agent = (body.appInfo as JsonObject).userAgent;
+    if (typeof agent === "string") token.userAgent = agent;
+  }
+  user.status = "available";
+  return ok(c, {
+    ...userView(user, { tags: true }),
+    status: "online",
+    authToken: token.authToken,
+    jwt: jwtFor(c),
+    settings: clientSettings(c, c.get("app")),
+  });
+}
+
+/** The SDK's promote / demote: the REST plane's scope change for `uid`, answered as `PUT groups/{guid}/members/{uid}`. */
+async function setScope(c: Ctx, fixed?: Scope) {
+  const app = c.get("app");
+  const group = pathGroup(app, c.req.param("guid")!);
+  const body = await readBody(c);
+  validate(body, { uid: { required: true, type: "string", max: 100 }, scope: { type: "string", in: ["admin", "moderator"] } });
+  const user = requireUser(app, body.uid as string);
+  const scope = fixed ?? (body.scope as Scope | undefined) ?? "admin";
+  const member = changeScope(app, c.get("emulator").clock.now(), group, user, scope, c.get("actor"));
+  return ok(c, { guid: group.guid, uid: user.uid, scope: member.scope, joinedAt: member.joinedAt });
+}
+
 /**
  * What only the client plane has (the session, `/me`), and the SDK operations whose path or method differs from
  * the REST plane's: its own block list, one conversation's threads, join, leave and add members as PUT. The REST
@@ -39,27 +81,16 @@ export const clientSettingsRoute = new Hono<Env>().get("/settings", (c) => ok(c,
  * as `onBehalfOf` does there (see `clientAuth`), so every access rule is the REST plane's own.
  */
 export const clientOnly = new Hono<Env>()
-  .put("/me", async (c) => {
-    const body = await readBody(c);
-    validate(body, LOGIN);
+  .put("/me", login)
+  .post("/admin/users/auth", login)
+  // Logout of one session: its token is deleted, as `DELETE users/{uid}/auth_tokens/{authToken}` does.
+  .delete("/admin/users/auth/:authToken", (c) => {
+    const app = c.get("app");
     const user = c.get("actor");
-    const token = c.get("authToken");
-    // The session's device, as `POST /users/{uid}/auth_tokens` records it.
-    if (typeof body.platform === "string") token.platform = body.platform;
-    if (typeof body.deviceId === "string") token.deviceId = body.deviceId;
-    if (body.appInfo !== undefined) {
-      token.appInfo = body.appInfo as JsonObject;
-      const agent = (body.appInfo as JsonObject).userAgent;
-      if (typeof agent === "string") token.userAgent = agent;
-    }
-    user.status = "available";
-    return ok(c, {
-      ...userView(user, { tags: true }),
-      status: "online",
-      authToken: token.authToken,
-      jwt: jwtFor(c),
-      settings: clientSettings(c, c.get("app")),
-    });
+    const token = app.tokens.get(c.req.param("authToken"));
+    if (!token || token.uid !== user.uid) throw apiError("ERR_AUTH_TOKEN_NOT_FOUND", { authToken: maskKey(c.req.param("authToken")), uid: user.uid });
+    app.removeToken(token);
+    return success(c, `Auth token ${token.authToken} has been deleted successfully.`);
   })
   .get("/me", (c) => ok(c, userView(c.get("actor"), { tags: true })))
   .post("/me/jwt", (c) => ok(c, { token: jwtFor(c) }))
@@ -78,6 +109,7 @@ export const clientOnly = new Hono<Env>()
   .route("/", blockedUsersAt("/blockedusers"))
   .route("/", aiFeatures)
   .route("/", campaignsClient)
+  .route("/", clientPush)
   .get("/users/:uid/threads", (c) => threadList(c, (app, viewer) => userConversationId(viewer.uid, requireUser(app, c.req.param("uid")).uid)))
   .get("/groups/:guid/threads", (c) => threadList(c, (app) => groupConversationId(pathGroup(app, c.req.param("guid")).guid)))
   .post("/groups/:guid/members", async (c) => {
@@ -91,6 +123,30 @@ export const clientOnly = new Hono<Env>()
     return ok(c, messageView(app, action, user));
   })
   .put("/groups/:guid/members", addMembers)
+  .put("/groups/:guid/promote", (c) => setScope(c))
+  .delete("/groups/:guid/demote", (c) => setScope(c, "participant"))
+  // Only the owner hands a group over, to a user who is not banned from it (who becomes an admin member).
+  .patch("/groups/:guid/owner", async (c) => {
+    const app = c.get("app");
+    const actor = c.get("actor");
+    const group = pathGroup(app, c.req.param("guid"));
+    requireVisible(app, group, actor);
+    const body = await readBody(c);
+    validate(body, { owner: { required: true, type: "string", max: 100 } });
+    if (group.owner !== actor.uid) throw apiError("ERR_GROUP_NO_CLEARANCE", { uid: actor.uid, target: "the ownership", guid: group.guid });
+    const owner = requireUser(app, body.owner as string);
+    if (app.groups.ban(group.guid, owner.uid)) throw apiError("ERR_BANNED_GROUPMEMBER", { uid: owner.uid, guid: group.guid });
+    updateGroup(app, c.get("emulator").clock.now(), group, actor, () => {}, owner);
+    return success(c, `Ownership transferred to user ${owner.uid} for the group with guid ${group.guid}.`);
+  })
+  // A message of the token's owner by the client id it was sent with.
+  .get("/user/messages/:muid", (c) => {
+    const app = c.get("app");
+    const user = c.get("actor");
+    const m = app.messages.withMuid(user.uid, c.req.param("muid"));
+    if (!m) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: c.req.param("muid") });
+    return ok(c, messageView(app, pathMessage(app, String(m.id), user), user));
+  })
   .delete("/groups/:guid/members", (c) => {
     const app = c.get("app");
     const user = c.get("actor");

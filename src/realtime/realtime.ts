@@ -9,7 +9,7 @@ import { MAX_JSON_DEPTH, nestedDeeper } from "../http/validate.js";
 import type { AppState } from "../store/app-state.js";
 import type { Clock } from "../store/clock.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
-import type { DomainEvent } from "../store/events.js";
+import { AUTH_TOKENS_REVOKED, type DomainEvent, type TokensRevoked } from "../store/events.js";
 import type { Store } from "../store/store.js";
 import type { UserRecord } from "../store/types.js";
 import { canSee } from "../resources/messages/access.js";
@@ -179,6 +179,7 @@ export class Realtime {
       ws,
       appId: app.meta.appId,
       uid: user.uid,
+      authToken: token.authToken,
       deviceId: str(body.deviceId) ?? str(frame.deviceId) ?? token.deviceId ?? `session-${this.nextSessionId}`,
       platform: token.platform ?? str((body.params as Record<string, unknown> | undefined)?.platform) ?? "javascript",
       since: this.clock.nowMs(),
@@ -212,6 +213,20 @@ export class Realtime {
       n++;
     }
     return n;
+  }
+
+  /**
+   * Auth tokens were deleted or flushed: the sockets opened with them close, as the platform logs such a session
+   * out. The SDK treats any close alike (it reconnects); its new `auth` frame is then refused (401) and its next
+   * API call answers AUTH_ERR_AUTH_TOKEN_NOT_FOUND, on which it logs out.
+   */
+  private revoke(appId: string, { uid, authTokens }: TokensRevoked): void {
+    const gone = new Set(authTokens);
+    for (const s of [...(this.sessions.of(appId, uid) ?? [])])
+      if (gone.has(s.authToken)) {
+        this.end(s);
+        s.ws.close(1008, "Auth token deleted");
+      }
   }
 
   /** `DELETE /me`: the device's sockets close; without another session the user is offline. */
@@ -263,6 +278,7 @@ export class Realtime {
     if (this.sessions.size === 0) return;
     const online = this.sessions.online(e.app.meta.appId);
     if (!online) return;
+    if (e.trigger === AUTH_TOKENS_REVOKED) return this.revoke(e.app.meta.appId, e.data() as TokensRevoked);
     const delivery = deliveryOf(e, originDevice());
     if (!delivery) return;
     const uids = delivery.only !== undefined ? (online.has(delivery.only) ? [delivery.only] : []) : "about" in delivery ? recipients(e.app, delivery.about, online) : [];

@@ -8,6 +8,8 @@ export interface Session {
   readonly ws: WebSocket;
   readonly appId: string;
   readonly uid: string;
+  /** The auth token the session's jwt was issued for: deleting it closes the session. */
+  readonly authToken: string;
   /** The SDK's session id (`resource` header, `deviceId` of its frames). */
   readonly deviceId: string;
   readonly platform: string;

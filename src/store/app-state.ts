@@ -16,6 +16,7 @@ import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import { copyManagement, type ManagementData } from "./management.js";
 import { NotificationState } from "./notification-state.js";
+import { AUTH_TOKENS_REVOKED, type TokensRevoked } from "./events.js";
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -439,16 +440,21 @@ export class AppState {
     list.push(token);
     this.tokens.set(token.authToken, token);
     // Rolling retention: beyond the limit the oldest tokens are archived (they stop existing for the API).
-    while (list.length > maxPerUser) this.tokens.delete(list.shift()!.authToken);
+    const retired: string[] = [];
+    while (list.length > maxPerUser) retired.push(list.shift()!.authToken);
+    for (const t of retired) this.tokens.delete(t);
+    this.revoked(token.uid, retired);
   }
 
   removeToken(token: AuthTokenRecord): void {
     this.tokens.delete(token.authToken);
     const list = this.tokensByUser.get(token.uid);
-    if (!list) return;
-    const at = list.indexOf(token);
-    if (at !== -1) list.splice(at, 1);
-    if (list.length === 0) this.tokensByUser.delete(token.uid);
+    if (list) {
+      const at = list.indexOf(token);
+      if (at !== -1) list.splice(at, 1);
+      if (list.length === 0) this.tokensByUser.delete(token.uid);
+    }
+    this.revoked(token.uid, [token.authToken]);
   }
 
   flushTokens(uid: string): void {
@@ -456,5 +462,10 @@ export class AppState {
     if (!list) return;
     for (const t of list) this.tokens.delete(t.authToken);
     this.tokensByUser.delete(uid);
+    this.revoked(uid, list.map((t) => t.authToken));
+  }
+
+  private revoked(uid: string, authTokens: string[]): void {
+    if (authTokens.length > 0) this.emit(AUTH_TOKENS_REVOKED, (): TokensRevoked => ({ uid, authTokens }));
   }
 }

@@ -17,6 +17,17 @@ export interface DomainEvent {
 export type EventSubscriber = (event: DomainEvent) => void;
 
 /**
+ * Auth tokens stopped existing (deleted, flushed, or retired by the per-user limit): `data()` is
+ * `{uid, authTokens}`. The emulator's own event, not a platform trigger (no webhook can subscribe to it): the
+ * realtime layer closes the sockets opened with those tokens.
+ */
+export const AUTH_TOKENS_REVOKED = "auth_tokens_revoked";
+export interface TokensRevoked {
+  uid: string;
+  authTokens: string[];
+}
+
+/**
  * The one domain-event stream of the store: webhooks, realtime, the notification outbox, bot relays and
  * moderation each subscribe; none is wired into a resource handler. A subscriber that throws is reported and
  * never stops the others or the request that committed the change.

@@ -62,6 +62,8 @@ function removeInOrder(list: MessageRecord[], m: MessageRecord): void {
   if (list[at] === m) list.splice(at, 1);
 }
 
+const muidKey = (sender: string, muid: string) => `${sender}\u0000${muid}`;
+
 /**
  * The messages of one app. Ids come from a per-app sequence: the app-wide list is in id order (a lookup by id is a
  * binary search). Each conversation and each thread is a list in time order (`compareMessages`), which for live
@@ -79,6 +81,8 @@ export class Messages {
   lastId = 0;
   /** The muids of imported messages (ERR_IMPORT_MUID_ALREADY_EXISTS). */
   private readonly importedMuids = new Set<string>();
+  /** Per sender and client id (`muid`), the latest message: the SDK's `user/messages/{muid}`. */
+  private readonly byMuid = new Map<string, MessageRecord>();
   /**
    * What changed since the change log last took it (see change-tracker.ts): messages by id, null for one deleted
    * for good; `reloaded` when the whole list was replaced. Too many to compare on every write, so they are noted,
@@ -97,6 +101,7 @@ export class Messages {
     this.threadParents.clear();
     this.pinned.clear();
     this.importedMuids.clear();
+    this.byMuid.clear();
     for (const m of this.all) this.index(m, false);
     // Saved state holds imported history in id order: put every list back in time order (one sort, not n splices).
     for (const list of [...this.conversations.values(), ...this.threads.values()])
@@ -133,6 +138,15 @@ export class Messages {
     this.all.push(m);
     this.index(m, true);
     return m;
+  }
+
+  /** The latest message `sender` sent with the client id `muid`. */
+  withMuid(sender: string, muid: string): MessageRecord | undefined {
+    return this.byMuid.get(muidKey(sender, muid));
+  }
+
+  private forgetMuid(m: MessageRecord): void {
+    if (m.muid !== undefined && this.byMuid.get(muidKey(m.sender, m.muid)) === m) this.byMuid.delete(muidKey(m.sender, m.muid));
   }
 
   /** Whether `m` is at or before the message `markId` (a read or delivered marker) in time order. */
@@ -215,6 +229,7 @@ export class Messages {
     if (m.pinnedAt !== undefined) this.countPin(m.conversationId, -1);
     removeById(this.all, m.id);
     if (m.imported && m.muid !== undefined) this.importedMuids.delete(m.muid);
+    this.forgetMuid(m);
     const conversation = this.conversations.get(m.conversationId);
     if (conversation) {
       removeInOrder(conversation, m);
@@ -256,7 +271,10 @@ export class Messages {
     if (!conversation) return;
     const gone = new Set(conversation.map((m) => m.id));
     for (const id of gone) this.noted?.set(id, null);
-    for (const m of conversation) if (m.imported && m.muid !== undefined) this.importedMuids.delete(m.muid);
+    for (const m of conversation) {
+      if (m.imported && m.muid !== undefined) this.importedMuids.delete(m.muid);
+      this.forgetMuid(m);
+    }
     this.all = this.all.filter((m) => !gone.has(m.id));
     for (const m of conversation) if (m.parentId === undefined) this.threads.delete(m.id);
     this.conversations.delete(conversationId);
@@ -268,6 +286,7 @@ export class Messages {
   private index(m: MessageRecord, ordered: boolean): void {
     if (m.pinnedAt !== undefined) this.countPin(m.conversationId, 1);
     if (m.imported && m.muid !== undefined) this.importedMuids.add(m.muid);
+    if (m.muid !== undefined) this.byMuid.set(muidKey(m.sender, m.muid), m);
     const put = ordered ? insertInOrder : (list: MessageRecord[], x: MessageRecord) => list.push(x);
     let conversation = this.conversations.get(m.conversationId);
     if (!conversation) this.conversations.set(m.conversationId, (conversation = []));

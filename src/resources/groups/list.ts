@@ -92,7 +92,8 @@ export function listGroups(app: AppState, f: GroupFilters): { groups: GroupRecor
   };
 
   const hidesPrivate = f.hidePrivateFrom !== undefined && (g.byType.get("private")?.size ?? 0) > 0;
-  const filtered = candidates !== undefined || f.createdAt !== undefined || f.updatedAtRange !== undefined || f.membersCount !== undefined || hidesPrivate;
+  const filtered =
+    candidates !== undefined || f.createdAt !== undefined || f.updatedAtRange !== undefined || f.membersCount !== undefined || hidesPrivate;
   let ordered: Iterable<GroupRecord>;
   if (candidates) {
     candidates.sort(order.compare);

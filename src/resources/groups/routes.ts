@@ -102,6 +102,31 @@ function initialMembers(app: AppState, raw: unknown, admins: UserRecord[]): { us
   return out;
 }
 
+/**
+ * Changes a group (`change`) and, with `newOwner`, hands it over: the new owner becomes an admin member (added or
+ * promoted). Emits group_updated, then group_owner_transferred when the owner changed.
+ */
+export function updateGroup(
+  app: AppState,
+  now: number,
+  group: GroupRecord,
+  actor: UserRecord | undefined,
+  change: (g: GroupRecord) => void,
+  newOwner?: UserRecord,
+) {
+  const oldOwner = group.owner;
+  app.groups.update(group, (g) => {
+    change(g);
+    if (newOwner) g.owner = newOwner.uid;
+    g.updatedAt = now;
+    g.updatedBy = actor?.uid ?? SYSTEM_UID;
+  });
+  if (newOwner) makeAdmin(app, now, group, newOwner, undefined);
+  app.emit("group_updated", () => ({ group: groupPayload(app, group), by: byPayload(actor) }));
+  if (newOwner && newOwner.uid !== oldOwner)
+    app.emit("group_owner_transferred", () => ({ group: { ...groupPayload(app, group), oldOwner }, by: byPayload(actor) }));
+}
+
 export const groups = new Hono<Env>()
   .post("/groups", async (c) => {
     const body = await readBody(c);
@@ -198,19 +223,12 @@ export const groups = new Hono<Env>()
     if (newOwner && app.groups.ban(group.guid, newOwner.uid))
       throw apiError("ERR_BANNED_GROUPMEMBER", { uid: newOwner.uid, guid: group.guid });
 
-    const now = c.get("emulator").clock.now();
-    const oldOwner = group.owner;
-    app.groups.update(group, (g) => {
+    const unset = (body.unset as ("icon" | "description" | "metadata")[] | undefined) ?? [];
+    const change = (g: GroupRecord) => {
       applyAttributes(g, body);
-      for (const field of (body.unset as ("icon" | "description" | "metadata")[] | undefined) ?? []) delete g[field];
-      if (newOwner) g.owner = newOwner.uid;
-      g.updatedAt = now;
-      g.updatedBy = actor?.uid ?? SYSTEM_UID;
-    });
-    if (newOwner) makeAdmin(app, now, group, newOwner, undefined);
-    app.emit("group_updated", () => ({ group: groupPayload(app, group), by: byPayload(actor) }));
-    if (newOwner && newOwner.uid !== oldOwner)
-      app.emit("group_owner_transferred", () => ({ group: { ...groupPayload(app, group), oldOwner }, by: byPayload(actor) }));
+      for (const field of unset) delete g[field];
+    };
+    updateGroup(app, c.get("emulator").clock.now(), group, actor, change, newOwner);
     return ok(c, groupView(app, group, { viewer: actor, tags: group.tags.length > 0 }));
   })
 

@@ -267,7 +267,8 @@ export function unreadCount(app: AppState, viewer: UserRecord, sources: Source[]
         if (ordered) break;
         continue;
       }
-      if (m.id <= s.until && m.readAt === undefined && m.sender !== viewer.uid && m.category !== "action" && m.parentId === undefined && !skip?.(m)) n++;
+      const unread = m.id <= s.until && m.readAt === undefined && m.sender !== viewer.uid;
+      if (unread && m.category !== "action" && m.parentId === undefined && !skip?.(m)) n++;
     }
   }
   return n;

@@ -2,6 +2,7 @@ import type { AppState } from "../../store/app-state.js";
 import { current, revisionId, type ConditionRecord, type Moderation, type RuleRecord, type Verdict } from "../../store/moderation.js";
 import type { Json, JsonObject, MessageRecord } from "../../store/types.js";
 import { UserPattern } from "../../util/safe-regex.js";
+import { WordList } from "../../util/word-list.js";
 
 /**
  * The rule engine: which enabled rule, if any, catches a message. Rules are compiled once per change of rules or
@@ -10,16 +11,13 @@ import { UserPattern } from "../../util/safe-regex.js";
  * - `text` conditions read the text of text messages and the caption of media messages; `custom` conditions read
  *   the strings inside a custom message's customData. `image` and `video` conditions need the platform's AI
  *   engines, which the emulator does not run: they never match.
- * - `word` terms match whole words (or phrases), case-insensitive (escaped, so JavaScript's RegExp is safe for them);
+ * - `word` terms match whole words (or phrases), case-insensitive, found in one pass (util/word-list.ts);
  *   `pattern` terms are RE2 regular expressions on the linear-time engine of safe-regex.ts, case-insensitive;
  *   `equals` compares the whole text instead of searching in it.
  * - A condition whose `isKeywordsReferencePresent` is true names keyword lists; its terms are their search terms,
  *   matched as the list's category says.
  * - A rule catches a message when its filters (if any) all pass and any one of its conditions matches.
  */
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const WORD_CHAR = "[\\p{L}\\p{N}_]";
 
 type Test = (subject: string) => boolean;
 
@@ -31,9 +29,8 @@ function wordTest(terms: string[], operator: ConditionRecord["operator"]): Test 
     return (s) => set.has(s.trim().toLowerCase());
   }
   // A phrase matches with any run of white space between its words.
-  const alternatives = clean.map((t) => escape(t).replace(/\s+/g, "\\s+"));
-  const re = new RegExp(`(?<!${WORD_CHAR})(?:${alternatives.join("|")})(?!${WORD_CHAR})`, "iu");
-  return (s) => re.test(s);
+  const list = WordList.of(clean, { edges: "always", anySpace: true });
+  return list && ((s) => list.test(s));
 }
 
 function patternTest(patterns: string[], operator: ConditionRecord["operator"]): Test | undefined {

@@ -39,8 +39,13 @@ function problems() {
   };
 }
 
-/** The `uid` query parameter of the preference operations: required, an active user. */
+/**
+ * Whose preferences: the `uid` query parameter (required, an active user), or on the client plane the token's
+ * owner.
+ */
 function queryUser(c: Ctx): UserRecord {
+  const actor = c.get("actor");
+  if (actor) return actor;
   const q = new Query(c);
   const uid = q.str("uid");
   if (uid === undefined) q.fail("uid", "The uid field is required.");
@@ -191,6 +196,61 @@ export function isTimezone(tz: unknown): tz is string {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+[1-9]\d{5,14}$/;
 
+/** The operations on one user's preferences, shared by the REST routes and the SDK's paths (client/push.ts). */
+export const userPreferences = {
+  /** The user's effective preferences in the update body's shape (what the SDK reads). */
+  effective: (c: Ctx) => updateShapeView(c.get("app"), queryUser(c).uid),
+  async update(c: Ctx): Promise<UserRecord> {
+    const user = queryUser(c);
+    const body = (await readBody(c)) as JsonObject;
+    const app = c.get("app");
+    const update = preferencesUpdate(app, body);
+    const record = app.notifications.ensureUser(user.uid);
+    record.preferences = merged(record.preferences ?? {}, update);
+    return user;
+  },
+  reset(c: Ctx): JsonObject {
+    const user = queryUser(c);
+    const app = c.get("app");
+    const record = app.notifications.user(user.uid);
+    if (record) delete record.preferences;
+    return updateShapeView(app, user.uid);
+  },
+  muted(c: Ctx): { mutedConversations: MutedConversation[] } {
+    const user = queryUser(c);
+    const now = c.get("emulator").clock.nowMs();
+    const muted = (c.get("app").notifications.user(user.uid)?.muted ?? []).filter((m) => m.until === undefined || m.until > now);
+    return { mutedConversations: muted };
+  },
+  async mute(c: Ctx): Promise<void> {
+    const user = queryUser(c);
+    const list = conversationsOf((await readBody(c)) as JsonObject, true);
+    const record = c.get("app").notifications.ensureUser(user.uid);
+    const key = (m: MutedConversation) => `${m.type}/${m.id}`;
+    const byKey = new Map((record.muted ?? []).map((m) => [key(m), m]));
+    for (const m of list) byKey.set(key(m), m);
+    record.muted = [...byKey.values()];
+  },
+  async unmute(c: Ctx): Promise<void> {
+    const user = queryUser(c);
+    const list = conversationsOf((await readBody(c)) as JsonObject, false);
+    const record = c.get("app").notifications.user(user.uid);
+    if (record?.muted) {
+      const gone = new Set(list.map((m) => `${m.type}/${m.id}`));
+      record.muted = record.muted.filter((m) => !gone.has(`${m.type}/${m.id}`));
+    }
+  },
+  timezone: (c: Ctx): JsonObject => ({ timezone: c.get("app").notifications.user(queryUser(c).uid)?.timezone ?? "UTC" }),
+  async setTimezone(c: Ctx): Promise<JsonObject> {
+    const user = queryUser(c);
+    const body = await readBody(c);
+    validate(body, { timezone: { required: true, type: "string", max: 100 } });
+    if (!isTimezone(body.timezone)) throw badRequest({ timezone: ["The timezone must be a valid IANA time zone."] });
+    c.get("app").notifications.ensureUser(user.uid).timezone = body.timezone;
+    return { timezone: body.timezone };
+  },
+};
+
 export const preferences = new Hono<Env>()
   // ---- app settings ----
   .get("/notifications/v1/settings", (c) => ok(c, appSettings(c.get("app"))))
@@ -210,64 +270,17 @@ export const preferences = new Hono<Env>()
 
   // ---- user preferences ----
   .get("/notifications/v1/preferences", (c) => ok(c, preferencesView(c.get("app"), queryUser(c).uid)))
-  .patch("/notifications/v1/preferences", async (c) => {
-    const user = queryUser(c);
-    const body = (await readBody(c)) as JsonObject;
-    const app = c.get("app");
-    const update = preferencesUpdate(app, body);
-    const record = app.notifications.ensureUser(user.uid);
-    record.preferences = merged(record.preferences ?? {}, update);
-    return ok(c, preferencesView(app, user.uid));
-  })
-  .delete("/notifications/v1/preferences", (c) => {
-    const user = queryUser(c);
-    const app = c.get("app");
-    const record = app.notifications.user(user.uid);
-    if (record) delete record.preferences;
-    return ok(c, updateShapeView(app, user.uid));
-  })
+  .patch("/notifications/v1/preferences", async (c) => ok(c, preferencesView(c.get("app"), (await userPreferences.update(c)).uid)))
+  .delete("/notifications/v1/preferences", (c) => ok(c, userPreferences.reset(c)))
 
   // ---- muted conversations ----
-  .get("/notifications/v1/preferences/mute", (c) => {
-    const user = queryUser(c);
-    const now = c.get("emulator").clock.nowMs();
-    const muted = (c.get("app").notifications.user(user.uid)?.muted ?? []).filter((m) => m.until === undefined || m.until > now);
-    return ok(c, { mutedConversations: muted });
-  })
-  .put("/notifications/v1/preferences/mute", async (c) => {
-    const user = queryUser(c);
-    const list = conversationsOf((await readBody(c)) as JsonObject, true);
-    const record = c.get("app").notifications.ensureUser(user.uid);
-    const key = (m: MutedConversation) => `${m.type}/${m.id}`;
-    const byKey = new Map((record.muted ?? []).map((m) => [key(m), m]));
-    for (const m of list) byKey.set(key(m), m);
-    record.muted = [...byKey.values()];
-    return ok(c, SUCCESS);
-  })
-  .delete("/notifications/v1/preferences/mute", async (c) => {
-    const user = queryUser(c);
-    const list = conversationsOf((await readBody(c)) as JsonObject, false);
-    const record = c.get("app").notifications.user(user.uid);
-    if (record?.muted) {
-      const gone = new Set(list.map((m) => `${m.type}/${m.id}`));
-      record.muted = record.muted.filter((m) => !gone.has(`${m.type}/${m.id}`));
-    }
-    return ok(c, SUCCESS);
-  })
+  .get("/notifications/v1/preferences/mute", (c) => ok(c, userPreferences.muted(c)))
+  .put("/notifications/v1/preferences/mute", async (c) => (await userPreferences.mute(c), ok(c, SUCCESS)))
+  .delete("/notifications/v1/preferences/mute", async (c) => (await userPreferences.unmute(c), ok(c, SUCCESS)))
 
   // ---- timezone ----
-  .get("/notifications/v1/preferences/timezone", (c) => {
-    const user = queryUser(c);
-    return ok(c, { timezone: c.get("app").notifications.user(user.uid)?.timezone ?? "UTC" });
-  })
-  .patch("/notifications/v1/preferences/timezone", async (c) => {
-    const user = queryUser(c);
-    const body = await readBody(c);
-    validate(body, { timezone: { required: true, type: "string", max: 100 } });
-    if (!isTimezone(body.timezone)) throw badRequest({ timezone: ["The timezone must be a valid IANA time zone."] });
-    c.get("app").notifications.ensureUser(user.uid).timezone = body.timezone;
-    return ok(c, { timezone: body.timezone });
-  })
+  .get("/notifications/v1/preferences/timezone", (c) => ok(c, userPreferences.timezone(c)))
+  .patch("/notifications/v1/preferences/timezone", async (c) => ok(c, await userPreferences.setTimezone(c)))
 
   // ---- contact details (on behalf of the user) ----
   .get("/notifications/v1/contact-details", (c) => {

@@ -63,22 +63,37 @@ function allFlag(c: Ctx): boolean {
   return all;
 }
 
+/**
+ * Registers the push token a body names for a session: the body's `authToken`, or on the client plane the
+ * session's own (the SDK's `registerPushToken` sends none).
+ */
+export async function registerPushToken(c: Ctx): Promise<void> {
+  const session = c.get("authToken");
+  const body = await readBody(c);
+  validate(body, {
+    platform: { required: true, type: "string", in: PLATFORMS },
+    providerId: { type: "string", max: 100 },
+    authToken: { required: !session, type: "string", max: 200 },
+    timezone: { type: "string", max: 100 },
+  });
+  const field = tokenField(body.platform as string);
+  validate(body, { [field]: { required: true, type: "string", max: 4096 } });
+  if (body.timezone !== undefined && body.timezone !== null && !isTimezone(body.timezone))
+    throw badRequest({ timezone: ["The timezone must be a valid IANA time zone."] });
+  const app = c.get("app");
+  const auth = session ?? authTokenOf(app, body.authToken);
+  register(app, auth, body, field, c.get("emulator").clock.nowMs());
+}
+
+/** Removes a session's push tokens (`all`: every session of its user); answers the user's remaining ones. */
+export function unregisterPushTokens(app: AppState, auth: AuthTokenRecord, all: boolean) {
+  for (const t of app.notifications.tokensOf(auth.uid)) if (all || t.authToken === auth.authToken) app.notifications.removeToken(t.pushToken);
+  return remaining(app, auth.uid);
+}
+
 export const pushTokens = new Hono<Env>()
   .post("/notifications/push/v1/tokens", async (c) => {
-    const body = await readBody(c);
-    validate(body, {
-      platform: { required: true, type: "string", in: PLATFORMS },
-      providerId: { type: "string", max: 100 },
-      authToken: { required: true, type: "string", max: 200 },
-      timezone: { type: "string", max: 100 },
-    });
-    const field = tokenField(body.platform as string);
-    validate(body, { [field]: { required: true, type: "string", max: 4096 } });
-    if (body.timezone !== undefined && body.timezone !== null && !isTimezone(body.timezone))
-      throw badRequest({ timezone: ["The timezone must be a valid IANA time zone."] });
-    const app = c.get("app");
-    const auth = authTokenOf(app, body.authToken);
-    register(app, auth, body, field, c.get("emulator").clock.nowMs());
+    await registerPushToken(c);
     return ok(c, { success: true });
   })
   .get("/notifications/push/v1/tokens", (c) => {
@@ -97,9 +112,7 @@ export const pushTokens = new Hono<Env>()
     const body = await readBody(c);
     validate(body, { authToken: { required: true, type: "string", max: 200 } });
     const app = c.get("app");
-    const auth = authTokenOf(app, body.authToken);
-    for (const t of app.notifications.tokensOf(auth.uid)) if (all || t.authToken === auth.authToken) app.notifications.removeToken(t.pushToken);
-    return ok(c, remaining(app, auth.uid));
+    return ok(c, unregisterPushTokens(app, authTokenOf(app, body.authToken), all));
   })
   .delete("/notifications/push/v1/tokens/:pushToken", async (c) => {
     const body = await readBody(c);
