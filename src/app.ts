@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { addressHint, internalPath } from "./http/addressing.js";
 import { PlaneRouter } from "./http/plane-router.js";
-import { appAuth, clientAuth, managementAuth } from "./http/auth.js";
+import { appAuth, callsAuth, clientAuth, managementAuth } from "./http/auth.js";
 import { clientOnly, clientSettingsRoute } from "./client/routes.js";
 import { isServed } from "./client/endpoints.js";
 import type { Ctx, Emulator, Env } from "./http/context.js";
@@ -23,6 +23,7 @@ import { users } from "./resources/users/routes.js";
 import { metrics } from "./resources/metrics/routes.js";
 import { calls } from "./resources/calls/routes.js";
 import { callSignalling } from "./resources/calls/signalling.js";
+import { fileUploads, media } from "./resources/files/routes.js";
 import { groups } from "./resources/groups/routes.js";
 import { members } from "./resources/members/routes.js";
 import { bannedUsers } from "./resources/banned-users/routes.js";
@@ -125,7 +126,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const MGMT = { prefix: "/@mgmt", at: "/@mgmt", auth: [managementAuth] };
   const REST = { prefix: "/@rest/", at: "/@rest/:appId/:region/v3", auth: [appAuth] };
   const CLIENT = { prefix: "/@client/", at: "/@client/:appId/:region/v3", auth: [clientAuth] };
-  const CALLS = { prefix: "/@calls/", at: "/@calls/:appId/:region/v3", auth: [appAuth] };
+  const CALLS = { prefix: "/@calls/", at: "/@calls/:appId/:region/v3", auth: [callsAuth] };
   const taken = new Set<string>();
   const mountOn = (plane: { at: string }, router: Hono<Env>, auth: Stage[], serves?: (method: string, path: string) => boolean) =>
     mount(app, plane.at, router, [...platform, ...auth], notFound, taken, serves);
@@ -154,8 +155,10 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const rest = restPlane();
   mountOn(REST, rest, REST.auth);
   mountOn(CLIENT, clientSettingsRoute, []);
+  mountOn(CLIENT, media, []);
   mountOn(CLIENT, clientOnly, CLIENT.auth);
   mountOn(CLIENT, callSignalling, CLIENT.auth);
+  mountOn(CLIENT, fileUploads, CLIENT.auth);
   mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
   mountOn(CALLS, calls, CALLS.auth);
 

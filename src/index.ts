@@ -10,6 +10,7 @@ import type { SnapshotInfo } from "./control/snapshots.js";
 import { isLoopback } from "./control/token.js";
 import { Clock } from "./store/clock.js";
 import { Persistence, prepareWritable } from "./store/persistence.js";
+import { FileStore } from "./store/files.js";
 import { writeStateFile } from "./store/state-writer.js";
 import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
 import { Store, type CreateAppOptions } from "./store/store.js";
@@ -178,6 +179,8 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     jwt,
     realtime: new Realtime(store, clock, jwt, control.journal, control.rules),
     persistence,
+    // Next to the data file, in a folder named after it: the only place besides the file itself we write to.
+    files: new FileStore(options.data ? `${options.data}.files` : undefined),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
   store.events.subscribe((e) => emulator.realtime.publish(e));

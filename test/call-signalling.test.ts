@@ -151,3 +151,33 @@ describe("group call", () => {
     expect(refused.body.error.code).toBe("ERR_GROUP_NOT_JOINED");
   });
 });
+
+describe("what the calls SDK asks of the calls plane before media", () => {
+  it("answers call_tokens and the user's call logs (authToken instead of apikey), with direction and guid filters", async () => {
+    const caller = await connect("superhero1");
+    const callee = await connect("superhero2");
+    const sessionId = sessionOf((await caller.api("POST", "/calls", { receiver: "superhero2", receiverType: "user", type: "audio" })).body.data);
+    const calls = async (token: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${url()}/${APP_ID}.call-us/v3.0${path}`, {
+        method,
+        headers: { authToken: token, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const token = await calls(callee.token, "POST", "/call_tokens", { sessionId });
+    expect(token.status).toBe(200);
+    expect(token.body.data.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect((await calls(callee.token, "POST", "/call_tokens", {})).body.error.code).toBe("ERR_BAD_REQUEST");
+
+    const incoming = await calls(callee.token, "GET", "/calls?page=1&perPage=30&direction=incoming");
+    expect(incoming.status).toBe(200);
+    expect(incoming.body.data.map((k: any) => k.sessionId)).toContain(sessionId);
+    expect(incoming.body.meta.pagination).toMatchObject({ current_page: 1 });
+    expect((await calls(callee.token, "GET", "/calls?direction=outgoing")).body.data.map((k: any) => k.sessionId)).not.toContain(sessionId);
+    expect((await calls(caller.token, "GET", `/calls/${sessionId}`)).body.data).toMatchObject({ sessionId, initiator: "superhero1" });
+    const stranger = await connect("superhero3");
+    expect((await calls(stranger.token, "GET", `/calls/${sessionId}`)).body.error.code).toBe("ERR_CALL_NOT_A_PART");
+    expect((await calls("nope", "GET", "/calls")).status).toBe(401);
+  });
+});

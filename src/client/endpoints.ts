@@ -3,8 +3,8 @@
   * REST plane's own routes answer on the client plane, for the token's owner. Those whose path, method or answer
   * differs from the REST plane's (the session, promote/demote, ownership, `user/messages/{muid}`, push preferences,
   * tokens, mute and timezone) are served by `routes.ts` and `push.ts`; call signalling (`calls`,
-  * `calls/{sessionid}[/type]`) by resources/calls/signalling.ts; the AI features and the campaign service are the
-  * client plane's own (`routes.ts`). Everything else on the client plane answers ERR_API_NOT_FOUND.
+  * `calls/{sessionid}[/type]`) by resources/calls/signalling.ts; file uploads by resources/files; the AI features
+  * and the campaign service are the client plane's own (`routes.ts`). Everything else on the client plane answers ERR_API_NOT_FOUND.
  */
 const SDK_OPERATIONS = [
   "GET users",
@@ -57,6 +57,11 @@ const SDK_OPERATIONS = [
   "PUT campaigns/push-notifications/{pushNotificationId}/delivered",
   "PUT campaigns/push-notifications/{pushNotificationId}/clicked",
   "GET campaigns/templates/categories",
+  // Answered by the client plane's own routers (resources/files, resources/calls/signalling.ts).
+  "POST files/upload-url",
+  "POST calls",
+  "PUT calls/{sessionid}",
+  "PATCH calls/{sessionid}/type",
 ];
 
 const TABLE: { methods: Set<string>; path: RegExp }[] = SDK_OPERATIONS.map((line) => {

@@ -5,6 +5,8 @@ export interface JwtClaims {
   appId: string;
   uid: string;
   authToken: string;
+  /** A call token (the calls plane's `call_tokens`): the call session it is for. */
+  sessionId?: string;
   iat: number;
 }
 

@@ -76,6 +76,12 @@ export const clientAuth: Stage = (c, next) => {
   return withOriginDevice(header(c, "resource"), () => next(c));
 };
 
+/**
+ * Calls plane: the `apikey` (backends, `calls.json`), or, without one, the `authToken` of a user as the calls SDK
+ * sends it (its call logs and call tokens), who then acts as with `onBehalfOf`.
+ */
+export const callsAuth: Stage = (c, next) => (header(c, "apikey") === undefined && header(c, "authtoken") !== undefined ? clientAuth(c, next) : appAuth(c, next));
+
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
 export const managementAuth: Stage = (c, next) => {
   requireManagement(c);

@@ -8,6 +8,7 @@ import type { Dispatcher } from "../webhooks/dispatcher.js";
 import type { Outbox } from "../notifications/outbox.js";
 import type { Jwt } from "../client/jwt.js";
 import type { Realtime } from "../realtime/realtime.js";
+import type { FileStore } from "../store/files.js";
 
 /** What every handler can reach: the emulator's parts, shared by all requests. */
 export interface Emulator {
@@ -28,6 +29,8 @@ export interface Emulator {
   jwt: Jwt;
   /** The WebSocket sessions and what they are sent. */
   realtime: Realtime;
+  /** Uploaded attachments' bytes (in memory, or next to the `--data` file). */
+  files: FileStore;
 }
 
 export type Env = {

@@ -207,6 +207,17 @@ export const ERRORS = {
     message: "The number of pinned conversations exceeds the allowed limit of {limit}.",
   },
 
+  // Attachments (the SDK's own codes for these cases: MEDIA_UPLOAD_ERRORS)
+  ERR_FILE_SIZE_EXCEEDED: { status: 413, message: "The file {name} exceeds the maximum allowed size of {limit} bytes." },
+  ERR_FILE_COUNT_EXCEEDED: { status: 400, message: "The number of attachments exceeds the allowed limit of {limit}." },
+  ERR_FILE_STORAGE_FULL: {
+    status: 507,
+    message: "The emulator keeps files in memory and they reach {limit} bytes. Please start it with --data to keep files on disk.",
+  },
+  ERR_PRESIGNED_URL_EXPIRED: { status: 403, message: "The pre-signed upload URL has expired or was used. Please retry the upload." },
+  ERR_MEDIA_NOT_FOUND: { status: 404, message: "The file {key} does not exist." },
+  ERR_RANGE_NOT_SATISFIABLE: { status: 416, message: "The range {range} is not satisfiable for a file of {size} bytes." },
+
   // Calls
   ERR_CALL_SESSION_NOT_FOUND: {
     status: 404,

@@ -4,7 +4,7 @@ import { apiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { backwards, pageMatching, pageOf } from "../../http/pagination.js";
 import { ok, page } from "../../http/reply.js";
-import { Query } from "../../http/validate.js";
+import { Query, readBody, validate } from "../../http/validate.js";
 import { takesPart } from "../../store/calls.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, type CallRecord, type UserRecord } from "../../store/types.js";
 import { callView, totalParticipants, transcriptionView } from "./view.js";
@@ -39,6 +39,9 @@ export const calls = new Hono<Env>()
       hasRecording: optBool(q, "hasRecording"),
       hasTranscription: optBool(q, "hasTranscription"),
       uid: q.str("uid")?.toLowerCase(),
+      // The calls SDK's call logs: a group's calls, and (for the viewer) the ones they made or received.
+      guid: q.str("guid")?.toLowerCase(),
+      direction: q.oneOf("direction", ["incoming", "outgoing"] as const),
       hideTranscription: q.bool("hideTranscription"),
       perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
       page: q.int("page", { def: 1, min: 1 }),
@@ -58,6 +61,9 @@ export const calls = new Hono<Env>()
     if (f.hasRecording !== undefined) tests.push((k) => k.recordings.length > 0 === f.hasRecording);
     if (f.hasTranscription !== undefined) tests.push((k) => k.transcriptions.length > 0 === f.hasTranscription);
     if (alsoPart !== undefined) tests.push((k) => takesPart(k, alsoPart));
+    if (f.guid !== undefined) tests.push((k) => k.receiverType === "group" && k.receiver === f.guid);
+    const me = viewer?.uid;
+    if (f.direction !== undefined && me !== undefined) tests.push((k) => (k.initiator === me) === (f.direction === "outgoing"));
     const matches = tests.length > 0 ? (k: CallRecord) => tests.every((t) => t(k)) : undefined;
     const { items, pagination } = pageMatching(backwards(candidates), matches, f.perPage, f.page, matches ? undefined : candidates.length);
     const now = c.get("emulator").clock.now();
@@ -70,6 +76,16 @@ export const calls = new Hono<Env>()
     const hideTranscription = q.bool("hideTranscription");
     q.done();
     return ok(c, callView(call, c.get("emulator").clock.now(), { single: true, hideTranscription }));
+  })
+
+  // The calls SDK's `generateToken(sessionId, authToken)` before it joins a session's media (the media itself is not
+  // emulated): a token naming the user (the token's owner, or `onBehalfOf` with an apikey) and the session.
+  .post("/call_tokens", async (c) => {
+    const user = onBehalfOf(c, "required");
+    const body = await readBody(c);
+    validate(body, { sessionId: { required: true, type: "string", max: 255 } });
+    const { jwt, clock } = c.get("emulator");
+    return ok(c, { token: jwt.sign({ appId: c.get("app").meta.appId, uid: user.uid, authToken: c.get("authToken")?.authToken ?? "", sessionId: body.sessionId as string }, clock.now()) });
   })
 
   .get("/calls/:sessionId/transcriptions", (c) => {

@@ -17,6 +17,7 @@ import { pagination } from "../../http/pagination.js";
 import { checkText, conversationFor, readContent, store, type Content } from "./send.js";
 import { messageText, messageView, SYSTEM_UID, type EntityMemo } from "./view.js";
 import { commitDelete, commitEdit } from "./changes.js";
+import { withSendBody } from "../files/routes.js";
 import { receiptsOf } from "./receipts.js";
 import { isHeld, moderateEdit } from "../moderation/screen.js";
 
@@ -132,8 +133,11 @@ function pageStyleMeta(sources: Source[], items: MessageRecord[], cursor: Cursor
  * The send operation (`POST /messages`) from `sender` (the app itself when undefined): one receiver or several,
  * with every check and effect of a send. `POST /bots/{uid}/messages` is the same operation with the bot as sender.
  */
-export async function sendMessage(c: Ctx, sender: UserRecord | undefined) {
-  const body = await readBody(c);
+export function sendMessage(c: Ctx, sender: UserRecord | undefined) {
+  return withSendBody(c, (body) => sendBody(c, sender, body));
+}
+
+function sendBody(c: Ctx, sender: UserRecord | undefined, body: Body) {
   const target = receiverOf(body);
   const many = multipleReceivers(body);
   if (!target && !many) throw apiError("ERR_EMPTY_RECEIVER");
@@ -146,6 +150,38 @@ export async function sendMessage(c: Ctx, sender: UserRecord | undefined) {
   const conversationId = conversationFor(app, sender, target!.receiverType, target!.receiver, content);
   const m = store(app, c.get("emulator").clock.now(), sender, target!.receiverType, target!.receiver, conversationId, content);
   return answerJson(c, `{"data":${messageText(app, m, sender)}}`);
+}
+
+/** A reply in the thread of `parent` (`POST /messages/{id}/thread`): checked like a send, into the parent's conversation. */
+function replyInThread(c: Ctx, sender: UserRecord, parent: MessageRecord, body: Body) {
+  const app = c.get("app");
+  const id = parent.id;
+  if (parent.parentId !== undefined) throw apiError("ERR_MESSAGE_THREAD_NESTING", { id });
+  if (parent.category !== "message" && parent.category !== "custom")
+    throw apiError("ERR_WRONG_MESSAGE_THREAD_CATEGORY", { id, category: parent.category });
+  if (body.multipleReceivers !== undefined) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
+  // The receiver defaults to the parent's conversation; one that is given must be that conversation.
+  const target = receiverOf(body) ?? {
+    receiverType: parent.receiverType,
+    receiver: parent.receiverType === "group" ? parent.receiver : parent.sender === sender.uid ? parent.receiver : parent.sender,
+  };
+  const content = readContent(body);
+  const conversationId = conversationFor(app, sender, target.receiverType, target.receiver, content, "u.sendThreadedMessage");
+  if (conversationId !== parent.conversationId) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
+  const now = c.get("emulator").clock.now();
+  const reply = store(app, now, sender, target.receiverType, target.receiver, conversationId, content, id);
+  if (!isHeld(reply)) {
+    parent.replyCount = (parent.replyCount ?? 0) + 1;
+    app.messages.touch(parent);
+    // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
+    const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
+    if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
+    for (const uid of followers) {
+      const user = app.activeUser(uid);
+      if (user && canSee(app, user, parent)) app.threadSubscriptions.add(uid, parent.id, now);
+    }
+  }
+  return ok(c, messageView(app, reply, sender));
 }
 
 export const messages = new Hono<Env>()
@@ -208,38 +244,11 @@ export const messages = new Hono<Env>()
     return ok(c, messageView(app, action, actor));
   })
 
-  .post("/messages/:id/thread", async (c) => {
+  .post("/messages/:id/thread", (c) => {
     const sender = onBehalfOf(c, "required");
     const app = c.get("app");
     const parent = pathMessage(app, c.req.param("id"), sender);
-    const body = await readBody(c);
-    const id = parent.id;
-    if (parent.parentId !== undefined) throw apiError("ERR_MESSAGE_THREAD_NESTING", { id });
-    if (parent.category !== "message" && parent.category !== "custom")
-      throw apiError("ERR_WRONG_MESSAGE_THREAD_CATEGORY", { id, category: parent.category });
-    if (body.multipleReceivers !== undefined) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
-    // The receiver defaults to the parent's conversation; one that is given must be that conversation.
-    const target = receiverOf(body) ?? {
-      receiverType: parent.receiverType,
-      receiver: parent.receiverType === "group" ? parent.receiver : parent.sender === sender.uid ? parent.receiver : parent.sender,
-    };
-    const content = readContent(body);
-    const conversationId = conversationFor(app, sender, target.receiverType, target.receiver, content, "u.sendThreadedMessage");
-    if (conversationId !== parent.conversationId) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
-    const now = c.get("emulator").clock.now();
-    const reply = store(app, now, sender, target.receiverType, target.receiver, conversationId, content, id);
-    if (!isHeld(reply)) {
-      parent.replyCount = (parent.replyCount ?? 0) + 1;
-      app.messages.touch(parent);
-      // Taking part subscribes: the replier, the parent's sender when the thread starts, whoever a reply mentions.
-      const followers = [sender.uid, ...(reply.mentionedUids ?? [])];
-      if (parent.replyCount === 1 && parent.sender !== SYSTEM_UID) followers.push(parent.sender);
-      for (const uid of followers) {
-        const user = app.activeUser(uid);
-        if (user && canSee(app, user, parent)) app.threadSubscriptions.add(uid, parent.id, now);
-      }
-    }
-    return ok(c, messageView(app, reply, sender));
+    return withSendBody(c, (body) => replyInThread(c, sender, parent, body));
   })
 
   .get("/messages/:id/thread", (c) => {
