@@ -241,6 +241,27 @@ describe("the React UI kit with default props against the emulator", () => {
     await shot("thread");
   });
 
+  it("uploads an image from the composer (files/upload-url, the upload, the message) and shows it in the chat", async () => {
+    await show({ name: "chat", uid: "bob" });
+    await page.locator(".cometchat-message-composer__attachment-button").click();
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByText("Attach Image").click();
+    await (await chooser).setFiles({ name: "whiteboard.png", mimeType: "image/png", buffer: PNG });
+    // The kit stages the file once its upload is done, then sends on the send button.
+    await page.locator(".cometchat-message-composer__tray-tile--success").waitFor();
+    await page.locator(".cometchat-message-composer__send-button").click();
+    // The picture as the user sees it: loaded from the emulator's URL, its real size.
+    const image = page.locator(".cometchat-message-list .cometchat-images-bubble__image").last();
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+    const src = await image.getAttribute("src");
+    expect(src).toMatch(new RegExp(`^${emu.url}/${APP_ID}\\.apiclient-us/v3\\.0/media/[0-9a-f]{32}\\.png$`));
+    // Bob reads the same message, with the attachment the kit's upload made.
+    const sent = (await rest("GET", "/users/alice/messages?per_page=1&affix=prepend", undefined, "bob")).data.at(-1);
+    expect(sent).toMatchObject({ sender: "alice", type: "image", data: { url: src, attachments: [{ name: "whiteboard.png", mimeType: "image/png", size: PNG.length }] } });
+    await shot("attachment");
+  });
+
   it("shows a message's receipts in the message information, one-on-one and in a group", async () => {
     await show({ name: "information", messageId: ids.hi });
     const info = page.locator(".cometchat-message-information");
