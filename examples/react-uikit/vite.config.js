@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
-import { defineConfig } from "vite";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { defineConfig, searchForWorkspaceRoot } from "vite";
 
 // `npm start` = this dev server plus an emulator with --https on 127.0.0.1:4780 (EMULATOR_PORT to change it). With
 // VITE_EMULATOR_HOST=host:port set, or when that port is taken, the app uses the emulator already running there.
@@ -40,7 +42,12 @@ function chatEmulator() {
   };
 }
 
+// The kit's fonts are files next to its bundle: inside this repository, in the root's node_modules, which the dev
+// server would refuse to serve (403) without this.
+const kit = dirname(createRequire(import.meta.url).resolve("@cometchat/chat-uikit-react"));
+
 export default defineConfig({
   plugins: [chatEmulator()],
+  server: { fs: { allow: [searchForWorkspaceRoot(process.cwd()), kit] } },
   build: { chunkSizeWarningLimit: 10_000 },
 });
