@@ -1,4 +1,4 @@
-// Screenshots of the web inspector's main views for the README: docs/inspector-*.png at 1280x800.
+// Screenshots of the web inspector's main views for the docs: docs/inspector-*.png at 1280x800.
 //   npm run build && node scripts/screenshots.mjs
 // Starts the built emulator with a little demo activity (a second app, a thread, reactions, an edit, a deletion, a member
 // added, a webhook that works and one that fails, a fault rule), then takes each view in headless Chromium
@@ -6,6 +6,7 @@
 import { createServer } from "node:http";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { WebSocket } from "ws";
 import { startEmulator } from "../dist/index.js";
 import { launchChromium } from "./chromium.mjs";
 
@@ -65,6 +66,37 @@ await say("superhero1", "Welcome aboard, <@uid:alice>!");
 await say("superhero2", "Did you see the new suit?", "superhero1", "user");
 await call("GET", "/users/ghost");
 
+// Moderation: a rule that holds a message back, and a message a user flagged.
+await call("PUT", "/moderation/rules/text-profanity-filter", { enabled: true }).catch(() => {});
+await say("superhero4", "What the hell happened here?", "superhero5", "user");
+const rude = await say("superhero2", "Cheap suits, buy now at suits.example!", "supergroup");
+await call("POST", `/messages/${rude.id}/flagged`, { id: "spam", remark: "advert" }, "superhero3");
+
+// Extensions: two switched on, one of which changes what a message carries.
+await mgmt("POST", `/apps/${app.appId}/extensions`, { enabled: ["profanity-filter", "link-preview"] });
+await say("superhero3", "Look: https://example.com/suit");
+
+// Notifications: a push provider, a device token, then a message that notifies.
+await call("POST", "/notifications/push/v1/providers/fcm", { providerId: "fcm", serviceAccountCreds: { project_id: "p", client_email: "c@p.test", private_key: "k" } });
+const { data: spidey } = await call("POST", "/users/superhero3/auth_tokens", {});
+await call("POST", "/notifications/push/v1/tokens", { platform: "fcm_web", fcmToken: "spidey-web", authToken: spidey.authToken });
+await say("superhero1", "Briefing in ten minutes.");
+
+// Realtime: superhero2 connected over the WebSocket as the SDK would, then sent a message.
+const device = "WEB-4_2_0-screens";
+const client = `${emulator.url}/${app.appId}.apiclient-${app.region}/v3.0`;
+const { data: hero2 } = await call("POST", "/users/superhero2/auth_tokens", { force: true });
+const me = await fetch(`${client}/me`, {
+  method: "PUT",
+  headers: { appid: app.appId, authtoken: hero2.authToken, resource: device, "content-type": "application/json" },
+  body: JSON.stringify({ platform: "WEB", deviceId: `${app.appId}_${device}` }),
+}).then((r) => r.json());
+const socket = new WebSocket(emulator.url.replace(/^http/, "ws"));
+await new Promise((resolve) => socket.once("open", resolve));
+socket.send(JSON.stringify({ appId: app.appId, deviceId: device, type: "auth", sender: "superhero2", body: { auth: me.data.jwt, deviceId: device, presenceSubscription: "ALL_USERS" } }));
+await new Promise((resolve) => socket.once("message", resolve));
+await say("superhero1", "Are you online?", "superhero2", "user");
+
 emulator.rules.add({ match: { method: "POST", path: "/v3/messages" }, effect: { status: 503 }, times: 1 });
 emulator.rules.add({ match: { path: "/v3/users*" }, effect: { latencyMs: 250, jitterMs: 100 } });
 await say("superhero4", "Anyone there?");
@@ -86,7 +118,7 @@ async function shot(name, url, prepare) {
   console.log(`docs/inspector-${name}.png`);
 }
 
-await shot("apps", `${ui}#/`);
+await shot("home", `${ui}#/`);
 await shot("conversation", at("conversations/group_supergroup"), async () => {
   await page.click(".replies");
   await page.locator(".thread .message").first().waitFor();
@@ -102,6 +134,11 @@ await shot("requests", `${ui}#/requests`, async () => {
 await shot("deliveries", `${ui}#/deliveries`);
 await shot("rules", `${ui}#/rules`);
 await shot("control", `${ui}#/control`);
+await shot("moderation", at("moderation"));
+await shot("extensions", at("extensions"));
+await shot("notifications", `${ui}#/notifications`);
+await shot("realtime", `${ui}#/realtime`);
+socket.close();
 
 await browser.close();
 await emulator.close();

@@ -143,6 +143,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     reads.begin();
     try {
       await next();
+      // Its answer waits until the change is kept (a whole state replaced: until the data file holds it).
+      await emulator.persistence?.hold();
     } finally {
       reads.end(false);
     }

@@ -49,9 +49,9 @@ function banner(e: RunningEmulator, data: string | undefined, guarded: boolean, 
   rows.push(["Control", `${e.url}/_emulator${guarded ? "  (x-emulator-token required)" : ""}`]);
   rows.push(["Inspector", `${e.url}/_emulator/ui${guarded ? "?token=<control token>" : ""}`]);
   rows.push(["Data file", data ?? "none (state lives in memory)"]);
-  rows.push(...extra);
+  for (const row of extra) rows.push(row);
   if (e.tls) rows.push(["Certificate", e.tls.certPath]);
-  const width = Math.max(...rows.map(([k]) => k.length));
+  const width = rows.reduce((max, [k]) => Math.max(max, k.length), 0);
   return [
     `chat-emulator ${VERSION} is listening on ${e.url}`,
     "",
@@ -69,7 +69,8 @@ function stoppedLine(data: string | undefined, exportedTo: string | undefined): 
 }
 
 export async function main(argv = process.argv): Promise<void> {
-  if (argv[2] === "help") argv = [...argv.slice(0, 2), "--help", ...argv.slice(3)];
+  // `help` and `help demo` as `--help` and `demo --help` (exec's options are the emulator's: the main help).
+  if (argv[2] === "help") argv = [...argv.slice(0, 2), ...(argv[3] !== "exec" && COMMANDS.some((c) => c.name === argv[3]) ? [argv[3]] : []), "--help"];
   if (argv[2] === "demo") return runDemo(argv.slice(3));
   if (argv[2] === "export") return runExport(argv.slice(3));
   if (argv[2] === "cert") return runCert(argv.slice(3));
@@ -96,7 +97,7 @@ export async function main(argv = process.argv): Promise<void> {
     "after",
     [
       "",
-      "Commands (demo and export have their own --help):",
+      "Commands (each but exec has its own --help: chat-emulator help demo):",
       commandList(),
       "",
       "exec runs the command after -- against a fresh emulator, then stops it and exits with the command's exit code;",
@@ -164,26 +165,28 @@ export async function main(argv = process.argv): Promise<void> {
     if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") fail(`cannot bind to host ${o.host}.`);
     throw e;
   }
-  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken), stateRows(o)));
   const stopped = o.quiet ? undefined : stoppedLine(o.data, o.exportOnExit);
+  // The signal handlers come before the banner: whoever waits for the banner may signal at once.
+  if (!exec.command) {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      emulator.close().then(
+        () => {
+          if (stopped) out.write(stopped + "\n");
+          process.exit(0);
+        },
+        (e: unknown) => {
+          process.stderr.write(`chat-emulator: error while stopping: ${String(e)}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  }
+  if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken), stateRows(o)));
   if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"), stopped);
-
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    emulator.close().then(
-      () => {
-        if (stopped) out.write(stopped + "\n");
-        process.exit(0);
-      },
-      (e: unknown) => {
-        process.stderr.write(`chat-emulator: error while stopping: ${String(e)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
 }
 

@@ -7,7 +7,7 @@ import type { Hono } from "hono";
 import type { Env } from "./http/context.js";
 import { CorsResponse, withCors } from "./http/cors.js";
 import { apiError } from "./http/errors.js";
-import { laneFor } from "./http/lane.js";
+import { ANSWER_HELD, laneFor, type AnswerHold } from "./http/lane.js";
 import { boundUnreadBody } from "./http/drain.js";
 
 /**
@@ -33,15 +33,18 @@ export interface ListenOptions {
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Overrides HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (tests), and how often Node checks them. */
   timeouts?: { headersMs: number; requestMs: number; checkEveryMs: number };
-  /** Runs before each answer is written (persistence appends committed changes to its change log). */
-  beforeAnswer?: () => void;
+  /** What answers wait for (persistence: the committed changes written to the change log). */
+  hold?: AnswerHold;
 }
 
-/** Node's response (with CORS) that runs `before` ahead of writing its head: ahead of any byte of the answer. */
-function answeringAfter(before: () => void): typeof CorsResponse {
+/**
+ * Node's response (with CORS) that makes sure of `hold` ahead of writing its head, so ahead of any byte of the
+ * answer: at once (`now`) unless the lane already waited for it (`ANSWER_HELD`).
+ */
+function answeringAfter(hold: AnswerHold): typeof CorsResponse {
   return class AnsweringAfter extends CorsResponse {
     override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
-      before();
+      if (!(this as { [ANSWER_HELD]?: boolean })[ANSWER_HELD]) hold.now();
       return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
     }
   } as typeof CorsResponse;
@@ -66,7 +69,7 @@ function answerPlainHttp(server: Server): void {
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
 export async function listen(app: Hono<Env>, port: number, host: string, options: ListenOptions = {}): Promise<Listening> {
   const adapter = getRequestListener(app.fetch) as RequestListener;
-  const lane = laneFor(app); // after the adapter: it probes the adapter's Response
+  const lane = laneFor(app, options.hold); // after the adapter: it probes the adapter's Response
   const routed: RequestListener = lane ? (req, res) => void (lane(req, res) || adapter(req, res)) : adapter;
   const base = withCors((req, res) => {
     boundUnreadBody(req, res);
@@ -74,7 +77,7 @@ export async function listen(app: Hono<Env>, port: number, host: string, options
   }) as RequestListener;
   const listener = options.wrap ? options.wrap(base) : base;
   const { headersMs = HEADERS_TIMEOUT_MS, requestMs = REQUEST_TIMEOUT_MS, checkEveryMs = 1_000 } = options.timeouts ?? {};
-  const ServerResponse = options.beforeAnswer ? answeringAfter(options.beforeAnswer) : CorsResponse;
+  const ServerResponse = options.hold ? answeringAfter(options.hold) : CorsResponse;
   const serverOptions = { ServerResponse, headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs };
   const server: Server = options.tls ? createHttpsServer({ ...options.tls, ...serverOptions }, listener) : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;

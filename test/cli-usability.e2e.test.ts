@@ -70,6 +70,8 @@ describe("CLI guidance", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("chat-emulator [options] exec [options] -- <command...>");
     expect(help.stdout).toContain("may stand before or after the word exec");
+    const demoHelp = await runCli(["help", "demo"]);
+    expect([demoHelp.code, demoHelp.stdout]).toEqual([0, expect.stringContaining("--random-seed")]);
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8") + readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8");
     expect(readme).toContain("chat-emulator [options] exec [options] -- <command...>");
   });
@@ -94,7 +96,7 @@ describe("CLI guidance", () => {
       const cli = await start(["--data", data]);
       expect(await cli.stop("SIGINT")).toBe(0);
       // The last output may arrive just after the exit.
-      await vi.waitFor(() => expect(cli.stdout()).toContain(`chat-emulator stopped; the state was saved to ${data}.`));
+      await vi.waitFor(() => expect(cli.stdout()).toContain(`chat-emulator stopped; the state was saved to ${data}.`), { timeout: 5000 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -31,42 +31,42 @@ interface Block {
   mark: "illustrative" | { tested: string } | undefined;
 }
 
-/** The page's fenced code blocks, and its text with them (and inline code) blanked out. */
-function parsePage(text: string): { blocks: Block[]; prose: string } {
+/** The page's fenced code blocks, and its lines outside them (a block's lines, fences included, left empty). */
+function parsePage(text: string): { blocks: Block[]; lines: string[] } {
   const lines = text.split("\n");
   const blocks: Block[] = [];
-  const prose: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[i]);
-    if (!open) {
-      prose.push(lines[i].replace(/(`+)[^`]*?\1/g, ""));
-      continue;
-    }
-    const fence = open[2];
+    const open = /^\s*(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[i]);
+    if (!open) continue;
     const above = lines[i - 1]?.trim() ?? "";
     const tested = /^<!--\s*tested:\s*(\S+)\s*-->$/.exec(above);
     const mark = above === "<!-- illustrative -->" ? "illustrative" : tested ? { tested: tested[1] } : undefined;
     const start = i;
     const code: string[] = [];
-    for (i++; i < lines.length && !lines[i].trim().startsWith(fence); i++) code.push(lines[i]);
-    blocks.push({ line: start + 1, lang: open[3].toLowerCase(), code: code.join("\n"), mark });
-    prose.push("");
+    for (lines[i++] = ""; i < lines.length && !lines[i].trim().startsWith(open[1]); i++) {
+      code.push(lines[i]);
+      lines[i] = "";
+    }
+    if (i < lines.length) lines[i] = "";
+    blocks.push({ line: start + 1, lang: open[2].toLowerCase(), code: code.join("\n"), mark });
   }
-  return { blocks, prose: prose.join("\n") };
+  return { blocks, lines };
 }
 
-/** GitHub's anchor for a heading: lower case, markup and punctuation dropped, spaces to hyphens, repeats numbered. */
-function anchors(text: string): Set<string> {
+const read = (file: string) => parsePage(readFileSync(join(ROOT, file), "utf8"));
+
+/** GitHub's anchors of a page: each heading lower-cased, markup and punctuation dropped, spaces to hyphens, repeats numbered; and `<a id>`s. */
+function anchors(file: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
-  for (const line of parsePage(text).prose.split("\n")) {
+  for (const line of read(file).lines) {
     for (const m of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) out.add(m[1]);
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!h) continue;
     const plain = h[1]
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
       .replace(/<[^>]+>/g, "")
-      .replace(/[*_~`]/g, (c) => (c === "_" ? "_" : ""));
+      .replace(/[*~`]/g, "");
     const base = plain.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
@@ -75,20 +75,11 @@ function anchors(text: string): Set<string> {
   return out;
 }
 
-/** Heading anchors need the raw heading text, inline code included: read headings from the unblanked lines. */
-function pageAnchors(file: string): Set<string> {
-  const text = readFileSync(join(ROOT, file), "utf8");
-  const { blocks } = parsePage(text);
-  // Blank the code blocks only (a `#` line inside a block is no heading), keep inline code in headings.
-  const lines = text.split("\n");
-  for (const b of blocks) for (let i = b.line; i < b.line + b.code.split("\n").length; i++) lines[i] = "";
-  return anchors(lines.join("\n").replace(/`/g, ""));
-}
-
+/** The page's relative link targets (inline code is no link), with their line numbers. */
 function links(file: string): { target: string; line: number }[] {
-  const { prose } = parsePage(readFileSync(join(ROOT, file), "utf8"));
   const out: { target: string; line: number }[] = [];
-  prose.split("\n").forEach((text, i) => {
+  read(file).lines.forEach((raw, i) => {
+    const text = raw.replace(/(`+)[^`]*?\1/g, "");
     for (const m of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push({ target: m[1], line: i + 1 });
     for (const m of text.matchAll(/^\s*\[[^\]]+\]:\s+(\S+)/g)) out.push({ target: m[1], line: i + 1 });
     for (const m of text.matchAll(/<(?:img|a)\s[^>]*(?:src|href)="([^"]+)"/g)) out.push({ target: m[1], line: i + 1 });
@@ -106,18 +97,18 @@ describe.each(PAGES)("%s", (file) => {
         broken.push(`${file}:${line} ${target}: no such file`);
         continue;
       }
-      if (anchor !== undefined && dest.endsWith(".md") && !pageAnchors(relative(ROOT, dest)).has(anchor))
+      if (anchor !== undefined && dest.endsWith(".md") && !anchors(relative(ROOT, dest)).has(anchor))
         broken.push(`${file}:${line} ${target}: no heading with this anchor`);
     }
     expect(broken).toEqual([]);
   });
 
   it("marks every code block it does not let this test run", () => {
-    const unmarked = parsePage(readFileSync(join(ROOT, file), "utf8"))
+    const unmarked = read(file)
       .blocks.filter((b) => b.mark === undefined && !RUNNABLE.has(b.lang))
       .map((b) => `${file}:${b.line} (\`\`\`${b.lang}): mark it <!-- illustrative --> or run it`);
     expect(unmarked).toEqual([]);
-    for (const b of parsePage(readFileSync(join(ROOT, file), "utf8")).blocks) {
+    for (const b of read(file).blocks) {
       if (typeof b.mark !== "object") continue;
       const test = join(ROOT, b.mark.tested);
       expect(existsSync(test), `${file}:${b.line} names ${b.mark.tested}`).toBe(true);
@@ -127,6 +118,16 @@ describe.each(PAGES)("%s", (file) => {
 });
 
 const RUNNABLE = new Set(["sh", "bash", "shell"]);
+
+it("keeps the README a first-contact page (at most 15 KB) that links the docs index and every docs page", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15 * 1024);
+  const index = readFileSync(join(ROOT, "docs/index.md"), "utf8");
+  for (const page of PAGES.filter((p) => p.startsWith("docs/") && p !== "docs/index.md")) {
+    expect(index, `docs/index.md should link ${page}`).toContain(`(${page.slice(5)}`);
+    expect(readme, `README.md should link ${page}`).toContain(`(${page}`);
+  }
+});
 
 /** The sh blocks of the pages that have any, run in order against a live emulator (a fresh one per page). */
 describe("shell examples", () => {
@@ -141,7 +142,7 @@ describe("shell examples", () => {
     rmSync(bin, { recursive: true, force: true });
   });
 
-  const pages = PAGES.map((file) => ({ file, blocks: parsePage(readFileSync(join(ROOT, file), "utf8")).blocks.filter((b) => !b.mark && RUNNABLE.has(b.lang)) })).filter(
+  const pages = PAGES.map((file) => ({ file, blocks: read(file).blocks.filter((b) => !b.mark && RUNNABLE.has(b.lang)) })).filter(
     (p) => p.blocks.length > 0,
   );
   it.each(pages)("$file: its shell blocks succeed against a live emulator", async ({ file, blocks }) => {

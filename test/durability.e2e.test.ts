@@ -58,7 +58,7 @@ describe("--data: kill -9 during concurrent writes of every kind of state", () =
     let cli = await start(0);
     for (let run = 0; run < RUNS; run++) {
       const writing = writeUntilKilled(cli, run, acked);
-      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 300));
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 250));
       cli.child.kill("SIGKILL");
       await cli.exited;
       await writing;
@@ -69,7 +69,7 @@ describe("--data: kill -9 during concurrent writes of every kind of state", () =
       const lost = acked.filter((a) => !a.write.found(app, a.ids)).map((a) => `run ${a.run}: ${a.write.name} ${JSON.stringify(a.ids)}`);
       expect(lost, `acknowledged writes lost after kill ${run}`).toEqual([]);
     }
-    expect(acked.length).toBeGreaterThan(RUNS * WORKERS * 5);
+    expect(acked.length).toBeGreaterThan(RUNS * WORKERS);
     await cli.stop("SIGKILL");
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, fdatasyncSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, fdatasync, fdatasyncSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -6,22 +6,24 @@ import { Persistence } from "../src/store/persistence.js";
 import { MGMT, REST_KEY, emulator, type TestEmulator } from "./helpers.js";
 import { round } from "./durability.workload.js";
 
-// Counts the change log's syncs (the real call still runs).
+// Counts the change log's syncs (the real calls still run).
 vi.mock("node:fs", async (original) => {
   const fs = await original<typeof import("node:fs")>();
-  return { ...fs, fdatasyncSync: vi.fn(fs.fdatasyncSync) };
+  return { ...fs, fdatasyncSync: vi.fn(fs.fdatasyncSync), fdatasync: vi.fn(fs.fdatasync) };
 });
 
 const opened: Persistence[] = [];
 afterEach(() => {
   for (const p of opened.splice(0)) p.close();
   vi.mocked(fdatasyncSync).mockClear();
+  vi.mocked(fdatasync).mockClear();
 });
 
 /** An emulator whose state is kept in `dir/state.json`, checkpointed only when flushed (everything else is in the change log). */
 async function persisted(dir: string, opts: { fsync?: boolean; log?: (line: string) => void } = {}) {
   const e = await emulator();
   const persistence = await Persistence.open(join(dir, "state.json"), e.store, { now: e.clock.now(), delayMs: 1e9, ...opts });
+  e.emulator.persistence = persistence; // what the control plane's answers wait for
   opened.push(persistence);
   return { e, persistence };
 }
@@ -55,7 +57,7 @@ describe("change log", () => {
     const dir = fresh();
     const { e, persistence } = await persisted(dir);
     await write(e, ["r1", "r2"]);
-    persistence.commit();
+    await persistence.hold();
     const before = plain(e);
     const copy = killed(dir);
     expect(readdirSync(copy).filter((n) => n.startsWith("state.json.changes-"))).toHaveLength(1);
@@ -74,9 +76,36 @@ describe("change log", () => {
     expect((await e.call("DELETE", "/v3/users/s1b", { body: { permanent: true } })).status).toBe(200);
     e.store.createApp({ name: "Second", appId: "5eeded0000000002" });
     await write(e, ["s3"]);
-    persistence.commit();
+    await persistence.hold();
     const before = plain(e);
     const after = await persisted(killed(dir));
+    expect(plain(after.e)).toEqual(before);
+  });
+
+  it("answers a whole state replaced once the data file holds it, without writing it to the log", async () => {
+    const dir = fresh();
+    const { e } = await persisted(dir);
+    const state = plain(e);
+    const app = state.apps[0];
+    app.messages = Array.from({ length: 10_001 }, (_, i) => ({
+      id: i + 1,
+      conversationId: "superhero1_user_superhero2",
+      sender: "superhero1",
+      receiverType: "user",
+      receiver: "superhero2",
+      category: "message",
+      type: "text",
+      data: { text: `bulk ${i}` },
+      sentAt: 1_700_000_000,
+      updatedAt: 1_700_000_000,
+    }));
+    app.lastMessageId = 10_001;
+    expect((await e.put("/_emulator/state", state, { key: null })).status).toBe(200);
+    const before = plain(e);
+    const copy = killed(dir);
+    expect(JSON.parse(readFileSync(join(copy, "state.json"), "utf8")).apps[0].messages).toHaveLength(10_001);
+    for (const name of readdirSync(copy).filter((n) => n.includes(".changes-"))) expect(readFileSync(join(copy, name), "utf8").length).toBeLessThan(100_000);
+    const after = await persisted(copy);
     expect(plain(after.e)).toEqual(before);
   });
 
@@ -84,7 +113,7 @@ describe("change log", () => {
     const dir = fresh();
     const { e, persistence } = await persisted(dir);
     await write(e, ["t1"]);
-    persistence.commit();
+    await persistence.hold();
     const before = plain(e);
     const copy = killed(dir);
     const log = join(copy, "state.json.changes-1");
@@ -102,12 +131,16 @@ describe("change log", () => {
   it("syncs each append to the disk with fsync, never without", async () => {
     const { e, persistence } = await persisted(fresh(), { fsync: true });
     await write(e, ["f1"]);
-    persistence.commit();
-    expect(vi.mocked(fdatasyncSync).mock.calls.length).toBeGreaterThan(0);
+    await persistence.hold();
+    // Writes from the thread pool sync there; one made at once syncs at once.
+    expect(vi.mocked(fdatasync).mock.calls.length + vi.mocked(fdatasyncSync).mock.calls.length).toBeGreaterThan(0);
     vi.mocked(fdatasyncSync).mockClear();
+    vi.mocked(fdatasync).mockClear();
     const plainRun = await persisted(fresh());
     await write(plainRun.e, ["f2"]);
-    plainRun.persistence.commit();
+    plainRun.persistence.holdNow();
+    await plainRun.persistence.hold();
     expect(vi.mocked(fdatasyncSync)).not.toHaveBeenCalled();
+    expect(vi.mocked(fdatasync)).not.toHaveBeenCalled();
   });
 });

@@ -39,8 +39,8 @@ describe("web inspector in Chromium", () => {
     await page.goto(`${emulator.url}/_emulator/ui?token=${TOKEN}`);
     expect(new URL(page.url()).search).toBe(""); // the token left the address bar
     const card = page.locator(`.app-card[data-app="${APP_ID}"]`);
-    await card.getByText("default").waitFor();
-    await card.click();
+    await card.getByText("default", { exact: true }).waitFor();
+    await card.locator("h2 a").click();
     await page.click('[data-conversation="group_supergroup"]');
     await page.locator(".chat .message", { hasText: "Welcome to the Comic Heros' Hangout!" }).waitFor();
     expect(await page.locator(".chat-head h2").textContent()).toBe("Comic Heros' Hangout");
@@ -125,6 +125,28 @@ describe("web inspector in Chromium", () => {
     await flagged.waitFor({ state: "detached" });
     const reviewed = await fetch(`${emulator.baseUrl()}/moderation/reviewed-messages`, { headers: { apikey: REST_KEY } }).then((r) => r.json());
     expect(reviewed.data.map((m: any) => [m.id, m.status])).toEqual([[sent.data.id, "disapproved"]]);
+    expect(problems).toEqual([]);
+  });
+
+  it("home: counts, addresses and keys of each app, the latest requests and errors with their codes; one-line header at 1,000 px", async () => {
+    await fetch(`${emulator.baseUrl()}/users/nobody-here`, { headers: { apikey: REST_KEY } });
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await page.goto(`${emulator.url}/_emulator/ui#/`);
+    const card = page.locator(`.app-card[data-app="${APP_ID}"]`);
+    await card.locator(".counts", { hasText: /^\d+ users? · \d+ groups? · 2 API keys$/ }).waitFor();
+    for (const text of [`/${APP_ID}.api-us/v3`, `/${APP_ID}.call-us/v3`, `${APP_ID}.apiclient-us/v3.0`, REST_KEY, "/apimgmt", "chat-emulator-management-key"])
+      await card.getByText(text, { exact: false }).first().waitFor();
+    const errors = page.locator(".card", { hasText: "Recent errors" });
+    await errors.locator("tr", { hasText: "/v3/users/nobody-here" }).getByText("ERR_UID_NOT_FOUND").waitFor();
+    const header = await page.locator(".topbar").boundingBox();
+    expect(header!.height).toBe(48);
+    const tops = await page.locator(".topbar > *").evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetWidth > 0).map((e) => e.getBoundingClientRect().top));
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(16); // one line
+
+    await page.click('.sidebar a[href="#/requests"]');
+    const row = page.locator("tr[data-request]", { hasText: "/v3/users/nobody-here" }).first();
+    await row.locator("td.code").getByText("ERR_UID_NOT_FOUND").waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(problems).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ export interface Emulator {
   /** Rules, journal, rate limits, snapshots and the control token. */
   control: ControlPlane;
   /** The `--data` file's saver, when there is one: health reports its `problem`. */
-  persistence?: { readonly problem: string | undefined };
+  persistence?: { readonly problem: string | undefined; hold(): Promise<void> | undefined };
   /** Signs the client plane's session tokens (what the WebSocket's `auth` frame presents). */
   jwt: Jwt;
   /** The WebSocket sessions and what they are sent. */

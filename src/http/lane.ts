@@ -27,6 +27,17 @@ const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
 const DEFAULT_TYPE = "text/plain; charset=UTF-8";
 
 type Route = [Handler, unknown];
+
+/**
+ * What answers wait for before they are written (persistence: committed changes in the change log). `wait`
+ * answers undefined when there is nothing to wait for, else a promise; `now` makes sure of it at once.
+ */
+export interface AnswerHold {
+  wait(): Promise<void> | undefined;
+  now(): void;
+}
+/** Set on a response whose answer the lane wrote after its hold (the response class then checks nothing more). */
+export const ANSWER_HELD = Symbol("answer held");
 type CachedAnswer = [number, string | Uint8Array | null, OutgoingHttpHeaders | Headers | undefined];
 
 /** What `c.req.raw` is on the lane: the method, URL and headers of Node's request (platform code reads no more). */
@@ -63,7 +74,7 @@ function answerSlot(): symbol | undefined {
  * The lane for `app` (call after the Node adapter is set up: it provides the Response probed), or undefined when
  * the adapter keeps its answers elsewhere. The lane answers false for requests it leaves to the adapter.
  */
-export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined {
+export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined {
   const slot = answerSlot();
   if (!slot) return undefined;
   return (req, res) => {
@@ -93,9 +104,12 @@ export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResp
     if (out instanceof Promise)
       out
         .then(undefined, (e) => recover(app, c, e))
-        .then((answer) => write(res, answer, slot))
+        .then((answer) => {
+          const held = hold && heldBack(res, hold);
+          return held ? held.then(() => write(res, answer, slot)) : write(res, answer, slot);
+        })
         .catch((e) => unanswerable(res, e));
-    else setImmediate(writeOrDrop, res, out, slot);
+    else setImmediate(writeWhenHeld, res, out, slot, hold);
     return true;
   };
 }
@@ -107,6 +121,21 @@ export function laneFor(app: Hono<Env>): ((req: IncomingMessage, res: ServerResp
  * connection (bench/ab.mjs, GETs of a user and a group: +7 to +8% req/s, 7 to 9% less server CPU per request).
  * A POST's answer comes after its body, which is read at the same point (validate.ts), so it goes out there too.
  */
+function writeWhenHeld(res: ServerResponse, answer: Response, slot: symbol, hold: AnswerHold | undefined): void {
+  const held = hold && heldBack(res, hold);
+  if (held) held.then(() => writeOrDrop(res, answer, slot));
+  else writeOrDrop(res, answer, slot);
+}
+
+/**
+ * What the answer on `res` waits for, if anything. The answers of one poll phase are written in one check phase
+ * (see below): the first asks, and every answer of the phase waits for the same write of the change log.
+ */
+function heldBack(res: ServerResponse, hold: AnswerHold): Promise<void> | undefined {
+  (res as { [ANSWER_HELD]?: boolean })[ANSWER_HELD] = true;
+  return hold.wait();
+}
+
 function writeOrDrop(res: ServerResponse, answer: Response, slot: symbol): void {
   try {
     write(res, answer, slot);
@@ -162,9 +191,27 @@ function outgoing(headers: Headers, hasBody: boolean): OutgoingHttpHeaders {
   return out;
 }
 
+/** Resolves when `res` takes more (or is closed). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 /** Any other Response (a stream or a Blob body): through its public interface. */
 async function writeStreamed(res: ServerResponse, answer: Response): Promise<void> {
   res.writeHead(answer.status, outgoing(answer.headers, answer.body !== null));
-  if (answer.body) for await (const chunk of answer.body) res.write(chunk);
+  if (answer.body)
+    for await (const chunk of answer.body) {
+      if (res.destroyed) break;
+      // A large stream (an export) waits for the client to take what was written: it is never buffered whole.
+      if (!res.write(chunk)) await drained(res);
+    }
   res.end();
 }

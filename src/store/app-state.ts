@@ -63,6 +63,40 @@ export function copyAppData(data: AppData): AppData {
   };
 }
 
+/** How each part of an app's data is read from its live state (live references), in the order `toData()` lists them. */
+const PARTS: { [K in keyof AppData]-?: (s: AppState) => AppData[K] } = {
+  app: (s) => s.meta,
+  apiKeys: (s) => [...s.apiKeys.values()],
+  users: (s) => [...s.users.values()],
+  authTokens: (s) => {
+    const tokens: AuthTokenRecord[] = [];
+    for (const list of s.tokensByUser.values()) for (const t of list) tokens.push(t);
+    return tokens;
+  },
+  roles: (s) => [...s.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role),
+  groups: (s) => s.groups.toData(),
+  messages: (s) => s.messages.toData(),
+  lastMessageId: (s) => s.messages.lastId,
+  reactions: (s) => s.reactions.toData(),
+  lastReactionId: (s) => s.reactions.lastId,
+  conversations: (s) => s.conversations.toData(),
+  friends: (s) => s.relations.toData().friends,
+  blocks: (s) => s.relations.toData().blocks,
+  webhooks: (s) => [...s.webhooks.values()],
+  bots: (s) => [...s.bots.values()],
+  agents: (s) => [...s.agents.values()],
+  calls: (s) => s.calls.toData(),
+  moderation: (s) => s.moderation.toData(),
+  management: (s) => s.management,
+  notifications: (s) => s.notifications.toData(),
+  savedMessages: (s) => s.savedMessages.toData(),
+  threadSubscriptions: (s) => s.threadSubscriptions.toData(),
+  interactions: (s) => s.interactions.toData(),
+  pinnedConversations: (s) => s.pinnedConversations,
+  campaigns: (s) => s.campaigns.toData(),
+};
+export const PART_KEYS = Object.keys(PARTS) as (keyof AppData)[];
+
 /** Where an app's domain events go (the store's event bus, see events.ts). */
 export type EventSink = (app: AppState, trigger: string, data: () => unknown, message?: MessageRecord) => void;
 
@@ -218,36 +252,17 @@ export class AppState {
 
   /** The app's data as live references: serialize or clone it, never mutate it. */
   toData(): AppData {
-    const roles = [...this.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role);
-    const authTokens: AuthTokenRecord[] = [];
-    for (const list of this.tokensByUser.values()) authTokens.push(...list);
-    const campaigns = this.campaigns.toData();
-    return {
-      app: this.meta,
-      apiKeys: [...this.apiKeys.values()],
-      users: [...this.users.values()],
-      authTokens,
-      roles,
-      groups: this.groups.toData(),
-      messages: this.messages.toData(),
-      lastMessageId: this.messages.lastId,
-      reactions: this.reactions.toData(),
-      lastReactionId: this.reactions.lastId,
-      conversations: this.conversations.toData(),
-      ...this.relations.toData(),
-      webhooks: [...this.webhooks.values()],
-      bots: [...this.bots.values()],
-      agents: [...this.agents.values()],
-      calls: this.calls.toData(),
-      moderation: this.moderation.toData(),
-      management: this.management,
-      notifications: this.notifications.toData(),
-      savedMessages: this.savedMessages.toData(),
-      threadSubscriptions: this.threadSubscriptions.toData(),
-      interactions: this.interactions.toData(),
-      pinnedConversations: this.pinnedConversations,
-      ...(campaigns ? { campaigns } : {}),
-    };
+    const data: Record<string, unknown> = {};
+    for (const key of PART_KEYS) {
+      const value = PARTS[key](this);
+      if (value !== undefined) data[key] = value; // an optional part with nothing in it is left out
+    }
+    return data as unknown as AppData;
+  }
+
+  /** One part of `toData()` (the change log compares them one by one). */
+  part<K extends keyof AppData>(key: K): AppData[K] {
+    return PARTS[key](this) as AppData[K];
   }
 
   // ---- users ----

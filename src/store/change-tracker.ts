@@ -1,7 +1,8 @@
-import type { AppState } from "./app-state.js";
+import { PART_KEYS, type AppState } from "./app-state.js";
 import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
-import type { AppData, MessageRecord, StateData } from "./types.js";
+import { GroupedNotes } from "./noted.js";
+import type { AppData, ConversationState, MessageRecord, ReactionRecord, StateData } from "./types.js";
 
 /**
  * One change of the saved state, as the change log holds it (JSON). Each carries the after-image of what it
@@ -20,29 +21,54 @@ export type Change =
   /** One part of an app (a top-level key of its data other than the messages), whole. */
   | ["set", string, string, unknown]
   /** Messages stored or changed in place (after-images), and ids deleted for good. */
-  | ["messages", string, MessageRecord[], number[]];
+  | ["messages", string, MessageRecord[], number[]]
+  /** Records of a grouped part (see GROUPED) created or changed (after-images), and those removed, as [group, id]. */
+  | ["grouped", string, GroupedPart, unknown[], [string | number, string | number][]];
 
 type Json = unknown;
 
-/** A copy of plain data (what toData() returns: JSON values only). */
-function clone(v: Json): Json {
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) return v.map(clone);
+/**
+ * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
+ * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
+ * the app's meta down to its fields (1); groups and calls hold records of their own (members, participants: 4).
+ * Deeper values are compared by reference. The parts whose classes keep nested state of their own (moderation,
+ * management, notifications, campaigns) are compared to the end.
+ */
+const DEPTHS: Record<string, number> = { app: 1, groups: 4, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
+const depthOf = (part: string) => DEPTHS[part] ?? 2;
+/**
+ * The parts kept in groups whose classes note what changes (see noted.ts), and how their records are grouped and
+ * named, in the order their `toData()` lists them: conversation states by user, reactions by message.
+ */
+const GROUPED = {
+  conversations: { group: (s: ConversationState) => s.uid, id: (s: ConversationState) => s.conversationId, notes: (a: AppState) => a.conversations },
+  reactions: { group: (r: ReactionRecord) => r.messageId, id: (r: ReactionRecord) => r.id, notes: (a: AppState) => a.reactions },
+};
+type GroupedPart = keyof typeof GROUPED;
+type Keyed = { group(r: unknown): string | number; id(r: unknown): string | number; notes(a: AppState): { noted: GroupedNotes<unknown> | undefined } };
+const keyed = (part: GroupedPart) => GROUPED[part] as unknown as Keyed;
+/** The parts whose classes note what changes: messages (there can be millions) and the grouped ones. */
+const NOTED = new Set(["messages", ...Object.keys(GROUPED)]);
+
+/** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
+function clone(v: Json, depth: number): Json {
+  if (v === null || typeof v !== "object" || depth === 0) return v;
+  if (Array.isArray(v)) return v.map((x) => clone(x, depth - 1));
   const out: Record<string, Json> = {};
   for (const k in v) {
     const x = (v as Record<string, Json>)[k];
-    if (x !== undefined) out[k] = clone(x);
+    if (x !== undefined) out[k] = clone(x, depth - 1);
   }
   return out;
 }
 
-/** Whether two plain values serialize alike (`undefined` properties count as absent, as in JSON). */
-function equal(a: Json, b: Json): boolean {
+/** Whether `a` serializes like `b` (a copy made by `clone` with the same depth); `undefined` properties count as absent. */
+function equal(a: Json, b: Json, depth: number): boolean {
   if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (depth === 0 || a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i], depth - 1)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -51,7 +77,7 @@ function equal(a: Json, b: Json): boolean {
   let n = 0;
   for (const k in x) {
     if (x[k] === undefined) continue;
-    if (!equal(x[k], y[k])) return false;
+    if (!equal(x[k], y[k], depth - 1)) return false;
     n++;
   }
   for (const k in y) if (y[k] !== undefined) n--;
@@ -60,14 +86,14 @@ function equal(a: Json, b: Json): boolean {
 
 interface Tracked {
   state: AppState;
-  /** Each part as last logged (a copy), messages aside. */
+  /** Each part as last logged (a copy), the noted ones aside. */
   parts: Map<string, Json>;
 }
 
 /**
  * Finds what changed in the store since it last looked: each app's parts are compared with copies of what was
- * last logged (a part is small next to the messages), while the messages, which can number millions, are noted
- * by `Messages` as they change. `take()` returns the changes and remembers the state as logged.
+ * last logged, while the messages, conversation states and reactions, which grow with the messages, are noted by
+ * their classes as they change. `take()` returns the changes and remembers the state as logged.
  */
 export class ChangeTracker {
   private apps = new Map<string, Tracked>();
@@ -95,7 +121,7 @@ export class ChangeTracker {
         this.apps.delete(appId);
         out.push(["drop", appId]);
       }
-    if (!equal(order, this.order)) out.push(["order", order]);
+    if (order.length !== this.order.length || order.some((id, i) => id !== this.order[i])) out.push(["order", order]);
     this.order = order;
     const births = this.store.toBirths() ?? [];
     if (births.length !== this.births.length || births.some((b, i) => b !== this.births[i])) out.push(["births", births.length > 0 ? births : null]);
@@ -107,21 +133,26 @@ export class ChangeTracker {
   private track(appId: string, state: AppState): AppData {
     const data = state.toData();
     const parts = new Map<string, Json>();
-    for (const [key, value] of Object.entries(data)) if (key !== "messages") parts.set(key, clone(value));
+    for (const [key, value] of Object.entries(data)) if (!NOTED.has(key)) parts.set(key, clone(value, depthOf(key)));
     state.messages.noted = new Map();
     state.messages.reloaded = false;
+    for (const part of Object.keys(GROUPED) as GroupedPart[]) keyed(part).notes(state).noted = new GroupedNotes();
     this.apps.set(appId, { state, parts });
     return data;
   }
 
   private diff(appId: string, tracked: Tracked, out: Change[]): void {
-    const data = tracked.state.toData() as unknown as Record<string, Json>;
-    for (const [key, value] of Object.entries(data)) {
-      if (key === "messages") continue;
-      if (equal(value, tracked.parts.get(key))) continue;
-      tracked.parts.set(key, clone(value));
-      out.push(["set", appId, key, value]);
+    const { state } = tracked;
+    // Part by part, the noted ones unread: listing them would cost as much as comparing them.
+    for (const key of PART_KEYS) {
+      if (NOTED.has(key)) continue;
+      const value = state.part(key);
+      const depth = depthOf(key);
+      if (equal(value, tracked.parts.get(key), depth)) continue;
+      tracked.parts.set(key, clone(value, depth));
+      out.push(["set", appId, key, value ?? null]);
     }
+    for (const part of Object.keys(GROUPED) as GroupedPart[]) this.grouped(appId, state, part, out);
     const messages = tracked.state.messages;
     if (messages.reloaded) {
       messages.reloaded = false;
@@ -139,43 +170,99 @@ export class ChangeTracker {
     messages.noted!.clear();
     out.push(["messages", appId, put, gone]);
   }
+
+  /** The records of a grouped part noted since the last call. */
+  private grouped(appId: string, state: AppState, part: GroupedPart, out: Change[]): void {
+    const notes = keyed(part).notes(state).noted!;
+    if (notes.reloaded) out.push(["set", appId, part, state.part(part)]);
+    else if (notes.put.size > 0 || notes.gone.length > 0) out.push(["grouped", appId, part, [...notes.put], notes.gone]);
+    notes.clear();
+  }
 }
 
-/** Applies logged changes, in order, to saved state data (parsed JSON, not yet checked). */
-export function applyChanges(state: StateData, changes: Change[]): void {
-  const byId = () => new Map(state.apps.map((a) => [a.app.appId, a]));
-  for (const change of changes) {
-    switch (change[0]) {
-      case "app": {
-        const at = state.apps.findIndex((a) => a.app.appId === change[1].app.appId);
-        if (at === -1) state.apps.push(change[1]);
-        else state.apps[at] = change[1];
-        break;
-      }
-      case "drop":
-        state.apps = state.apps.filter((a) => a.app.appId !== change[1]);
-        break;
-      case "order": {
-        const apps = byId();
-        state.apps = change[1].map((id) => apps.get(id)).filter((a): a is AppData => a !== undefined);
-        break;
-      }
-      case "births":
-        if (change[1]) state.births = change[1];
-        else delete state.births;
-        break;
-      case "set": {
-        const app = state.apps.find((a) => a.app.appId === change[1]);
-        if (app) (app as unknown as Record<string, unknown>)[change[2]] = change[3];
-        break;
-      }
-      case "messages": {
-        const app = state.apps.find((a) => a.app.appId === change[1]);
-        if (app) app.messages = mergeMessages(app.messages, change[2], change[3]);
-        break;
+/** Applies the logged batches of changes, in order, to saved state data (parsed JSON, not yet checked). */
+export function applyChanges(state: StateData, batches: Change[][]): void {
+  const appOf = (appId: string) => state.apps.find((a) => a.app.appId === appId);
+  // The records of grouped parts while replaying, by group and id, in the live store's order (see GROUPED).
+  const grouped = new Map<AppData, Map<GroupedPart, Map<string | number, Map<string | number, unknown>>>>();
+  for (const changes of batches)
+    for (const change of changes) {
+      switch (change[0]) {
+        case "app": {
+          const at = state.apps.findIndex((a) => a.app.appId === change[1].app.appId);
+          if (at === -1) state.apps.push(change[1]);
+          else state.apps[at] = change[1];
+          break;
+        }
+        case "drop":
+          state.apps = state.apps.filter((a) => a.app.appId !== change[1]);
+          break;
+        case "order": {
+          const apps = new Map(state.apps.map((a) => [a.app.appId, a]));
+          state.apps = change[1].map((id) => apps.get(id)).filter((a): a is AppData => a !== undefined);
+          break;
+        }
+        case "births":
+          if (change[1]) state.births = change[1];
+          else delete state.births;
+          break;
+        case "set": {
+          const app = appOf(change[1]);
+          if (!app) break;
+          // An optional part emptied (undefined) is logged as null: it is left out, as `toData()` leaves it out.
+          if (change[3] === null) delete (app as unknown as Record<string, unknown>)[change[2]];
+          else (app as unknown as Record<string, unknown>)[change[2]] = change[3];
+          grouped.get(app)?.delete(change[2] as GroupedPart);
+          break;
+        }
+        case "messages": {
+          const app = appOf(change[1]);
+          if (app) app.messages = mergeMessages(app.messages, change[2], change[3]);
+          break;
+        }
+        case "grouped": {
+          const app = appOf(change[1]);
+          if (!app) break;
+          const part = change[2];
+          const { group, id } = keyed(part);
+          let parts = grouped.get(app);
+          if (!parts) grouped.set(app, (parts = new Map()));
+          let byGroup = parts.get(part);
+          if (!byGroup) parts.set(part, (byGroup = groupRecords((app as unknown as Record<string, unknown[]>)[part], group, id)));
+          for (const [g, key] of change[4]) {
+            const records = byGroup.get(g);
+            records?.delete(key);
+            if (records?.size === 0) byGroup.delete(g);
+          }
+          for (const r of change[3]) {
+            let records = byGroup.get(group(r));
+            if (!records) byGroup.set(group(r), (records = new Map()));
+            records.set(id(r), r);
+          }
+          break;
+        }
       }
     }
+  for (const [app, parts] of grouped)
+    for (const [part, byGroup] of parts) {
+      const list: unknown[] = [];
+      for (const records of byGroup.values()) for (const r of records.values()) list.push(r);
+      (app as unknown as Record<string, unknown[]>)[part] = list;
+    }
+}
+
+function groupRecords(
+  list: unknown[],
+  group: (r: unknown) => string | number,
+  id: (r: unknown) => string | number,
+): Map<string | number, Map<string | number, unknown>> {
+  const byGroup = new Map<string | number, Map<string | number, unknown>>();
+  for (const r of list) {
+    let records = byGroup.get(group(r));
+    if (!records) byGroup.set(group(r), (records = new Map()));
+    records.set(id(r), r);
   }
+  return byGroup;
 }
 
 /** `list` (in id order) with `put` stored or replaced and `gone` removed, still in id order. */

@@ -1,5 +1,6 @@
 import { addTo, removeFrom } from "./multimap.js";
 import { userConversationId } from "./conversation-ids.js";
+import type { GroupedNotes } from "./noted.js";
 import type { ConversationState, MessageRecord } from "./types.js";
 
 /**
@@ -11,8 +12,12 @@ export class Conversations {
   private readonly direct = new Map<string, Set<string>>();
   /** Per user, the conversations they pinned (their states with a `pinnedAt`). */
   private readonly pins = new Map<string, Set<string>>();
+  /** What changed, from when the change log tracks it: the states handed out to be changed (`ensure`, `touch`) and removed. */
+  noted: GroupedNotes<ConversationState> | undefined;
 
   load(states: ConversationState[], messages: readonly MessageRecord[]): void {
+    this.noted?.clear();
+    if (this.noted) this.noted.reloaded = true;
     this.states.clear();
     this.direct.clear();
     this.pins.clear();
@@ -26,7 +31,7 @@ export class Conversations {
 
   toData(): ConversationState[] {
     const out: ConversationState[] = [];
-    for (const mine of this.states.values()) out.push(...mine.values());
+    for (const mine of this.states.values()) for (const s of mine.values()) out.push(s);
     return out;
   }
 
@@ -36,7 +41,14 @@ export class Conversations {
 
   /** The user's state for a conversation, created empty on first use. */
   ensure(uid: string, conversationId: string): ConversationState {
-    return this.state(uid, conversationId) ?? this.put({ uid, conversationId });
+    const state = this.state(uid, conversationId) ?? this.put({ uid, conversationId });
+    this.touch(state);
+    return state;
+  }
+
+  /** Notes a state changed in place, for the change log (`ensure` does for the states it hands out). */
+  touch(state: ConversationState): void {
+    this.noted?.put.add(state);
   }
 
   /** A one-on-one message makes the conversation exist for both users. */
@@ -83,7 +95,10 @@ export class Conversations {
   setPinned(uid: string, conversationId: string, at: number | undefined): void {
     if (at === undefined) {
       const state = this.state(uid, conversationId);
-      if (state) delete state.pinnedAt;
+      if (state) {
+        delete state.pinnedAt;
+        this.touch(state);
+      }
       removeFrom(this.pins, uid, conversationId);
       return;
     }
@@ -92,6 +107,7 @@ export class Conversations {
   }
 
   forgetUser(uid: string): void {
+    if (this.noted) for (const state of this.states.get(uid)?.values() ?? []) this.noted.remove(state, uid, state.conversationId);
     this.states.delete(uid);
     this.pins.delete(uid);
   }

@@ -1,11 +1,16 @@
+import type { GroupedNotes } from "./noted.js";
 import type { ReactionRecord } from "./types.js";
 
 /** Reactions per message, in the order they were made; ids come from a per-app sequence. */
 export class Reactions {
   private readonly byMessage = new Map<number, ReactionRecord[]>();
   lastId = 0;
+  /** What changed, from when the change log tracks it (reactions are never changed in place: added or removed). */
+  noted: GroupedNotes<ReactionRecord> | undefined;
 
   load(reactions: ReactionRecord[], lastId: number): void {
+    this.noted?.clear();
+    if (this.noted) this.noted.reloaded = true;
     this.byMessage.clear();
     this.lastId = lastId;
     for (const r of reactions) {
@@ -29,18 +34,21 @@ export class Reactions {
   add(reaction: Omit<ReactionRecord, "id">): ReactionRecord {
     const r: ReactionRecord = { id: ++this.lastId, ...reaction };
     this.push(r);
+    this.noted?.put.add(r);
     return r;
   }
 
   remove(r: ReactionRecord): void {
     const list = this.byMessage.get(r.messageId);
     if (!list) return;
+    this.noted?.remove(r, r.messageId, r.id);
     list.splice(list.indexOf(r), 1);
     if (list.length === 0) this.byMessage.delete(r.messageId);
   }
 
   /** A permanently deleted message takes its reactions along. */
   dropMessage(messageId: number): void {
+    if (this.noted) for (const r of this.of(messageId)) this.noted.remove(r, messageId, r.id);
     this.byMessage.delete(messageId);
   }
 

@@ -60,6 +60,9 @@ export function noteDeparture(app: AppState, uid: string, guid: string): void {
 /** A (re)joined member sees the whole group again. */
 export function noteArrival(app: AppState, uid: string, guid: string): void {
   const state = app.conversations.state(uid, groupConversationId(guid));
-  if (state) delete state.untilId;
+  if (state) {
+    delete state.untilId;
+    app.conversations.touch(state);
+  }
   app.conversationActivity.touchFor(uid, groupConversationId(guid));
 }

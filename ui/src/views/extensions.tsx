@@ -47,7 +47,7 @@ export function ExtensionsView({ app, dir }: AppViewProps) {
     <section>
       <h1>Extensions</h1>
       <p class="muted small">
-        {enabled} enabled. Enabled extensions act on the messages sent and edited from now on (see the README's Extensions section); settings are
+        {enabled} enabled. Enabled extensions act on the messages sent and edited from now on (see docs/extensions.md); settings are
         stored through the management API.
       </p>
       <ErrorLine error={list.error} />

@@ -79,7 +79,7 @@ export function ModerationView({ app }: AppViewProps) {
     <section>
       <h1>Moderation</h1>
       <p class="muted small">
-        Enabled rules hold matching messages and edits back from everyone until approved (see the README's Moderation section).
+        Enabled rules hold matching messages and edits back from everyone until approved (see docs/moderation.md).
       </p>
 
       <h2>Rules</h2>

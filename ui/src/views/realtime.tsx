@@ -46,7 +46,7 @@ export function RealtimeView() {
         <h1>Realtime</h1>
       </div>
       <h2>Online ({sessions.length})</h2>
-      {sessions.length === 0 && <Empty>No WebSocket session. Log in with the JavaScript SDK (see the README's Client SDK section).</Empty>}
+      {sessions.length === 0 && <Empty>No WebSocket session. Log in with the JavaScript SDK (see docs/frontends.md).</Empty>}
       {sessions.length > 0 && (
         <table class="table" data-sessions>
           <Head columns={["User", "App", "Device", "Platform", "Since", "Presence", ""]} />

@@ -4,6 +4,7 @@ import { Badge, clockTime, Drawer, Empty, Facts, Head, Json, statusTone } from "
 import { curlCommand, replayable } from "../curl";
 import { clearRequests, requests, requestsStatus, type JournalEntry } from "../live";
 import { act, dataChanged, toast, useStore } from "../state";
+import { errorCode } from "./apps";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -66,6 +67,7 @@ function RequestDrawer({ entry, dir, onClose }: { entry: JournalEntry; dir: Dire
       <Facts
         rows={[
           ["status", <Badge tone={statusTone(entry.status)}>{entry.status ?? "connection reset"}</Badge>],
+          ["error code", errorCode(entry) ?? "none"],
           ["time", `${entry.time} (emulator clock)`],
           ["duration", `${entry.durationMs} ms`],
           ["app", entry.appId],
@@ -159,7 +161,7 @@ export function RequestsView({ app, dir }: { app: AppInfo | undefined; dir: Dire
         {paused && " Paused: new requests are kept but not shown."}
       </p>
       <table class="table clickable requests">
-        <Head columns={["#", "Time", "App", "Method", "Path", "Status", "ms", "Rules"]} right={["ms"]} />
+        <Head columns={["#", "Time", "App", "Method", "Path", "Status", "Code", "ms", "Rules"]} right={["ms"]} />
         <tbody>
           {shown.slice(0, 500).map((e) => (
             <tr key={e.id} onClick={() => setSelected(e)} data-request={e.id}>
@@ -177,6 +179,7 @@ export function RequestsView({ app, dir }: { app: AppInfo | undefined; dir: Dire
               <td>
                 <Badge tone={statusTone(e.status)}>{e.status ?? "reset"}</Badge>
               </td>
+              <td class="code nowrap">{errorCode(e) && <code>{errorCode(e)}</code>}</td>
               <td class="right">{e.durationMs.toFixed(1)}</td>
               <td>
                 {e.rules.map((r) => (

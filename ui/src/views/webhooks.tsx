@@ -31,7 +31,7 @@ export function WebhooksView({ app, dir }: AppViewProps) {
     <section>
       <h1>Webhooks</h1>
       <ErrorLine error={hooks.error} />
-      {hooks.data?.length === 0 && <Empty>No webhooks. Register one through the management API (see the README's Webhooks section).</Empty>}
+      {hooks.data?.length === 0 && <Empty>No webhooks. Register one through the management API (see docs/webhooks.md).</Empty>}
       {!!hooks.data?.length && (
         <table class="table">
           <Head columns={["Webhook", "URL", "Options", "Triggers", "Created"]} />
