@@ -145,7 +145,7 @@ describe("change log", () => {
     expect(vi.mocked(fdatasync)).not.toHaveBeenCalled();
   });
 
-  it("replays every change of users, auth tokens, groups, members, bans, friendships, blocks and calls exactly, logging only the records changed", async () => {
+  it("replays every change of users, auth tokens, groups, members, bans, friendships, blocks, calls and marks exactly, logging only the records changed", async () => {
     const dir = fresh();
     const { e, persistence } = await persisted(dir);
     const ok = async (method: string, path: string, body?: unknown, onBehalfOf?: string) => {
@@ -201,6 +201,30 @@ describe("change log", () => {
     await call(caller.put(`/calls/${sessionId}`, { status: "ended" }));
     const groupCall = await call(caller.post("/calls", { receiver: "ng1", receiverType: "group", type: "video" }));
     await call(clientOf(e, await tokenOf(e, "nu2")).put(`/calls/${groupCall.data.entities.on.entity.sessionid}`, { status: "rejected" }));
+    // Saved messages, thread subscriptions and interactions: made and undone.
+    const direct = (await ok("POST", "/v3/messages", { receiver: "nu3", receiverType: "user", data: { text: "hi" } }, "nu1")).data.id;
+    await ok("POST", `/v3/messages/${direct}/save`, undefined, "nu3");
+    await ok("POST", `/v3/messages/${direct}/save`, undefined, "nu1");
+    await ok("DELETE", `/v3/messages/${direct}/save`, undefined, "nu3");
+    await ok("POST", `/v3/messages/${direct}/thread/subscription`, undefined, "nu1");
+    await ok("POST", `/v3/messages/${direct}/thread/subscription`, undefined, "nu3");
+    await ok("DELETE", `/v3/messages/${direct}/thread/subscription`, undefined, "nu1");
+    const form = {
+      receiver: "nu3",
+      receiverType: "user",
+      category: "interactive",
+      type: "form",
+      data: {
+        interactiveData: {
+          title: "Survey",
+          formFields: [{ elementType: "textInput", elementId: "name", label: "Name" }],
+          submitElement: { elementType: "button", elementId: "submit", buttonText: "Submit", action: { actionType: "urlNavigation", url: "https://x.io" } },
+        },
+        interactionGoal: { type: "allOf", elementIds: ["submit"] },
+      },
+    };
+    const interactive = (await ok("POST", "/v3/messages", form, "nu1")).data.id;
+    await ok("PATCH", `/v3/messages/${interactive}/interacted`, { interactions: ["submit", "name"] }, "nu3");
     await ok("DELETE", "/v3/users", { uidsToDeactivate: ["nu3"] });
     await ok("DELETE", "/v3/users/nu5", { permanent: true }); // leaves the ban list of ng1, a friendship and a block
     await persistence.hold();
@@ -210,6 +234,7 @@ describe("change log", () => {
     const logged = logs.map((n) => readFileSync(join(copy, n), "utf8")).join("");
     // Only the records changed: never a whole list of users, tokens or groups.
     expect(logged).not.toMatch(/\["set","[^"]+","(users|authTokens|groups|friends|blocks|calls)"/);
+    for (const part of ["savedMessages", "threadSubscriptions", "interactions"]) expect(logged).toContain(`"set","${e.store.defaultAppId}","${part}"`);
     for (const part of ["users", "authTokens", "groups", "friends", "blocks", "calls"]) expect(logged).toContain(`"grouped","${e.store.defaultAppId}","${part}"`);
     const after = await persisted(copy);
     expect(plain(after.e)).toEqual(before);

@@ -69,8 +69,17 @@ type Keyed = {
   order?(a: unknown, b: unknown): number;
 };
 const keyed = (part: GroupedPart) => GROUPED[part] as unknown as Keyed;
-/** The parts whose classes note what changes: messages (there can be millions) and the grouped ones. */
-const NOTED = new Set(["messages", ...Object.keys(GROUPED)]);
+/**
+ * The parts whose classes count their changes (their records are private to them): taken whole when the count
+ * moved, not read otherwise.
+ */
+const COUNTED: Record<string, (a: AppState) => number> = {
+  savedMessages: (a) => a.savedMessages.version,
+  threadSubscriptions: (a) => a.threadSubscriptions.version,
+  interactions: (a) => a.interactions.version,
+};
+/** The parts whose classes note what changes: messages (there can be millions), the grouped and the counted ones. */
+const NOTED = new Set(["messages", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);
 
 /** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
 function clone(v: Json, depth: number): Json {
@@ -110,6 +119,8 @@ interface Tracked {
   state: AppState;
   /** Each part as last logged (a copy), the noted ones aside. */
   parts: Map<string, Json>;
+  /** The change count of each counted part as last logged. */
+  versions: Map<string, number>;
 }
 
 /**
@@ -159,7 +170,8 @@ export class ChangeTracker {
     state.messages.noted = new Map();
     state.messages.reloaded = false;
     for (const part of Object.keys(GROUPED) as GroupedPart[]) keyed(part).notes(state).noted = new GroupedNotes();
-    this.apps.set(appId, { state, parts });
+    const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
+    this.apps.set(appId, { state, parts, versions });
     return data;
   }
 
@@ -173,6 +185,11 @@ export class ChangeTracker {
       if (equal(value, tracked.parts.get(key), depth)) continue;
       tracked.parts.set(key, clone(value, depth));
       out.push(["set", appId, key, value ?? null]);
+    }
+    for (const [key, version] of Object.entries(COUNTED)) {
+      if (tracked.versions.get(key) === version(state)) continue;
+      tracked.versions.set(key, version(state));
+      out.push(["set", appId, key, state.part(key as keyof AppData)]);
     }
     for (const part of Object.keys(GROUPED) as GroupedPart[]) this.grouped(appId, state, part, out);
     const messages = tracked.state.messages;
