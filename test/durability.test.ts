@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Persistence } from "../src/store/persistence.js";
-import { MGMT, REST_KEY, emulator, type TestEmulator } from "./helpers.js";
+import { MGMT, REST_KEY, emulator, surveyForm, type TestEmulator } from "./helpers.js";
 import { round } from "./durability.workload.js";
 import { clientOf, tokenOf } from "./client.helpers.js";
 
@@ -209,21 +209,7 @@ describe("change log", () => {
     await ok("POST", `/v3/messages/${direct}/thread/subscription`, undefined, "nu1");
     await ok("POST", `/v3/messages/${direct}/thread/subscription`, undefined, "nu3");
     await ok("DELETE", `/v3/messages/${direct}/thread/subscription`, undefined, "nu1");
-    const form = {
-      receiver: "nu3",
-      receiverType: "user",
-      category: "interactive",
-      type: "form",
-      data: {
-        interactiveData: {
-          title: "Survey",
-          formFields: [{ elementType: "textInput", elementId: "name", label: "Name" }],
-          submitElement: { elementType: "button", elementId: "submit", buttonText: "Submit", action: { actionType: "urlNavigation", url: "https://x.io" } },
-        },
-        interactionGoal: { type: "allOf", elementIds: ["submit"] },
-      },
-    };
-    const interactive = (await ok("POST", "/v3/messages", form, "nu1")).data.id;
+    const interactive = (await ok("POST", "/v3/messages", surveyForm("nu3"), "nu1")).data.id;
     await ok("PATCH", `/v3/messages/${interactive}/interacted`, { interactions: ["submit", "name"] }, "nu3");
     await ok("DELETE", "/v3/users", { uidsToDeactivate: ["nu3"] });
     await ok("DELETE", "/v3/users/nu5", { permanent: true }); // leaves the ban list of ng1, a friendship and a block
