@@ -12,11 +12,11 @@ import { groupConversationId, userConversationId } from "../store/conversation-i
 import { AUTH_TOKENS_REVOKED, type DomainEvent, type TokensRevoked } from "../store/events.js";
 import type { Store } from "../store/store.js";
 import type { UserRecord } from "../store/types.js";
-import { canSee } from "../resources/messages/access.js";
+import { canSee } from "../views/access.js";
 import { markReceipt } from "../resources/conversations/routes.js";
-import { userView } from "../resources/users/view.js";
+import { userView } from "../views/users.js";
 import { deliveryOf, recipients } from "./delivery.js";
-import { originDevice, withOriginDevice } from "./origin.js";
+import { originDevice, withOriginDevice } from "../http/origin.js";
 import { sessionView, Sessions, type FrameRecord, type PresenceSubscription, type Session, type SessionView } from "./sessions.js";
 
 /** Frames larger than this close the socket (the SDK's largest, a transient message, is far smaller). */

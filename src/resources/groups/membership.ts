@@ -3,10 +3,10 @@ import { normalizeUid } from "../../http/auth.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import type { GroupRecord, JsonObject, MemberRecord, MessageRecord, Scope, UserRecord } from "../../store/types.js";
-import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../messages/view.js";
-import { noteArrival, noteDeparture } from "../messages/access.js";
-import { groupEntity } from "./view.js";
-import { userView } from "../users/view.js";
+import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../../views/messages.js";
+import { noteArrival, noteDeparture } from "../../views/access.js";
+import { groupEntity } from "../../views/groups.js";
+import { userView } from "../../views/users.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireAllowed, requireListed } from "../roles/enforce.js";
 
