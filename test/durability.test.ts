@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, fdatasync, fdatasyncSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, rmdirSync, fdatasync, fdatasyncSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -6,6 +6,9 @@ import { Persistence } from "../src/store/persistence.js";
 import { MGMT, REST_KEY, emulator, surveyForm, type TestEmulator } from "./helpers.js";
 import { round } from "./durability.workload.js";
 import { clientOf, tokenOf } from "./client.helpers.js";
+import { socketClients } from "./realtime.helpers.js";
+import { startEmulator } from "../src/index.js";
+import { tempName } from "../src/store/state-writer.js";
 
 // Counts the change log's syncs (the real calls still run).
 vi.mock("node:fs", async (original) => {
@@ -224,5 +227,31 @@ describe("change log", () => {
     for (const part of ["users", "authTokens", "groups", "friends", "blocks", "calls"]) expect(logged).toContain(`"grouped","${e.store.defaultAppId}","${part}"`);
     const after = await persisted(copy);
     expect(plain(after.e)).toEqual(before);
+  });
+
+  it("replays a presence change made over the WebSocket, outside any request", async () => {
+    const dir = fresh();
+    const running = await startEmulator({ quiet: true, port: 0, data: join(dir, "state.json") });
+    try {
+      const { connect, rest } = socketClients(() => running.url);
+      // A first change writes the base state file; checkpoints fail from then on (a folder where their temporary
+      // file goes): only the change log holds what follows.
+      expect((await rest("POST", "/users", { uid: "before-presence", name: "Before" })).status).toBe(200);
+      mkdirSync(tempName(join(dir, "state.json"), process.pid));
+      const socket = await connect("superhero3");
+      const user = running.store.defaultApp.users.get("superhero3")!;
+      expect(user.status).toBe("available");
+      // Online, then offline when its only session closes: a change no request makes.
+      socket.ws.close();
+      await vi.waitFor(() => expect(user.status).toBe("offline"));
+      // A later answer waits for a change-log write holding every change made before it.
+      expect((await rest("POST", "/users", { uid: "after-presence", name: "After" })).status).toBe(200);
+      const before = JSON.parse(JSON.stringify(running.store.toData()));
+      rmdirSync(tempName(join(dir, "state.json"), process.pid)); // in the same turn as the copy: no checkpoint between
+      const after = await persisted(killed(dir));
+      expect(plain(after.e)).toEqual(before);
+    } finally {
+      await running.close();
+    }
   });
 });
