@@ -266,7 +266,7 @@ export class AppState {
     return data as unknown as AppData;
   }
 
-  /** One part of `toData()` (the change log compares them one by one). */
+  /** One part of `toData()` (the change log reads them one by one). */
   part<K extends keyof AppData>(key: K): AppData[K] {
     return PARTS[key](this) as AppData[K];
   }

@@ -124,9 +124,11 @@ interface Tracked {
 }
 
 /**
- * Finds what changed in the store since it last looked: each app's parts are compared with copies of what was
- * last logged, while the messages, conversation states and reactions, which grow with the messages, are noted by
- * their classes as they change. `take()` returns the changes and remembers the state as logged.
+ * Finds what changed in the store since it last looked, at a cost that follows what changed: the parts that grow
+ * with use (messages, conversation states, reactions, users, auth tokens, groups, friendships, blocks, calls) are
+ * noted by their classes record by record as they change, the marks count their changes (COUNTED), and only the
+ * small remaining parts are compared with copies of what was last logged. `take()` returns the changes and
+ * remembers the state as logged.
  */
 export class ChangeTracker {
   private apps = new Map<string, Tracked>();

@@ -1,8 +1,8 @@
 /**
- * What changed in a collection of records kept in groups (a user's conversation states, a message's reactions)
- * since the change log last took it (see change-tracker.ts): the records created or changed, the ones removed as
- * [group, id], and `reloaded` when all were replaced. Such collections can hold a record per user and
- * conversation, or per message: too many to compare on every write, so their classes note what changes.
+ * What changed in a collection of records kept in groups (a user's conversation states, a message's reactions;
+ * users, groups, calls, ... in one group each) since the change log last took it (see change-tracker.ts): the
+ * records created or changed, the ones removed as [group, id], and `reloaded` when all were replaced. Such
+ * collections grow with use: too many records to compare on every write, so their classes note what changes.
  */
 export class GroupedNotes<R> {
   readonly put = new Set<R>();
