@@ -4,7 +4,7 @@ import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf } from "./conversation-ids.js";
 import { PACKAGE_ROOT } from "../paths.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
-import type { ModerationData } from "./moderation.js";
+import { MAX_KEYWORD_TERM, type ModerationData } from "./moderation.js";
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -28,6 +28,7 @@ import type {
   WebhookRecord,
 } from "./types.js";
 import { randomHex, randomUuid } from "../util/random.js";
+import { firstPatternProblem } from "../util/safe-regex.js";
 import { emptyManagement, parseManagement } from "./management.js";
 import type { CampaignsData, FeedItemRecord, PushRecord } from "./campaigns.js";
 import {
@@ -230,8 +231,8 @@ function group(c: Checker, raw: unknown, path: string, createdAt: number): Group
       bannedBy: bo.bannedBy === undefined ? "app_system" : c.str(bo.bannedBy, `${path}.bannedUsers[${i}].bannedBy`),
     };
   });
+  // The owner may be no member (nor a user) any more: deleting, kicking or banning the owner keeps the group's owner.
   const members = new Set(g.members.map((m) => m.uid));
-  if (g.owner !== undefined && !members.has(g.owner)) c.fail(`${path}.owner`, `names ${g.owner}, who is not a member`);
   unique(c, g.members, (m) => m.uid, `${path}.members`, "uid");
   g.bannedUsers.forEach((b, i) => {
     if (members.has(b.uid)) c.fail(`${path}.bannedUsers[${i}].uid`, `names ${b.uid}, who is also a member`);
@@ -756,9 +757,15 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   return data;
 }
 
+/** Patterns used together must pass the checks the routes ran on them (util/safe-regex.ts). */
+function userPatterns(c: Checker, sources: unknown[], path: string): void {
+  const found = firstPatternProblem(sources);
+  if (found) c.fail(found.index === undefined ? path : `${path}[${found.index}]`, found.problem);
+}
+
 /**
  * Moderation state as saved (the emulator wrote it): the shape is checked where a wrong one would break a read,
- * the rest is taken as it is.
+ * patterns as the routes checked them, the rest is taken as it is.
  */
 function moderationData(c: Checker, raw: unknown, path: string): ModerationData {
   const o = c.obj(raw, path);
@@ -774,11 +781,20 @@ function moderationData(c: Checker, raw: unknown, path: string): ModerationData 
       c.str(r.id, `${at}.id`, 100);
       const revisions = c.arr(r.revisions, `${at}.revisions`);
       if (revisions.length === 0) c.fail(`${at}.revisions`, "must hold at least one revision");
-      revisions.forEach((v, j) => c.arr(c.obj(v, `${at}.revisions[${j}]`).conditions, `${at}.revisions[${j}].conditions`));
+      revisions.forEach((v, j) =>
+        c.arr(c.obj(v, `${at}.revisions[${j}]`).conditions, `${at}.revisions[${j}].conditions`).forEach((raw, n) => {
+          const q = `${at}.revisions[${j}].conditions[${n}]`;
+          const cond = c.obj(raw, q);
+          // Values that name keyword lists (as the moderation engine reads them) are no patterns.
+          const byList = [cond.isKeywordsReferencePresent, cond.isListReferencePresent, cond.isKeywordReferencePresent].includes(true);
+          if (cond.category === "pattern" && !byList) userPatterns(c, c.arr(cond.value, `${q}.value`), `${q}.value`);
+        }),
+      );
     }),
     keywordLists: list("keywordLists", (k, at) => {
       c.str(k.id, `${at}.id`, 100);
-      c.tags(k.searchTerms, `${at}.searchTerms`);
+      const terms = c.arr(k.searchTerms, `${at}.searchTerms`).map((t, j) => c.str(t, `${at}.searchTerms[${j}]`, MAX_KEYWORD_TERM));
+      if (k.category === "pattern") userPatterns(c, terms, `${at}.searchTerms`);
     }),
     blocked: list("blocked", (b, at) => c.int(c.obj(b.message, `${at}.message`).id, `${at}.message.id`)),
     flags: list("flags", (f, at) => {
