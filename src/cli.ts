@@ -49,9 +49,9 @@ function banner(e: RunningEmulator, data: string | undefined, guarded: boolean, 
   rows.push(["Control", `${e.url}/_emulator${guarded ? "  (x-emulator-token required)" : ""}`]);
   rows.push(["Inspector", `${e.url}/_emulator/ui${guarded ? "?token=<control token>" : ""}`]);
   rows.push(["Data file", data ?? "none (state lives in memory)"]);
-  rows.push(...extra);
+  for (const row of extra) rows.push(row);
   if (e.tls) rows.push(["Certificate", e.tls.certPath]);
-  const width = Math.max(...rows.map(([k]) => k.length));
+  const width = rows.reduce((max, [k]) => Math.max(max, k.length), 0);
   return [
     `chat-emulator ${VERSION} is listening on ${e.url}`,
     "",

@@ -143,7 +143,7 @@ export interface JournalApi {
 export const DEFAULT_MANAGEMENT_KEY = "chat-emulator-management-key";
 export const DEFAULT_MANAGEMENT_SECRET = "chat-emulator-management-secret";
 
-function loadSeed(seed: EmulatorOptions["seed"], now: number): AppData[] {
+async function loadSeed(seed: EmulatorOptions["seed"], now: number): Promise<AppData[]> {
   if (seed === "none") return [];
   if (seed === undefined) return readSeedFile(DEFAULT_SEED_PATH, now);
   if (typeof seed === "string") return readSeedFile(seed, now);
@@ -158,7 +158,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   const log = options.quiet ? () => {} : errorLog;
   const clock = new Clock();
   const store = new Store(clock);
-  store.seed(loadSeed(options.seed, clock.now()));
+  store.seed(await loadSeed(options.seed, clock.now()));
   const persistence = options.data
     ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog, fsync: options.fsync })
     : undefined;

@@ -55,7 +55,7 @@ function oid(dotted: string): Buffer {
   for (const v of rest) {
     const groups = [v & 0x7f];
     for (let x = Math.floor(v / 128); x > 0; x = Math.floor(x / 128)) groups.unshift((x & 0x7f) | 0x80);
-    bytes.push(...groups);
+    for (const g of groups) bytes.push(g);
   }
   return der(0x06, Buffer.from(bytes));
 }

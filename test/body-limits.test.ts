@@ -56,10 +56,10 @@ describe("streamed body limits", () => {
     expect((await fetch(`${server.url}/_emulator/health`)).status).toBe(200);
   });
 
-  it("refuses a declared Content-Length over the limit at once; the state import has its own 256 MiB cap", async () => {
+  it("refuses a declared Content-Length over the limit at once; the state import has its own 1 GiB cap", async () => {
     const e = await emulator();
     const big = (path: string, length: number) => e.call("PUT", path, { raw: "{}", headers: { "content-type": "application/json", "content-length": String(length) } });
-    expect(expectError(await big("/_emulator/state", 257 * MIB), 413, "ERR_BAD_REQUEST").message).toContain("256 MB");
+    expect(expectError(await big("/_emulator/state", 1025 * MIB), 413, "ERR_BAD_REQUEST").message).toContain("1024 MB");
     expect(expectError(await big("/_emulator/clock", 11 * 1024), 413, "ERR_BAD_REQUEST").message).toContain("10 KB");
   });
 });

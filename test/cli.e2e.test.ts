@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -36,9 +36,11 @@ describe("CLI", () => {
     expect((await r.json()).data.name).toBe("Kept");
   });
 
-  it("creates a missing data file at start", async () => {
+  it("creates a missing data file at the first change, not before", async () => {
     const data = join(mkdtempSync(join(tmpdir(), "chat-emulator-")), "new.json");
-    await start(["--data", data]);
+    const cli = await start(["--data", data]);
+    expect(existsSync(data)).toBe(false);
+    expect((await fetch(`${cli.url}/v3/users`, { method: "POST", headers: json, body: JSON.stringify({ uid: "first", name: "First" }) })).status).toBe(200);
     expect(JSON.parse(readFileSync(data, "utf8")).format).toBe("chat-emulator/state@1");
   });
 
@@ -51,7 +53,7 @@ describe("CLI", () => {
     expect(r.stderr).toMatch(/^chat-emulator: .*corrupt\.json: is not valid JSON/);
     expect(readFileSync(data, "utf8")).toBe('{"apps": [');
 
-    writeFileSync(data, JSON.stringify({ apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "x" }] }] }));
+    writeFileSync(data, JSON.stringify({ format: "chat-emulator/state@1", apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "x" }] }] }));
     const invalid = await runCli(["--port", "0", "--data", data]);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain("apps[0].users[0].name must be a non-empty string");

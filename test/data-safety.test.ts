@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PersistenceError, startEmulator } from "../src/index.js";
 import { REST_KEY } from "./helpers.js";
@@ -20,11 +20,15 @@ const createUser = (url: string, uid: string) =>
   fetch(`${url}/v3/users`, { method: "POST", headers: { apikey: REST_KEY, "content-type": "application/json" }, body: JSON.stringify({ uid, name: uid }) });
 
 describe("--data: a failed save is loud", () => {
-  it("creates missing parent folders at start", async () => {
+  it("creates missing parent folders at start, and the file at the first change", async () => {
     const file = join(tempDir("folders"), "a", "b", "state.json");
     const e = await startEmulator({ data: file, quiet: true });
     await e.close();
-    expect(existsSync(file)).toBe(true);
+    expect([existsSync(dirname(file)), existsSync(file)]).toEqual([true, false]);
+    const again = await startEmulator({ data: file, quiet: true });
+    expect((await createUser(again.url, "first")).status).toBe(200);
+    await again.close();
+    expect(JSON.parse(readFileSync(file, "utf8")).apps[0].users.some((u: { uid: string }) => u.uid === "first")).toBe(true);
   });
 
   it("refuses to start, exit code 2 and one line, when the file cannot be written", async () => {
@@ -79,6 +83,6 @@ describe("--data: temporary files", () => {
     writeFileSync(join(dir, "other.json.4194999.tmp"), "keep");
     const e = await startEmulator({ data: file, quiet: true });
     await e.close();
-    expect(readdirSync(dir).sort()).toEqual(["other.json.4194999.tmp", "state.json", "state.json.backup"]);
+    expect(readdirSync(dir).sort()).toEqual(["other.json.4194999.tmp", "state.json.backup"]);
   });
 });

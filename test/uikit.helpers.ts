@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
@@ -9,25 +9,45 @@ const SOURCE = fileURLToPath(new URL("./uikit/", import.meta.url));
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CACHE = join(ROOT, "node_modules", ".cache", "chat-emulator-uikit");
 
+/** Every file under `dir` (but node_modules and dist) into `hash`, names included. */
+function hashTree(hash: ReturnType<typeof createHash>, dir: string) {
+  for (const name of readdirSync(dir).sort()) {
+    if (name === "node_modules" || name === "dist") continue;
+    const path = join(dir, name);
+    hash.update(name);
+    if (statSync(path).isDirectory()) hashTree(hash, path);
+    else hash.update(readFileSync(path));
+  }
+}
+
 /**
- * The UI kit's test page (test/uikit/) bundled by vite, once per content: the folder is named after a hash of the
- * page's sources and the lock file, so a run reuses the last build until either changes (a few seconds otherwise).
+ * A page bundled by vite, once per content: the UI kit's test page (test/uikit/) by default, or a vite project such
+ * as examples/react-uikit (with its own vite.config.js). The output folder is named after a hash of the sources, the
+ * lock file and this file, so a run reuses the last build until one of them changes (a few seconds otherwise).
  */
 export async function buildUikitPage(source = SOURCE): Promise<string> {
   const hash = createHash("sha256");
-  for (const name of readdirSync(source).sort()) hash.update(name).update(readFileSync(join(source, name)));
-  hash.update(readFileSync(join(ROOT, "package-lock.json")));
+  hashTree(hash, source);
+  hash.update(readFileSync(join(ROOT, "package-lock.json"))).update(readFileSync(fileURLToPath(import.meta.url)));
   const out = join(CACHE, hash.digest("hex").slice(0, 16));
   if (existsSync(join(out, "index.html"))) return out;
   const { build } = await import("vite");
   // Built aside and renamed into place, so test files building at once never see half a bundle.
   const temp = `${out}.${process.pid}`;
+  const config = join(source, "vite.config.js");
   await build({
     root: source,
     base: "./",
-    configFile: false,
+    configFile: existsSync(config) ? config : false,
     logLevel: "warn",
-    build: { outDir: temp, emptyOutDir: true, target: "es2022", reportCompressedSize: false, chunkSizeWarningLimit: 10_000 },
+    build: {
+      outDir: temp,
+      emptyOutDir: true,
+      target: "es2022",
+      reportCompressedSize: false,
+      chunkSizeWarningLimit: 10_000,
+      rolldownOptions: { checks: { pluginTimings: false } },
+    },
   });
   if (existsSync(join(out, "index.html"))) rmSync(temp, { recursive: true, force: true });
   else renameSync(temp, out);

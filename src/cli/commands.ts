@@ -27,7 +27,7 @@ function distance(a: string, b: string): number {
 
 /** The command list as the help and the errors print it. */
 export function commandList(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+  const width = COMMANDS.reduce((max, c) => Math.max(max, c.usage.length), 0);
   return ["  chat-emulator [options]".padEnd(width + 2) + "   run the emulator", ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}   ${c.does}`)].join("\n");
 }
 

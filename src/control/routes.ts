@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import type { Env } from "../http/context.js";
 import { apiError, badRequest } from "../http/errors.js";
-import { MAX_JSON_DEPTH, readBody, validate } from "../http/validate.js";
-import { parseSavedState, SeedError } from "../store/seed.js";
+import { jsonBodyChunks, MAX_JSON_DEPTH, readBody, tooLarge, validate } from "../http/validate.js";
+import { parseSavedState, readingDocument, SeedError } from "../store/seed.js";
+import { DocumentError, readDocumentStream } from "../store/state-reader.js";
+import { stateText } from "../store/state-writer.js";
 import { deliveries } from "./webhooks.js";
 import { notificationsRoutes } from "./notifications.js";
 import { appsRoutes } from "./apps.js";
@@ -20,8 +22,11 @@ import { snapshotRoutes } from "./snapshot-routes.js";
 import { guardControl } from "./guard.js";
 import { requireControlToken } from "./token.js";
 
-/** A whole state document (`PUT /_emulator/state`) may be large: up to this many bytes. */
-export const STATE_BODY_LIMIT = 256 * 1024 * 1024;
+/**
+ * A whole state document (`PUT /_emulator/state`) may be large: up to this many bytes (a million messages take
+ * about 330 MB). Read a part at a time (store/state-reader.ts), never held as one text; other routes keep theirs.
+ */
+export const STATE_BODY_LIMIT = 1024 * 1024 * 1024;
 /** A state document nests the apps' records around the data users sent (itself at most MAX_JSON_DEPTH deep). */
 const STATE_DEPTH = MAX_JSON_DEPTH + 16;
 
@@ -61,17 +66,40 @@ export const control = new Hono<Env>()
     return c.json({ reset: appId ? [appId] : [...store.apps.keys()], to });
   })
 
-  .get("/state", (c) => c.json(c.get("emulator").store.toData()))
+  // Streamed a piece at a time (state-writer.ts): exporting a million messages never holds up other requests.
+  .get("/state", (c) => {
+    const pieces = stateText(c.get("emulator").store.toData());
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await pieces.next();
+        if (next.done) controller.close();
+        else controller.enqueue(Buffer.from(next.value));
+      },
+      cancel: () => void pieces.return(undefined),
+    });
+    return c.body(body, 200, { "content-type": "application/json" });
+  })
 
   .put("/state", async (c) => {
-    const body = await readBody(c, STATE_BODY_LIMIT, STATE_DEPTH);
+    const { doc, dispose } = await readDocumentStream(jsonBodyChunks(c, STATE_BODY_LIMIT), {
+      maxDepth: STATE_DEPTH,
+      maxBytes: STATE_BODY_LIMIT,
+      tooLarge: () => tooLarge(STATE_BODY_LIMIT),
+    }).catch((e: unknown) => {
+      if (e instanceof DocumentError) throw badRequest({ body: [`The request body ${e.message}.`] });
+      throw e;
+    });
     const { store, clock } = c.get("emulator");
     try {
-      const { apps, births } = parseSavedState(body, clock.now(), "state");
+      if (typeof doc !== "object" || doc === null || Array.isArray(doc))
+        throw badRequest({ body: ["The request body must be a JSON object."] });
+      const { apps, births } = readingDocument("state", () => parseSavedState(doc, clock.now(), "state"));
       store.replace(apps, births);
     } catch (e) {
       if (e instanceof SeedError) throw badRequest({ state: [e.message] });
       throw e;
+    } finally {
+      await dispose();
     }
     return c.json({ apps: [...store.apps.keys()] });
   })

@@ -253,7 +253,7 @@ export class DemoGenerator {
     while (this.lastMessageId < total) {
       const t = this.start + Math.floor((this.lastMessageId / total) * span);
       const made = rng.chance(1 / 250) && total - this.lastMessageId >= 3 ? this.call(t, flushedUpTo) : this.message(t, flushedUpTo);
-      window.push(...made);
+      for (const m of made) window.push(m);
       if (window.length >= WINDOW) {
         const batch = window.splice(0, BATCH);
         flushedUpTo = batch.at(-1)!.id;

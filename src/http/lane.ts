@@ -191,9 +191,27 @@ function outgoing(headers: Headers, hasBody: boolean): OutgoingHttpHeaders {
   return out;
 }
 
+/** Resolves when `res` takes more (or is closed). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 /** Any other Response (a stream or a Blob body): through its public interface. */
 async function writeStreamed(res: ServerResponse, answer: Response): Promise<void> {
   res.writeHead(answer.status, outgoing(answer.headers, answer.body !== null));
-  if (answer.body) for await (const chunk of answer.body) res.write(chunk);
+  if (answer.body)
+    for await (const chunk of answer.body) {
+      if (res.destroyed) break;
+      // A large stream (an export) waits for the client to take what was written: it is never buffered whole.
+      if (!res.write(chunk)) await drained(res);
+    }
   res.end();
 }

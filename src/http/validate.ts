@@ -147,7 +147,23 @@ async function readStream(body: ReadableStream<Uint8Array> | null, limit: number
   return Buffer.concat(chunks);
 }
 
-function tooLarge(limit: number): ApiError {
+/**
+ * The body as a stream of byte chunks, for a JSON body too large to hold as text (a whole state, which
+ * store/state-reader.ts reads a part at a time): a declared Content-Length over `limit` and a non-JSON type are
+ * refused at once; the reader counts the bytes as they arrive and throws `tooLarge(limit)` past the limit.
+ */
+export function jsonBodyChunks(c: Ctx, limit: number): AsyncIterable<Uint8Array> {
+  if (Number(header(c, "content-length") ?? 0) > limit) throw tooLarge(limit);
+  const type = header(c, "content-type");
+  if (type !== undefined && !isJsonMediaType(type))
+    throw new ApiError("ERR_BAD_REQUEST", 415, "The request body must be JSON. Please send it with Content-Type: application/json.");
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  // Not destroyed when the reader stops early: the 413 still goes out (and closes the connection).
+  if (incoming) return incoming.iterator({ destroyOnReturn: false });
+  return (c.req.raw.body ?? []) as unknown as AsyncIterable<Uint8Array>; // for await takes both
+}
+
+export function tooLarge(limit: number): ApiError {
   const size = limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MB` : `${limit / 1024} KB`;
   return new ApiError("ERR_BAD_REQUEST", 413, `The request body may not be greater than ${size}.`, undefined, undefined, {
     Connection: "close",

@@ -31,7 +31,7 @@ export class Conversations {
 
   toData(): ConversationState[] {
     const out: ConversationState[] = [];
-    for (const mine of this.states.values()) out.push(...mine.values());
+    for (const mine of this.states.values()) for (const s of mine.values()) out.push(s);
     return out;
   }
 

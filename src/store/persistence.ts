@@ -1,11 +1,10 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Low } from "lowdb";
-import { DataFile } from "lowdb/node";
 import { ChangeLog, listLogs, readLogs } from "./change-log.js";
 import { applyChanges, ChangeTracker, type Change } from "./change-tracker.js";
-import { parseSavedState, SeedError } from "./seed.js";
-import { probeWritable, removeStaleTemps, writeStateFile } from "./state-writer.js";
+import { documentKind, parseSavedState, SeedError } from "./seed.js";
+import { DocumentError, materialize, readDocumentFile } from "./state-reader.js";
+import { probeWritable, removeStaleTemps, writeStateFile, writeStateFileSync } from "./state-writer.js";
 import type { Store } from "./store.js";
 import type { StateData } from "./types.js";
 
@@ -17,12 +16,56 @@ export class PersistenceError extends Error {}
  */
 export async function prepareWritable(path: string): Promise<void> {
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await makeFolders(dirname(path));
     await removeStaleTemps(path);
     await probeWritable(path);
   } catch (e) {
     throw new PersistenceError(`${path}: cannot be written (${(e as Error).message}).`);
   }
+}
+
+/**
+ * `mkdir -p`, a level at a time: Node's recursive mkdir never returns on some paths (`/proc/nope` spins at 100 %
+ * CPU), where this fails at the first level that cannot be made.
+ */
+async function makeFolders(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    const found = await stat(at).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "ENOENT" || dirname(at) === at) throw e;
+      return undefined;
+    });
+    if (found?.isDirectory()) break;
+    if (found) throw new Error(`${at} is not a folder`);
+    missing.push(at);
+  }
+  for (const folder of missing.reverse())
+    await mkdir(folder).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "EEXIST") throw e;
+    });
+}
+
+/**
+ * What `--data` finds at `path`: nothing to load (a missing or empty file) or a state file's document. Anything
+ * else is refused with PersistenceError before anything is written: --data overwrites the file, so it only takes
+ * one that is ours.
+ */
+async function readDataFile(path: string): Promise<unknown> {
+  const refuse = (why: string) => new PersistenceError(`${path}: ${why}; the file was left untouched.`);
+  let doc: unknown;
+  try {
+    doc = await readDocumentFile(path);
+  } catch (e) {
+    // Missing (the folder too, or a file where a folder should be): nothing to load; prepareWritable judges the path.
+    if (["ENOENT", "ENOTDIR"].includes((e as NodeJS.ErrnoException).code ?? "")) return undefined;
+    if (e instanceof DocumentError) throw refuse(e.message);
+    throw refuse(`cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  if (doc === undefined) return undefined;
+  const kind = documentKind(doc);
+  if (kind === "seed") throw refuse("this is a seed file: did you mean --seed or --import? (--data takes a state file, which it overwrites)");
+  if (kind !== "state") throw refuse('is not a chat-emulator state file (it has no "format": "chat-emulator/state@1"), and --data overwrites its file');
+  return doc;
 }
 
 /** The longest pause between two writes of a large state. */
@@ -39,7 +82,7 @@ const isBulk = (c: Change) =>
   (c[0] === "app" && c[1].messages.length > BULK_MESSAGES) || (c[0] === "set" && c[2] === "messages" && (c[3] as unknown[]).length > BULK_MESSAGES);
 
 /**
- * `--data FILE`: loaded through lowdb at start, with the change logs beside it replayed (change-log.ts). Every
+ * `--data FILE`: loaded at start a part at a time (state-reader.ts), with the change logs beside it replayed (change-log.ts). Every
  * committed change is then written to the change log before its answer leaves: answers wait for `hold()` (see
  * lane.ts and server.ts), and the answers waiting together share one comparison (change-tracker.ts) and one write,
  * so a kill -9 loses nothing acknowledged. The whole state is written in the background as a
@@ -66,6 +109,8 @@ export class Persistence {
   private pending = false;
   private committing: NodeJS.Immediate | undefined;
   private tracker: ChangeTracker | undefined;
+  /** Whether the data file holds a state the change log's records apply to (see `writeBase`). */
+  private based = true;
   private readonly changes: ChangeLog;
 
   private constructor(
@@ -81,49 +126,42 @@ export class Persistence {
   }
 
   /**
-   * Loads `path` into the store (a missing or empty file is created from the current state, missing folders
-   * included). Refuses with PersistenceError when the file cannot be written; `log` gets the save failures.
+   * Loads `path` into the store: a state file, or nothing from a missing or empty one (missing folders are
+   * created), with the change logs a killed run left replayed onto it. Refuses with PersistenceError, writing
+   * nothing, a file that is not a state file or cannot be written. The file is first written when the state
+   * changes (or logs were replayed): a run without changes leaves it as it was, or absent.
    */
   static async open(
     path: string,
     store: Store,
     opts: { now: number; delayMs?: number; log?: (line: string) => void; fsync?: boolean },
   ): Promise<Persistence> {
+    const doc = await readDataFile(path);
     await prepareWritable(path);
-    const file = new DataFile<StateData | null>(path, {
-      parse: (text) => (text.trim() === "" ? null : (JSON.parse(text) as StateData)),
-      stringify: (data) => JSON.stringify(data),
-    });
-    const db = new Low<StateData | null>(file, null);
-    try {
-      await db.read();
-    } catch (e) {
-      const reason = e instanceof SyntaxError ? `is not valid JSON (${e.message})` : `cannot be read (${String(e)})`;
-      throw new PersistenceError(`${path}: ${reason}; the file was left untouched.`);
-    }
     const log = opts.log ?? (() => {});
-    const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false);
-    let saved = db.data;
+    let saved = doc as StateData | undefined;
     const logs = listLogs(path);
     if (logs.length > 0) {
       // What the last run acknowledged after its last checkpoint, replayed onto the data file (or, when it never
       // wrote one, onto the state it started from); the checkpoint below then deletes the logs.
-      saved ??= JSON.parse(JSON.stringify(store.toData())) as StateData;
+      saved = saved === undefined ? (JSON.parse(JSON.stringify(store.toData())) as StateData) : (materialize(saved) as StateData);
       applyChanges(saved, readLogs(logs, log));
     }
-    if (saved) {
+    if (saved !== undefined) {
       try {
         const { apps, births } = parseSavedState(saved, opts.now, path);
         store.replace(apps, births);
       } catch (e) {
-        persistence.close();
         if (e instanceof SeedError) throw new PersistenceError(`${e.message}; the file was left untouched.`);
+        if (e instanceof DocumentError) throw new PersistenceError(`${path}: ${e.message}; the file was left untouched.`);
         throw e;
       }
     }
+    // Listening starts after the load: the state just read from the file is not a change to write back.
+    const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false);
     persistence.tracker = new ChangeTracker(store);
-    persistence.pending = false;
-    if (!db.data || logs.length > 0) {
+    persistence.based = saved !== undefined;
+    if (logs.length > 0) {
       persistence.dirty = true;
       await persistence.kick();
       if (persistence.problem) {
@@ -136,9 +174,25 @@ export class Persistence {
 
   /** A committed change: into the change log before any answer leaves (at the latest at the end of this turn), into a checkpoint later. */
   private changed(): void {
+    if (!this.based) return this.writeBase();
     this.pending = true;
     this.committing ??= setImmediate(() => void this.hold());
     this.schedule();
+  }
+
+  /**
+   * The first change of a run whose data file held no state: the whole state, that change included, is written at
+   * once, as the base the change log's later records apply to (another start from the same seed may not give the
+   * same state: generated ids). Until this first change the file is left as it was, or absent.
+   */
+  private writeBase(): void {
+    this.based = true;
+    this.tracker?.take(); // in the base
+    try {
+      writeStateFileSync(this.path, this.store.toData());
+    } catch (e) {
+      this.failed(e); // loud, and retried as a checkpoint
+    }
   }
 
   /** The changes committed since the last call (for the change log's next write). */

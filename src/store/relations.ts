@@ -43,7 +43,7 @@ export class Relations {
     const friends = new Set<FriendRecord>();
     for (const mine of this.friendships.from.values()) for (const f of mine.values()) friends.add(f);
     const blocks: BlockRecord[] = [];
-    for (const mine of this.blocking.from.values()) blocks.push(...mine.values());
+    for (const mine of this.blocking.from.values()) for (const b of mine.values()) blocks.push(b);
     return { friends: [...friends], blocks };
   }
 

@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { callMessages, type CallParties } from "./call-messages.js";
 import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf } from "./conversation-ids.js";
+import { lowerBoundId } from "./messages.js";
+import { ChunkedArray, DocumentError, readDocumentFile } from "./state-reader.js";
 import { PACKAGE_ROOT } from "../paths.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
 import { MAX_KEYWORD_TERM, type ModerationData } from "./moderation.js";
@@ -74,7 +77,16 @@ export const ID_PATTERN = /^[a-z0-9-]+$/;
 type Obj = Record<string, unknown>;
 
 class Checker {
+  /** One string for each of the names a large file repeats (uids, conversation ids, types): a load's memory. */
+  private readonly strings = new Map<string, string>();
   constructor(private readonly source: string) {}
+
+  intern(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    this.strings.set(s, s);
+    return s;
+  }
 
   fail(path: string, problem: string): never {
     throw new SeedError(`${this.source}: ${path} ${problem}`, path, problem);
@@ -84,9 +96,14 @@ class Checker {
     return v as Obj;
   }
   arr(v: unknown, path: string): unknown[] {
+    if (v instanceof ChunkedArray) return v.toArray();
     if (v === undefined) return [];
     if (!Array.isArray(v)) this.fail(path, "must be an array");
     return v;
+  }
+  /** The items of an array that may be a large one of a file: read as they are checked, never all at once. */
+  each(v: unknown, path: string): Iterable<unknown> {
+    return v instanceof ChunkedArray ? v.items() : this.arr(v, path);
   }
   str(v: unknown, path: string, max = 10_000): string {
     if (typeof v !== "string" || v.length === 0) this.fail(path, "must be a non-empty string");
@@ -99,7 +116,7 @@ class Checker {
   id(v: unknown, path: string): string {
     const s = this.str(v, path, 100).toLowerCase();
     if (!ID_PATTERN.test(s)) this.fail(path, "may only contain letters, numbers and dashes");
-    return s;
+    return this.intern(s);
   }
   int(v: unknown, path: string): number {
     if (!Number.isInteger(v) || (v as number) < 0) this.fail(path, "must be a non-negative integer (Unix seconds)");
@@ -251,7 +268,7 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<M
     receiverType,
     receiver: c.id(o.receiver, `${path}.receiver`),
     category: c.oneOf(o.category, `${path}.category`, CATEGORIES, "message"),
-    type: o.type === undefined ? "text" : c.str(o.type, `${path}.type`, 100),
+    type: o.type === undefined ? "text" : c.intern(c.str(o.type, `${path}.type`, 100)),
     data: c.json(o.data, `${path}.data`) ?? {},
     sentAt: c.optInt(o.sentAt, `${path}.sentAt`) ?? sentAt,
     updatedAt: 0,
@@ -265,7 +282,7 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<M
   if (o.tags !== undefined) m.tags = c.tags(o.tags, `${path}.tags`);
   for (const k of ["editedAt", "deletedAt", "deliveredAt", "readAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
   if (o.imported === true) m.imported = true;
-  for (const k of ["editedBy", "deletedBy", "pinnedBy"] as const) setIf(m, k, c.optStr(o[k], `${path}.${k}`));
+  for (const k of ["editedBy", "deletedBy", "pinnedBy"] as const) if (o[k] !== undefined) m[k] = c.intern(c.str(o[k], `${path}.${k}`));
   for (const k of ["quotedMessageId", "pinnedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
   if ((m.pinnedBy === undefined) !== (m.pinnedAt === undefined)) c.fail(`${path}.pinnedAt`, "goes with pinnedBy: give both or neither");
   return m;
@@ -669,20 +686,20 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   };
   setIf(data, "notifications", notifications(c, o.notifications, `${path}.notifications`));
   setIf(data, "campaigns", campaigns(c, o.campaigns, `${path}.campaigns`));
-  const rawMessages: [unknown, string][] = [];
+  const sampleMessages: MessageSource = { items: [], path: (i) => `sample-data.messages[${i}]` };
   let rawSampleCalls: [unknown, string][] = [];
   if (o.sampleData !== undefined && typeof o.sampleData !== "boolean") c.fail(`${path}.sampleData`, "must be a boolean");
   if (o.sampleData === true) {
     const sample = sampleData();
-    data.users.push(...sample.users.map((u, i) => user(c, u, `sample-data.users[${i}]`, createdAt)));
-    data.groups.push(...sample.groups.map((g, i) => group(c, g, `sample-data.groups[${i}]`, createdAt)));
-    rawMessages.push(...sample.messages.map((m, i): [unknown, string] => [dated(m, now), `sample-data.messages[${i}]`]));
+    sample.users.forEach((u, i) => data.users.push(user(c, u, `sample-data.users[${i}]`, createdAt)));
+    sample.groups.forEach((g, i) => data.groups.push(group(c, g, `sample-data.groups[${i}]`, createdAt)));
+    sampleMessages.items = sample.messages.map((m) => dated(m, now));
     rawSampleCalls = sample.calls.map((k, i) => [dated(k, now), `sample-data.calls[${i}]`]);
   }
-  const sampleEnd = rawMessages.length;
-  data.users.push(...c.arr(o.users, `${path}.users`).map((u, i) => user(c, u, `${path}.users[${i}]`, createdAt)));
-  data.groups.push(...c.arr(o.groups, `${path}.groups`).map((g, i) => group(c, g, `${path}.groups[${i}]`, createdAt)));
-  rawMessages.push(...c.arr(o.messages, `${path}.messages`).map((m, i): [unknown, string] => [m, `${path}.messages[${i}]`]));
+  c.arr(o.users, `${path}.users`).forEach((u, i) => data.users.push(user(c, u, `${path}.users[${i}]`, createdAt)));
+  c.arr(o.groups, `${path}.groups`).forEach((g, i) => data.groups.push(group(c, g, `${path}.groups[${i}]`, createdAt)));
+  // Read as they are checked (see messages()): a file's million messages are never all held raw.
+  const ownMessages: MessageSource = { items: c.each(o.messages, `${path}.messages`), path: (i) => `${path}.messages[${i}]` };
 
   unique(c, data.apiKeys, (k) => k.apiKey, `${path}.apiKeys`, "apiKey");
   unique(c, data.users, (u) => u.uid, `${path}.users`, "uid");
@@ -722,11 +739,19 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
     group: (guid) => groups.get(guid),
     membersCount: (guid) => groups.get(guid)?.members.length ?? 0,
   };
-  const messagesOf = (calls: CallRecord[]) =>
-    calls.flatMap((k) => callMessages(k, parties).map((m): [unknown, string] => [m, `(call message of ${k.sessionId})`]));
-  rawMessages.splice(sampleEnd, 0, ...messagesOf(sampleCalls));
-  if (kind === "seed") rawMessages.push(...messagesOf(ownCalls));
-  data.messages = messages(c, rawMessages, ctx, now);
+  const messagesOf = (calls: CallRecord[]): MessageSource => {
+    const items: unknown[] = [];
+    const sessions: string[] = [];
+    for (const k of calls)
+      for (const m of callMessages(k, parties)) {
+        items.push(m);
+        sessions.push(k.sessionId);
+      }
+    return { items, path: (i) => `(call message of ${sessions[i]})` };
+  };
+  const sources = [sampleMessages, messagesOf(sampleCalls), ownMessages];
+  if (kind === "seed") sources.push(messagesOf(ownCalls));
+  data.messages = messages(c, sources, ctx, now);
   data.lastMessageId = Math.max(data.lastMessageId, data.messages.at(-1)?.id ?? 0);
   const messageIds = new Set(data.messages.map((m) => m.id));
   data.reactions.forEach((r, i) => {
@@ -863,24 +888,38 @@ function marks(c: Checker, raw: unknown, path: string): MarkRecord[] {
   });
 }
 
-/** Messages in id order: given ids must increase; missing ones continue the sequence. */
-function messages(c: Checker, raw: [unknown, string][], refs: Pick<CallContext, "isUser" | "isGroup">, now: number): MessageRecord[] {
+/** Messages to check in order, with the path each one's problems are reported at. */
+interface MessageSource {
+  items: Iterable<unknown>;
+  path: (index: number) => string;
+}
+
+/**
+ * Messages in id order: given ids must increase; missing ones continue the sequence. A reply's parent is looked up
+ * among the messages before it (in id order, a binary search: no map of every message for the load).
+ */
+function messages(c: Checker, sources: MessageSource[], refs: Pick<CallContext, "isUser" | "isGroup">, now: number): MessageRecord[] {
   const out: MessageRecord[] = [];
-  const conversations = new Map<number, string>();
   let last = 0;
-  for (const [entry, path] of raw) {
-    const m = message(c, entry, path, now);
-    if (m.id !== undefined && m.id <= last) c.fail(`${path}.id`, `must be greater than the previous message id ${last}`);
-    const id = m.id ?? last + 1;
-    last = id;
-    if (m.sender !== "app_system" && !refs.isUser(m.sender)) c.fail(`${path}.sender`, `names the unknown user ${m.sender}`);
-    if (!(m.receiverType === "user" ? refs.isUser : refs.isGroup)(m.receiver))
-      c.fail(`${path}.receiver`, `names the unknown ${m.receiverType} ${m.receiver}`);
-    const conversationId = conversationIdOf(m);
-    if (m.parentId !== undefined && conversations.get(m.parentId) !== conversationId)
-      c.fail(`${path}.parentId`, `names no earlier message of the same conversation`);
-    conversations.set(id, conversationId);
-    out.push({ ...m, id, conversationId });
+  for (const source of sources) {
+    let index = 0;
+    for (const entry of source.items) {
+      const path = source.path(index++);
+      const m = message(c, entry, path, now);
+      if (m.id !== undefined && m.id <= last) c.fail(`${path}.id`, `must be greater than the previous message id ${last}`);
+      const id = m.id ?? last + 1;
+      last = id;
+      if (m.sender !== "app_system" && !refs.isUser(m.sender)) c.fail(`${path}.sender`, `names the unknown user ${m.sender}`);
+      if (!(m.receiverType === "user" ? refs.isUser : refs.isGroup)(m.receiver))
+        c.fail(`${path}.receiver`, `names the unknown ${m.receiverType} ${m.receiver}`);
+      const conversationId = c.intern(conversationIdOf(m));
+      if (m.parentId !== undefined) {
+        const parent = out[lowerBoundId(out, m.parentId)];
+        if (parent?.id !== m.parentId || parent.conversationId !== conversationId)
+          c.fail(`${path}.parentId`, `names no earlier message of the same conversation`);
+      }
+      out.push({ ...m, id, conversationId });
+    }
   }
   return out;
 }
@@ -913,12 +952,26 @@ export function emptyApp(app: AppMeta): AppData {
   };
 }
 
+/**
+ * What a document is: a state file (the data file's format, `chat-emulator/state@1`), a seed (`seed@1`, or no
+ * format but a list of apps), or neither (undefined).
+ */
+export function documentKind(doc: unknown): "state" | "seed" | undefined {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return undefined;
+  const { format, apps } = doc as Obj;
+  if (format === "chat-emulator/state@1") return "state";
+  if (format === "chat-emulator/seed@1" || (format === undefined && Array.isArray(apps))) return "seed";
+  return undefined;
+}
+
 /** Parses a whole seed or state document. */
 export function parseState(raw: unknown, now: number, source: string): AppData[] {
   const c = new Checker(source);
   const doc = c.obj(raw, "(top level)");
   if (doc.format !== undefined && doc.format !== "chat-emulator/seed@1" && doc.format !== "chat-emulator/state@1")
     c.fail("format", 'must be "chat-emulator/seed@1" or "chat-emulator/state@1"');
+  // A file without apps is not one of ours (`{"hello":"world"}` would start an emulator without apps).
+  if (doc.apps === undefined) c.fail("apps", "is missing: this is not a chat-emulator seed or state file");
   const kind = doc.format === "chat-emulator/state@1" ? "state" : "seed";
   const apps = c.arr(doc.apps, "apps").map((a, i) => parseApp(a, `apps[${i}]`, now, source, kind));
   unique(c, apps, (a) => a.app.appId, "apps", "appId");
@@ -937,20 +990,29 @@ export function parseSavedState(raw: unknown, now: number, source: string): { ap
   return { apps, births: c.arr(births, "births").map((a, i) => parseApp(a, `births[${i}]`, now, source, "state")) };
 }
 
-/** Reads and parses a seed file; any problem becomes a one-line SeedError. */
-export function readSeedFile(path: string | URL, now: number): AppData[] {
+/**
+ * Reads and parses a seed or state file (`--seed`, `--import`) a part at a time (see state-reader.ts); any problem
+ * becomes a one-line SeedError.
+ */
+export async function readSeedFile(path: string | URL, now: number): Promise<AppData[]> {
   const label = path instanceof URL ? path.pathname : path;
-  let text: string;
+  let doc: unknown;
   try {
-    text = readFileSync(path, "utf8");
+    doc = await readDocumentFile(path instanceof URL ? fileURLToPath(path) : path);
   } catch (e) {
+    if (e instanceof DocumentError) throw new SeedError(`${label}: ${e.message}`);
     throw new SeedError(`${label}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
-  let json: unknown;
+  if (doc === undefined) throw new SeedError(`${label}: is empty, not a chat-emulator seed or state file`);
+  return readingDocument(label, () => parseState(doc, now, label));
+}
+
+/** Runs a parse of a document read by state-reader, whose large arrays are only parsed now (a bad one throws). */
+export function readingDocument<T>(label: string, parse: () => T): T {
   try {
-    json = JSON.parse(text);
+    return parse();
   } catch (e) {
-    throw new SeedError(`${label}: is not valid JSON (${(e as Error).message})`);
+    if (e instanceof DocumentError) throw new SeedError(`${label}: ${e.message}`);
+    throw e;
   }
-  return parseState(json, now, label);
 }

@@ -1,62 +1,114 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { StateData } from "./types.js";
 
-/** Records serialized between two yields to the event loop: a few milliseconds of work. */
-const CHUNK = 2000;
-/** Bytes gathered before a write to the file. */
-const FLUSH_BYTES = 1 << 20;
+/**
+ * Records serialized at a time, and bytes gathered before a write: both small enough that their text is an
+ * ordinary young object (a large one lives until a full collection, and a million messages make hundreds).
+ */
+const CHUNK = 200;
+const FLUSH_BYTES = 64 * 1024;
+/** Serializing runs at most this long before a yield to the event loop. */
+const SLICE_MS = 4;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Where `statePieces` would let other work run. */
+const YIELD = Symbol("yield");
+
 /**
- * Writes the whole state as compact JSON without blocking the event loop: big arrays are serialized a chunk at a
- * time with a yield in between and streamed to a temporary file, which then replaces `path` atomically (a crash
- * never leaves a half-written file). The top-level arrays are copied first, so records added or removed while
- * writing do not tear the document; a change made meanwhile is caught by the next write. The temporary file is
- * synced to the disk before the rename and the folder after it, so that after a power cut the file is the old or
- * the new state, never an empty one.
+ * The whole state as compact JSON, in pieces of about 64 KB; big arrays are serialized a chunk of records at
+ * a time, with a YIELD between chunks. The top-level arrays are copied first, so records added or removed
+ * meanwhile do not tear the document (a change made meanwhile is caught by the next write).
+ */
+function* statePieces(data: StateData): Generator<string | typeof YIELD> {
+  let pending: string[] = [];
+  let size = 0;
+  function* out(s: string): Generator<string> {
+    pending.push(s);
+    size += s.length;
+    if (size >= FLUSH_BYTES) yield* drain();
+  }
+  function* drain(): Generator<string> {
+    const text = pending.join("");
+    pending = [];
+    size = 0;
+    if (text) yield text;
+  }
+  yield* out(`{"format":${JSON.stringify(data.format)},"apps":[`);
+  for (const [i, app] of data.apps.entries()) {
+    const entries = Object.entries(app).map(([k, v]) => [k, Array.isArray(v) ? v.slice() : v] as const);
+    yield* out(i === 0 ? "{" : ",{");
+    for (const [j, [key, value]] of entries.entries()) {
+      yield* out(`${j === 0 ? "" : ","}${JSON.stringify(key)}:`);
+      if (!Array.isArray(value)) {
+        yield* out(JSON.stringify(value));
+        continue;
+      }
+      yield* out("[");
+      for (let at = 0; at < value.length; at += CHUNK) {
+        const part = JSON.stringify(value.slice(at, at + CHUNK));
+        yield* out((at === 0 ? "" : ",") + part.slice(1, -1));
+        if (value.length > CHUNK) yield YIELD;
+      }
+      yield* out("]");
+    }
+    yield* out("}");
+  }
+  // The births of apps created at run time: their sample data or nothing, small.
+  yield* out(data.births ? `],"births":${JSON.stringify(data.births)}}` : "]}");
+  yield* drain();
+}
+
+/**
+ * The whole state as compact JSON (see `statePieces`) without blocking the event loop: a yield to it between two
+ * chunks of records. Shared by the data file's writer and `GET /_emulator/state` (exports).
+ */
+export async function* stateText(data: StateData): AsyncGenerator<string> {
+  let since = performance.now();
+  for (const piece of statePieces(data)) {
+    if (piece !== YIELD) yield piece;
+    else if (performance.now() - since >= SLICE_MS) {
+      await tick();
+      since = performance.now();
+    }
+  }
+}
+
+/**
+ * `writeStateFile` at once (the first state of a data file that had none, written with the change that makes it;
+ * see persistence.ts): temporary file, sync, rename.
+ */
+export function writeStateFileSync(path: string, data: StateData): void {
+  const temp = tempName(path, process.pid);
+  const fd = openSync(temp, "w");
+  try {
+    for (const piece of statePieces(data)) if (piece !== YIELD) for (let at = 0, b = Buffer.from(piece); at < b.length; ) at += writeSync(fd, b, at);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, path);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+    rmSync(temp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Writes the whole state (see `stateText`) to a temporary file, which then replaces `path` atomically (a crash
+ * never leaves a half-written file). The temporary file is synced to the disk before the rename and the folder
+ * after it, so that after a power cut the file is the old or the new state, never an empty one.
  */
 export async function writeStateFile(path: string, data: StateData): Promise<void> {
   const temp = tempName(path, process.pid);
   const file = await open(temp, "w");
-  let pending: string[] = [];
-  let size = 0;
-  const out = async (s: string) => {
-    pending.push(s);
-    size += s.length;
-    if (size >= FLUSH_BYTES) await drain();
-  };
-  const drain = async () => {
-    const text = pending.join("");
-    pending = [];
-    size = 0;
-    if (text) await file.write(text);
-  };
   try {
-    await out(`{"format":${JSON.stringify(data.format)},"apps":[`);
-    for (const [i, app] of data.apps.entries()) {
-      const entries = Object.entries(app).map(([k, v]) => [k, Array.isArray(v) ? [...v] : v] as const);
-      await out(i === 0 ? "{" : ",{");
-      for (const [j, [key, value]] of entries.entries()) {
-        await out(`${j === 0 ? "" : ","}${JSON.stringify(key)}:`);
-        if (!Array.isArray(value)) {
-          await out(JSON.stringify(value));
-          continue;
-        }
-        await out("[");
-        for (let at = 0; at < value.length; at += CHUNK) {
-          const part = JSON.stringify(value.slice(at, at + CHUNK));
-          await out((at === 0 ? "" : ",") + part.slice(1, -1));
-          if (value.length > CHUNK) await tick();
-        }
-        await out("]");
-      }
-      await out("}");
-    }
-    // The births of apps created at run time: their sample data or nothing, small.
-    await out(data.births ? `],"births":${JSON.stringify(data.births)}}` : "]}");
-    await drain();
+    for await (const text of stateText(data)) await file.write(text);
     await file.sync();
     await file.close();
     await rename(temp, path);

@@ -31,7 +31,11 @@ export interface CreateAppOptions {
  */
 export class Store {
   readonly apps = new Map<string, AppState>();
-  /** What each app was born with: the seed entry, or the sample data of a created app. */
+  /**
+   * What each app was born with: the seed entry, or the sample data of a created app. Kept as given, not copied
+   * (a million messages would be held twice): loading an app copies every record, and nested values are never
+   * mutated (see copyAppData), so nothing live reaches into an origin.
+   */
   private readonly origins = new Map<string, AppData>();
   /** Apps created at run time whose origin is their birth (saved with the state, so a restart keeps it). */
   private readonly created = new Set<string>();
@@ -48,7 +52,7 @@ export class Store {
 
   /** Installs the seed: these apps and their content become what a full reset returns to. */
   seed(apps: AppData[]): void {
-    this.seedApps = apps.map((a) => structuredClone(a));
+    this.seedApps = apps;
     this.apps.clear();
     this.origins.clear();
     this.created.clear();
@@ -86,7 +90,7 @@ export class Store {
   private install(data: AppData, origin: AppData): AppState {
     const state = this.build(data);
     this.apps.set(data.app.appId, state);
-    this.origins.set(data.app.appId, structuredClone(origin));
+    this.origins.set(data.app.appId, origin);
     this.archived.delete(data.app.appId);
     return state;
   }

@@ -32,7 +32,7 @@ export class ClockTimers {
     this.pending = this.pending.filter((t) => t.dueMs > now);
     for (const t of due) t.fn();
     if (this.pending.length === 0 || this.clock.get().mode === "frozen") return;
-    const next = Math.min(...this.pending.map((t) => t.dueMs));
+    const next = this.pending.reduce((min, t) => Math.min(min, t.dueMs), Infinity);
     this.timeout = setTimeout(() => this.poke(), Math.max(0, next - now));
     this.timeout.unref();
   }

@@ -75,7 +75,7 @@ function compileCondition(mod: Moderation, c: ConditionRecord): CompiledConditio
   const patterns: string[] = [];
   for (const id of c.value) {
     const list = mod.keywordLists.get(id);
-    if (list) (list.category === "pattern" ? patterns : words).push(...list.searchTerms);
+    if (list) for (const term of list.searchTerms) (list.category === "pattern" ? patterns : words).push(term);
   }
   const tests = [wordTest(words, c.operator), patternTest(patterns, c.operator)].filter((t): t is Test => t !== undefined);
   return { condition: c, test: tests.length ? (s) => tests.some((t) => t(s)) : undefined };

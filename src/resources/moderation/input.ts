@@ -26,7 +26,7 @@ export async function readForm(c: Ctx): Promise<Body> {
   for (const [key, value] of form.entries()) {
     const name = key.endsWith("[]") ? key.slice(0, -2) : key;
     if (typeof value !== "string") ((out.file ??= []) as unknown[]).push({ csv: await value.text() });
-    else if (name === "searchTerms") ((out.searchTerms ??= []) as unknown[]).push(...formTerms(value));
+    else if (name === "searchTerms") for (const term of formTerms(value)) ((out.searchTerms ??= []) as unknown[]).push(term);
     else out[name] = value;
   }
   return out;
