@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SeedError } from "../src/index.js";
@@ -107,6 +108,14 @@ describe("user patterns in a seed or state file are checked at load", () => {
     const e = refused(app({ keywordLists: [list(many)] }));
     expect(e.path).toBe("apps[0].moderation.keywordLists[0].searchTerms");
     expect(e.message).toContain("together compile to more than");
+  });
+
+  it("refuses a data file with such a pattern, leaving it untouched", async () => {
+    const file = join(tempDir("bad-pattern"), "state.json");
+    const text = JSON.stringify({ format: "chat-emulator/state@1", ...app({ keywordLists: [list(["(?!x)"])] }) });
+    writeFileSync(file, text);
+    await expect(emulator({ data: file })).rejects.toThrow(/apps\[0\]\.moderation\.keywordLists\[0\]\.searchTerms\[0\] is not a valid RE2 pattern/);
+    expect(readFileSync(file, "utf8")).toBe(text);
   });
 
   it("takes words (not patterns) and keyword-list references as they are", () => {

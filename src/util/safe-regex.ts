@@ -77,8 +77,8 @@ export interface UserPatternOptions {
 }
 
 /**
- * Patterns that match when any one of them does. Patterns with a problem are left out (the loader refuses them, so
- * only a rule made stricter since the state was loaded leaves one), undefined when none is left.
+ * Patterns that match when any one of them does. Patterns with a problem are left out (a defence only: the routes
+ * and the loader refuse them), undefined when none is left.
  */
 export class UserPattern {
   private constructor(
