@@ -207,7 +207,7 @@ function role(c: Checker, raw: unknown, path: string, createdAt: number): RoleRe
   return r;
 }
 
-function group(c: Checker, raw: unknown, path: string, createdAt: number): GroupData {
+function group(c: Checker, raw: unknown, path: string, createdAt: number, kind: "seed" | "state"): GroupData {
   const o = c.obj(raw, path);
   const g: GroupData = {
     guid: c.id(o.guid, `${path}.guid`),
@@ -248,8 +248,10 @@ function group(c: Checker, raw: unknown, path: string, createdAt: number): Group
       bannedBy: bo.bannedBy === undefined ? "app_system" : c.str(bo.bannedBy, `${path}.bannedUsers[${i}].bannedBy`),
     };
   });
-  // The owner may be no member (nor a user) any more: deleting, kicking or banning the owner keeps the group's owner.
   const members = new Set(g.members.map((m) => m.uid));
+  // A seed's owner is a member; in saved state the owner may be no member (nor user) any more: deleting, kicking or
+  // banning the owner keeps the group's owner.
+  if (kind === "seed" && g.owner !== undefined && !members.has(g.owner)) c.fail(`${path}.owner`, `names ${g.owner}, who is not a member`);
   unique(c, g.members, (m) => m.uid, `${path}.members`, "uid");
   g.bannedUsers.forEach((b, i) => {
     if (members.has(b.uid)) c.fail(`${path}.bannedUsers[${i}].uid`, `names ${b.uid}, who is also a member`);
@@ -692,12 +694,12 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   if (o.sampleData === true) {
     const sample = sampleData();
     sample.users.forEach((u, i) => data.users.push(user(c, u, `sample-data.users[${i}]`, createdAt)));
-    sample.groups.forEach((g, i) => data.groups.push(group(c, g, `sample-data.groups[${i}]`, createdAt)));
+    sample.groups.forEach((g, i) => data.groups.push(group(c, g, `sample-data.groups[${i}]`, createdAt, "seed")));
     sampleMessages.items = sample.messages.map((m) => dated(m, now));
     rawSampleCalls = sample.calls.map((k, i) => [dated(k, now), `sample-data.calls[${i}]`]);
   }
   c.arr(o.users, `${path}.users`).forEach((u, i) => data.users.push(user(c, u, `${path}.users[${i}]`, createdAt)));
-  c.arr(o.groups, `${path}.groups`).forEach((g, i) => data.groups.push(group(c, g, `${path}.groups[${i}]`, createdAt)));
+  c.arr(o.groups, `${path}.groups`).forEach((g, i) => data.groups.push(group(c, g, `${path}.groups[${i}]`, createdAt, kind)));
   // Read as they are checked (see messages()): a file's million messages are never all held raw.
   const ownMessages: MessageSource = { items: c.each(o.messages, `${path}.messages`), path: (i) => `${path}.messages[${i}]` };
 
