@@ -73,7 +73,6 @@ describe("a group whose owner left its members", () => {
     expect((await restarted.put("/v3/groups/team", { owner: "ann" })).status).toBe(200);
     expect((await restarted.get("/v3/groups/team")).body.data.owner).toBe("ann");
   });
-
 });
 
 describe("user patterns in a seed or state file are checked at load", () => {
