@@ -3,7 +3,7 @@
 // (what the replies cost before). Each text's UTF-8 length is taken, as the answer's Content-Length is.
 // Usage: npm run build && node bench/reply-text.mjs
 import { startEmulator } from "../dist/index.js";
-import { messageText, messageView } from "../dist/resources/messages/view.js";
+import { messageText, messageView } from "../dist/views/messages.js";
 import { KEY } from "./lib.mjs";
 
 const e = await startEmulator({ port: 0, quiet: true });

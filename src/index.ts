@@ -1,5 +1,5 @@
 import { createApp } from "./app.js";
-import type { Emulator } from "./http/context.js";
+import type { Emulator } from "./emulator.js";
 import { ApiError } from "./http/errors.js";
 import { detailsLine } from "./control/input.js";
 import type { JournalEntry, JournalFilter } from "./control/journal.js";

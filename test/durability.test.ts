@@ -1,10 +1,14 @@
-import { appendFileSync, copyFileSync, fdatasync, fdatasyncSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, rmdirSync, fdatasync, fdatasyncSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Persistence } from "../src/store/persistence.js";
-import { MGMT, REST_KEY, emulator, type TestEmulator } from "./helpers.js";
+import { MGMT, REST_KEY, emulator, surveyForm, type TestEmulator } from "./helpers.js";
 import { round } from "./durability.workload.js";
+import { clientOf, tokenOf } from "./client.helpers.js";
+import { socketClients } from "./realtime.helpers.js";
+import { startEmulator } from "../src/index.js";
+import { tempName } from "../src/store/state-writer.js";
 
 // Counts the change log's syncs (the real calls still run).
 vi.mock("node:fs", async (original) => {
@@ -142,5 +146,112 @@ describe("change log", () => {
     await plainRun.persistence.hold();
     expect(vi.mocked(fdatasyncSync)).not.toHaveBeenCalled();
     expect(vi.mocked(fdatasync)).not.toHaveBeenCalled();
+  });
+
+  it("replays every change of users, auth tokens, groups, members, bans, friendships, blocks, calls and marks exactly, logging only the records changed", async () => {
+    const dir = fresh();
+    const { e, persistence } = await persisted(dir);
+    const ok = async (method: string, path: string, body?: unknown, onBehalfOf?: string) => {
+      const r = await e.call(method, path, { body, onBehalfOf });
+      expect(r.status, `${method} ${path}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
+      return r.body;
+    };
+    for (const uid of ["nu1", "nu2", "nu3", "nu4", "nu5"]) await ok("POST", "/v3/users", { uid, name: uid.toUpperCase() });
+    await ok("PUT", "/v3/users/nu1", { name: "Renamed", tags: ["x"], unset: ["avatar"] });
+    await ok("DELETE", "/v3/users", { uidsToDeactivate: ["nu2"] });
+    await ok("PUT", "/v3/users", { uidsToActivate: ["nu2"] });
+    await ok("DELETE", "/v3/users/nu4");
+    await ok("DELETE", "/v3/users/nu5", { permanent: true });
+    await ok("POST", "/v3/users", { uid: "nu5", name: "Again" });
+    // Tokens: created, changed in place, deleted one by one and all at once; a client login changes both records.
+    const token = await tokenOf(e, "nu1");
+    await ok("PUT", `/v3/users/nu1/auth_tokens/${token}`, { platform: "ios", userAgent: "test" });
+    const other = await tokenOf(e, "nu2");
+    await tokenOf(e, "nu2");
+    await ok("DELETE", `/v3/users/nu2/auth_tokens/${other}`);
+    await tokenOf(e, "nu5");
+    await ok("DELETE", "/v3/users/nu5/auth_tokens");
+    expect((await clientOf(e, token).put("/me", { platform: "WEB", deviceId: "d1", appInfo: { userAgent: "sdk" } })).status).toBe(200);
+    // Groups: created, changed, owner handed over, members added, promoted, removed, banned, unbanned, deleted.
+    await ok("POST", "/v3/groups", { guid: "ng1", name: "G1", type: "public" }, "nu1");
+    await ok("POST", "/v3/groups", { guid: "ng2", name: "G2", type: "public" }, "nu1");
+    await ok("POST", "/v3/groups/ng1/members", { participants: ["nu2", "nu3", "nu5"] });
+    await ok("PUT", "/v3/groups/ng1/members/nu2", { scope: "moderator" });
+    await ok("POST", "/v3/groups/ng1/bannedusers/nu5");
+    await ok("POST", "/v3/groups/ng1/bannedusers/nu3");
+    await ok("DELETE", "/v3/groups/ng1/bannedusers/nu3");
+    await ok("POST", "/v3/groups/ng1/members", { participants: ["nu3"] });
+    await ok("DELETE", "/v3/groups/ng1/members/nu3");
+    await ok("PUT", "/v3/groups/ng1", { name: "Renamed", owner: "nu2", tags: ["t"] });
+    await ok("DELETE", "/v3/groups/ng2");
+    // Friendships and blocks: made, made again from the other side, ended; a user deleted for good ends theirs.
+    await ok("POST", "/v3/users/nu1/friends", { accepted: ["nu2", "nu3", "nu5"] });
+    await ok("POST", "/v3/users/nu3/friends", { accepted: ["nu1"] });
+    await ok("DELETE", "/v3/users/nu1/friends", { friends: ["nu2"] });
+    await ok("POST", "/v3/users/nu2/blockedusers", { blockedUids: ["nu1", "nu3", "nu5"] });
+    await ok("DELETE", "/v3/users/nu2/blockedusers", { blockedUids: ["nu3"] });
+    // Calls: started, joined, switched to video, ended; a group call rejected by a member.
+    const [caller, callee] = [clientOf(e, await tokenOf(e, "nu1")), clientOf(e, await tokenOf(e, "nu3"))];
+    const call = async (reply: Promise<{ status: number; body: any }>) => {
+      const r = await reply;
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.data;
+    };
+    const made = await call(caller.post("/calls", { receiver: "nu3", receiverType: "user", type: "audio" }));
+    const sessionId = made.data.entities.on.entity.sessionid;
+    await call(callee.put(`/calls/${sessionId}`, { status: "ongoing" }));
+    await call(caller.patch(`/calls/${sessionId}/type`, { type: "video" }));
+    await call(caller.put(`/calls/${sessionId}`, { status: "ended" }));
+    const groupCall = await call(caller.post("/calls", { receiver: "ng1", receiverType: "group", type: "video" }));
+    await call(clientOf(e, await tokenOf(e, "nu2")).put(`/calls/${groupCall.data.entities.on.entity.sessionid}`, { status: "rejected" }));
+    // Saved messages, thread subscriptions and interactions: made and undone.
+    const direct = (await ok("POST", "/v3/messages", { receiver: "nu3", receiverType: "user", data: { text: "hi" } }, "nu1")).data.id;
+    await ok("POST", `/v3/messages/${direct}/save`, undefined, "nu3");
+    await ok("POST", `/v3/messages/${direct}/save`, undefined, "nu1");
+    await ok("DELETE", `/v3/messages/${direct}/save`, undefined, "nu3");
+    await ok("POST", `/v3/messages/${direct}/thread/subscription`, undefined, "nu1");
+    await ok("POST", `/v3/messages/${direct}/thread/subscription`, undefined, "nu3");
+    await ok("DELETE", `/v3/messages/${direct}/thread/subscription`, undefined, "nu1");
+    const interactive = (await ok("POST", "/v3/messages", surveyForm("nu3"), "nu1")).data.id;
+    await ok("PATCH", `/v3/messages/${interactive}/interacted`, { interactions: ["submit", "name"] }, "nu3");
+    await ok("DELETE", "/v3/users", { uidsToDeactivate: ["nu3"] });
+    await ok("DELETE", "/v3/users/nu5", { permanent: true }); // leaves the ban list of ng1, a friendship and a block
+    await persistence.hold();
+    const before = plain(e);
+    const copy = killed(dir);
+    const logs = readdirSync(copy).filter((n) => n.includes(".changes-"));
+    const logged = logs.map((n) => readFileSync(join(copy, n), "utf8")).join("");
+    // Only the records changed: never a whole list of users, tokens or groups.
+    expect(logged).not.toMatch(/\["set","[^"]+","(users|authTokens|groups|friends|blocks|calls)"/);
+    for (const part of ["savedMessages", "threadSubscriptions", "interactions"]) expect(logged).toContain(`"set","${e.store.defaultAppId}","${part}"`);
+    for (const part of ["users", "authTokens", "groups", "friends", "blocks", "calls"]) expect(logged).toContain(`"grouped","${e.store.defaultAppId}","${part}"`);
+    const after = await persisted(copy);
+    expect(plain(after.e)).toEqual(before);
+  });
+
+  it("replays a presence change made over the WebSocket, outside any request", async () => {
+    const dir = fresh();
+    const running = await startEmulator({ quiet: true, port: 0, data: join(dir, "state.json") });
+    try {
+      const { connect, rest } = socketClients(() => running.url);
+      // A first change writes the base state file; checkpoints fail from then on (a folder where their temporary
+      // file goes): only the change log holds what follows.
+      expect((await rest("POST", "/users", { uid: "before-presence", name: "Before" })).status).toBe(200);
+      mkdirSync(tempName(join(dir, "state.json"), process.pid));
+      const socket = await connect("superhero3");
+      const user = running.store.defaultApp.users.get("superhero3")!;
+      expect(user.status).toBe("available");
+      // Online, then offline when its only session closes: a change no request makes.
+      socket.ws.close();
+      await vi.waitFor(() => expect(user.status).toBe("offline"));
+      // A later answer waits for a change-log write holding every change made before it.
+      expect((await rest("POST", "/users", { uid: "after-presence", name: "After" })).status).toBe(200);
+      const before = JSON.parse(JSON.stringify(running.store.toData()));
+      rmdirSync(tempName(join(dir, "state.json"), process.pid)); // in the same turn as the copy: no checkpoint between
+      const after = await persisted(killed(dir));
+      expect(plain(after.e)).toEqual(before);
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -63,3 +63,22 @@ export function expectError(reply: Reply, status: number, code: string) {
     if (typeof error[k] !== "string") throw new Error(`error envelope lacks ${k}: ${JSON.stringify(reply.body)}`);
   return error as { message: string; devMessage: string; source: string; code: string; details?: Record<string, string[]> };
 }
+
+/** An interactive form message to `receiver` (elements `name` and `submit`), as `POST /v3/messages` takes it. */
+export function surveyForm(receiver: string) {
+  return {
+    receiver,
+    receiverType: "user",
+    category: "interactive",
+    type: "form",
+    data: {
+      interactiveData: {
+        title: "Survey",
+        formFields: [{ elementType: "textInput", elementId: "name", label: "Name" }],
+        submitElement: { elementType: "button", elementId: "submit", buttonText: "Submit", action: { actionType: "urlNavigation", url: "https://x.io" } },
+      },
+      interactionGoal: { type: "allOf", elementIds: ["submit"] },
+      allowSenderInteraction: false,
+    },
+  };
+}

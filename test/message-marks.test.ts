@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { emulator, expectError, type TestEmulator } from "./helpers.js";
+import { emulator, expectError, surveyForm, type TestEmulator } from "./helpers.js";
 
 let e: TestEmulator;
 beforeEach(async () => {
@@ -110,21 +110,7 @@ describe("POST|DELETE /messages/{id}/save", () => {
 });
 
 describe("PATCH /messages/{id}/interacted and interactive messages", () => {
-  const form = {
-    receiver: "superhero2",
-    receiverType: "user",
-    category: "interactive",
-    type: "form",
-    data: {
-      interactiveData: {
-        title: "Survey",
-        formFields: [{ elementType: "textInput", elementId: "name", label: "Name" }],
-        submitElement: { elementType: "button", elementId: "submit", buttonText: "Submit", action: { actionType: "urlNavigation", url: "https://x.io" } },
-      },
-      interactionGoal: { type: "allOf", elementIds: ["submit"] },
-      allowSenderInteraction: false,
-    },
-  };
+  const form = surveyForm("superhero2");
 
   it("sends an interactive message and records each user's interactions once", async () => {
     const sent = await e.post("/v3/messages", form, as("superhero1"));

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { messageText, messageView } from "../src/resources/messages/view.js";
-import { showsSame, userEntity } from "../src/resources/users/view.js";
-import { groupEntity, groupShowsSame } from "../src/resources/groups/view.js";
+import { messageText, messageView } from "../src/views/messages.js";
+import { showsSame, userEntity } from "../src/views/users.js";
+import { groupEntity, groupShowsSame } from "../src/views/groups.js";
 import type { GroupRecord, UserRecord } from "../src/store/types.js";
 import { emulator, REST_KEY, type TestEmulator } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { originDevice, withOriginDevice } from "../src/realtime/origin.js";
+import { originDevice, withOriginDevice } from "../src/http/origin.js";
 
 // The device whose client-plane call or socket frame is running (src/realtime/origin.ts): its frames name it.
 // The storage is on only while such a call runs (on Node 20 an enabled AsyncLocalStorage hooks every promise).

@@ -4,6 +4,7 @@
 //   messages / conversations: N text messages spread over C one-on-one conversations, plus 100 in the
 //     conversation bench-0 <-> bench-1 that the list scenario reads
 //   userConversations: K conversations of bench-0 (one message each)
+//   groups / members: G public groups (bench-g0..) of M members each; friends: F friendships among the users
 //   data: a --data file
 // Prints `READY <url> {"heapBytesPerMessage"?}`; on SIGTERM prints `STATS {"eventLoopDelayP99Ms", ...}` and exits.
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -47,6 +48,13 @@ if (spec.messages) {
   info.heapBytesPerMessage = Math.round((process.memoryUsage().heapUsed - before) / spec.messages);
 }
 for (let k = 1; k <= (spec.userConversations ?? 0); k++) send("bench-0", `bench-${k}`, k);
+for (let g = 0; g < (spec.groups ?? 0); g++) {
+  const guid = `bench-g${g}`;
+  app.groups.add({ guid, name: `Bench group ${g}`, type: "public", tags: [], createdAt: now, owner: "bench-0" });
+  for (let m = 0; m < Math.min(spec.members ?? 0, users); m++) app.groups.addMember(guid, { uid: `bench-${(g + m) % users}`, scope: m === 0 ? "admin" : "participant", joinedAt: now });
+}
+for (let f = 0; f < (spec.friends ?? 0); f++)
+  app.relations.befriend({ uid: `bench-${f % users}`, friendUid: `bench-${(f * 7 + 1) % users}`, createdAt: now });
 // With a data file the filled state is written in the background while the load runs.
 if (spec.data) e.store.changed();
 

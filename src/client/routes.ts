@@ -10,8 +10,8 @@ import { addMembers } from "../resources/members/routes.js";
 import { threadList } from "../resources/messages/threads.js";
 import { requireUser } from "../resources/users/lookup.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
-import { messageView } from "../resources/messages/view.js";
-import { userView } from "../resources/users/view.js";
+import { messageView } from "../views/messages.js";
+import { userView } from "../views/users.js";
 import { aiFeatures } from "../resources/ai/routes.js";
 import { campaignsClient } from "../resources/campaigns/routes.js";
 import { clientSettings } from "./settings.js";
@@ -20,7 +20,7 @@ import { apiError, maskKey } from "../http/errors.js";
 import type { Scope } from "../store/types.js";
 import { changeScope, requireVisible } from "../resources/groups/membership.js";
 import { updateGroup } from "../resources/groups/routes.js";
-import { pathMessage } from "../resources/messages/access.js";
+import { pathMessage } from "../views/access.js";
 
 const LOGIN = {
   platform: { type: "string", max: 100 },
@@ -53,6 +53,8 @@ async function login(c: Ctx) {
     if (typeof agent === "string") token.userAgent = agent;
   }
   user.status = "available";
+  c.get("app").touchToken(token);
+  c.get("app").touchUser(user);
   return ok(c, {
     ...userView(user, { tags: true }),
     status: "online",

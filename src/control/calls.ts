@@ -6,7 +6,7 @@ import { parseCall, SeedError } from "../store/seed.js";
 import type { AppState } from "../store/app-state.js";
 import type { CallRecord, MessageRecord } from "../store/types.js";
 import { callEventData } from "../resources/calls/events.js";
-import { callView } from "../resources/calls/view.js";
+import { callView } from "../views/calls.js";
 
 /** A call body with many transcriptions or participants outgrows the platform's 10 KB limit. */
 const CALL_BODY_LIMIT = 1024 * 1024;

@@ -3,7 +3,7 @@ import { apiPath, DEFAULT_LABEL } from "./addressing.js";
 import { header, type Ctx } from "./context.js";
 import type { Stage } from "./pipeline.js";
 import type { AppState } from "../store/app-state.js";
-import { withOriginDevice } from "../realtime/origin.js";
+import { withOriginDevice } from "./origin.js";
 import type { UserRecord } from "../store/types.js";
 
 /** What an authOnly key ("Auth Key") may do: create users and create auth tokens. */

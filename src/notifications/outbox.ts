@@ -7,7 +7,7 @@ import { FilteredLog } from "../delivery/live-log.js";
 import { DeliveryQueue, type Attempt, type DeliveryStatus, type Endpoint } from "../delivery/queue.js";
 import { ClockTimers } from "../util/clock-timers.js";
 import { randomHex } from "../util/random.js";
-import { actorEntity, messageView } from "../resources/messages/view.js";
+import { actorEntity, messageView } from "../views/messages.js";
 import { suppression } from "./decide.js";
 import { planOf, type Plan } from "./plan.js";
 import { render, renderMessage, withMentionNames } from "./render.js";

@@ -2,8 +2,8 @@ import type { AppState } from "../store/app-state.js";
 import { parseConversationId } from "../store/conversation-ids.js";
 import type { DomainEvent } from "../store/events.js";
 import type { JsonObject, MessageRecord } from "../store/types.js";
-import { canSee } from "../resources/messages/access.js";
-import { messageView } from "../resources/messages/view.js";
+import { canSee } from "../views/access.js";
+import { messageView } from "../views/messages.js";
 import { at } from "./settings.js";
 
 /**

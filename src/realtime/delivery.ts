@@ -2,7 +2,7 @@ import type { AppState } from "../store/app-state.js";
 import { parseConversationId } from "../store/conversation-ids.js";
 import type { DomainEvent } from "../store/events.js";
 import type { MessageRecord } from "../store/types.js";
-import { messageView } from "../resources/messages/view.js";
+import { messageView } from "../views/messages.js";
 import type { Session } from "./sessions.js";
 
 /**

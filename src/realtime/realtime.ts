@@ -12,11 +12,11 @@ import { groupConversationId, userConversationId } from "../store/conversation-i
 import { AUTH_TOKENS_REVOKED, type DomainEvent, type TokensRevoked } from "../store/events.js";
 import type { Store } from "../store/store.js";
 import type { UserRecord } from "../store/types.js";
-import { canSee } from "../resources/messages/access.js";
+import { canSee } from "../views/access.js";
 import { markReceipt } from "../resources/conversations/routes.js";
-import { userView } from "../resources/users/view.js";
+import { userView } from "../views/users.js";
 import { deliveryOf, recipients } from "./delivery.js";
-import { originDevice, withOriginDevice } from "./origin.js";
+import { originDevice, withOriginDevice } from "../http/origin.js";
 import { sessionView, Sessions, type FrameRecord, type PresenceSubscription, type Session, type SessionView } from "./sessions.js";
 
 /** Frames larger than this close the socket (the SDK's largest, a transient message, is far smaller). */
@@ -232,7 +232,9 @@ export class Realtime {
   /** `DELETE /me`: the device's sockets close; without another session the user is offline. */
   logout(app: AppState, user: UserRecord, deviceId: string | undefined): void {
     if (deviceId) this.closeSessions({ appId: app.meta.appId, uid: user.uid, deviceId }, 1000, "User logged out");
-    if (!this.sessions.of(app.meta.appId, user.uid)) user.status = "offline";
+    if (this.sessions.of(app.meta.appId, user.uid)) return;
+    user.status = "offline";
+    app.touchUser(user);
   }
 
   list(filter: SessionFilter = {}): SessionView[] {
@@ -331,6 +333,7 @@ export class Realtime {
   /** A user's presence changed: their status, and a `presence` frame to every session subscribed to them. */
   private setPresence(app: AppState, user: UserRecord, action: "online" | "offline", deviceId: string): void {
     user.status = action === "online" ? "available" : "offline";
+    app.touchUser(user);
     this.store.changed();
     const online = this.sessions.online(app.meta.appId);
     if (!online) return;

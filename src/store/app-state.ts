@@ -16,6 +16,7 @@ import { addTo, removeFrom } from "./multimap.js";
 import { SortedIndex } from "./sorted-index.js";
 import { copyManagement, type ManagementData } from "./management.js";
 import { NotificationState } from "./notification-state.js";
+import { Noting } from "./noted.js";
 import { AUTH_TOKENS_REVOKED, type TokensRevoked } from "./events.js";
 import type {
   AgentRecord,
@@ -68,11 +69,8 @@ const PARTS: { [K in keyof AppData]-?: (s: AppState) => AppData[K] } = {
   app: (s) => s.meta,
   apiKeys: (s) => [...s.apiKeys.values()],
   users: (s) => [...s.users.values()],
-  authTokens: (s) => {
-    const tokens: AuthTokenRecord[] = [];
-    for (const list of s.tokensByUser.values()) for (const t of list) tokens.push(t);
-    return tokens;
-  },
+  // In creation order (each user's oldest first): the order the change log's replay keeps (see change-tracker.ts).
+  authTokens: (s) => [...s.tokens.values()],
   roles: (s) => [...s.roles.values()].filter((r) => r.role !== DEFAULT_ROLE.role),
   groups: (s) => s.groups.toData(),
   messages: (s) => s.messages.toData(),
@@ -133,6 +131,12 @@ export class AppState {
   readonly usersByRole = new Map<string, Set<UserRecord>>();
   readonly usersByTag = new Map<string, Set<UserRecord>>();
   deactivatedCount = 0;
+  /**
+   * The users and auth tokens created, changed or removed since the change log last looked (see noted.ts): every
+   * change of a user or token goes through this class, or `touchUser` / `touchToken` after a change in place.
+   */
+  readonly userNotes = new Noting<UserRecord>();
+  readonly tokenNotes = new Noting<AuthTokenRecord>();
   /** Per user, their tokens oldest first. */
   readonly tokensByUser = new Map<string, AuthTokenRecord[]>();
   readonly tokens = new Map<string, AuthTokenRecord>();
@@ -226,6 +230,8 @@ export class AppState {
     this.interactions.load(data.interactions);
     this.pinnedConversations = data.pinnedConversations.map((p) => ({ ...p }));
     this.conversationActivity.reset();
+    this.userNotes.reload();
+    this.tokenNotes.reload();
   }
 
   /**
@@ -260,7 +266,7 @@ export class AppState {
     return data as unknown as AppData;
   }
 
-  /** One part of `toData()` (the change log compares them one by one). */
+  /** One part of `toData()` (the change log reads them one by one). */
   part<K extends keyof AppData>(key: K): AppData[K] {
     return PARTS[key](this) as AppData[K];
   }
@@ -277,6 +283,16 @@ export class AppState {
     return this.usersByName.size - this.deactivatedCount;
   }
 
+  /** A user's fields were changed in place (outside `updateUser`). */
+  touchUser(user: UserRecord): void {
+    this.userNotes.put(user);
+  }
+
+  /** A token's fields were changed in place. */
+  touchToken(token: AuthTokenRecord): void {
+    this.tokenNotes.put(token);
+  }
+
   addUser(user: UserRecord): void {
     // A uid deleted for good and created again: the conversations others kept with it list again.
     if (this.conversations.directOf(user.uid).size > 0) this.conversationActivity.reset();
@@ -284,6 +300,7 @@ export class AppState {
     this.usersByName.insert(user);
     this.usersByUid.insert(user);
     this.indexAttributes(user);
+    this.userNotes.put(user);
   }
 
   /** Applies `change` to a listed user, keeping every index in step. */
@@ -293,6 +310,7 @@ export class AppState {
     change(user);
     this.usersByName.insert(user);
     this.indexAttributes(user);
+    this.userNotes.put(user);
   }
 
   setDeactivated(user: UserRecord, at: number | undefined): void {
@@ -304,6 +322,7 @@ export class AppState {
       user.deactivatedAt = at;
       this.deactivatedCount++;
     }
+    this.userNotes.put(user);
   }
 
   /** Soft delete: the uid stays taken, the user leaves every list and lookup. */
@@ -311,6 +330,7 @@ export class AppState {
     if (user.deletedAt !== undefined) return;
     this.unlist(user);
     user.deletedAt = at;
+    this.userNotes.put(user);
     this.flushTokens(user.uid);
     this.forgetUser(user.uid);
   }
@@ -318,6 +338,7 @@ export class AppState {
   deleteUserPermanently(user: UserRecord): void {
     if (user.deletedAt === undefined) this.unlist(user);
     this.users.delete(user.uid);
+    this.userNotes.remove(user, 0, user.uid);
     this.flushTokens(user.uid);
     this.forgetUser(user.uid);
   }
@@ -435,6 +456,7 @@ export class AppState {
    */
   addCallStep(call: CallRecord, action: string, at: number, actor: string): MessageRecord {
     if (!this.calls.get(call.sessionId)) this.calls.add(call);
+    else this.calls.touch(call); // the step changed it in place
     const m = callMessage(call, this.callParties(), action, at, actor);
     return this.addMessage({ ...m, updatedAt: m.sentAt });
   }
@@ -454,15 +476,21 @@ export class AppState {
     if (!list) this.tokensByUser.set(token.uid, (list = []));
     list.push(token);
     this.tokens.set(token.authToken, token);
+    this.tokenNotes.put(token);
     // Rolling retention: beyond the limit the oldest tokens are archived (they stop existing for the API).
     const retired: string[] = [];
-    while (list.length > maxPerUser) retired.push(list.shift()!.authToken);
+    while (list.length > maxPerUser) {
+      const old = list.shift()!;
+      this.tokenNotes.remove(old, old.uid, old.authToken);
+      retired.push(old.authToken);
+    }
     for (const t of retired) this.tokens.delete(t);
     this.revoked(token.uid, retired);
   }
 
   removeToken(token: AuthTokenRecord): void {
     this.tokens.delete(token.authToken);
+    this.tokenNotes.remove(token, token.uid, token.authToken);
     const list = this.tokensByUser.get(token.uid);
     if (list) {
       const at = list.indexOf(token);
@@ -475,7 +503,10 @@ export class AppState {
   flushTokens(uid: string): void {
     const list = this.tokensByUser.get(uid);
     if (!list) return;
-    for (const t of list) this.tokens.delete(t.authToken);
+    for (const t of list) {
+      this.tokens.delete(t.authToken);
+      this.tokenNotes.remove(t, uid, t.authToken);
+    }
     this.tokensByUser.delete(uid);
     this.revoked(uid, list.map((t) => t.authToken));
   }

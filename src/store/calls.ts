@@ -1,4 +1,5 @@
 import { SortedIndex } from "./sorted-index.js";
+import { Noting } from "./noted.js";
 import type { CallParticipantRecord, CallRecord } from "./types.js";
 
 /**
@@ -8,7 +9,7 @@ import type { CallParticipantRecord, CallRecord } from "./types.js";
 export const MEDIA_DOMAIN = "chat-emulator.invalid";
 
 /** Initiation order: `initiatedAt`, then session id. */
-function byInitiation(a: CallRecord, b: CallRecord): number {
+export function byInitiation(a: CallRecord, b: CallRecord): number {
   return a.initiatedAt - b.initiatedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0);
 }
 
@@ -43,6 +44,8 @@ export class Calls {
   private readonly byId = new Map<string, CallRecord>();
   private readonly ordered = new SortedIndex<CallRecord>(byInitiation);
   private readonly byUser = new Map<string, SortedIndex<CallRecord>>();
+  /** The calls stored or changed since the change log last looked (see noted.ts): `touch` after a change in place. */
+  readonly notes = new Noting<CallRecord>();
 
   load(calls: CallRecord[]): void {
     this.byId.clear();
@@ -63,6 +66,7 @@ export class Calls {
       index.reset(mine);
       this.byUser.set(uid, index);
     }
+    this.notes.reload();
   }
 
   /** Live references in file form: serialize or clone, never mutate. */
@@ -82,6 +86,12 @@ export class Calls {
     this.byId.set(call.sessionId, call);
     this.ordered.insert(call);
     for (const uid of parties(call)) this.index(uid, call);
+    this.notes.put(call);
+  }
+
+  /** A call (or one of its participants) was changed in place. */
+  touch(call: CallRecord): void {
+    this.notes.put(call);
   }
 
   /** `uid` takes part in a call already stored (a group member who answered): the call joins their index. */
@@ -89,6 +99,7 @@ export class Calls {
     const known = takesPart(call, participant.uid);
     call.participants.push(participant);
     if (!known) this.index(participant.uid, call);
+    this.notes.put(call);
   }
 
   private index(uid: string, call: CallRecord): void {

@@ -69,7 +69,7 @@ export function readLogs(logs: LogFile[], warn: (line: string) => void): Change[
  * `collect`) and hands them to a write in the background (Node's thread pool, so the event loop never waits on
  * the disk); its promise, which answers wait for, resolves once they are in the operating system's hands (with
  * `fsync`, on the disk): from then on a kill of the process cannot lose them. While a write is in flight, callers
- * wait for the next one, which collects everything changed meanwhile: one comparison and one write for them all.
+ * wait for the next one, which collects everything changed meanwhile: one look for changes and one write for them all.
  * `writeNow()` does the same at once, for callers that cannot wait.
  * Each batch has its place in the file from the moment it is appended (positional writes), so writes that
  * complete out of order, or a batch written twice, leave the same file. `rotate` starts a new file for what

@@ -2,7 +2,9 @@ import { PART_KEYS, type AppState } from "./app-state.js";
 import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
 import { GroupedNotes } from "./noted.js";
-import type { AppData, ConversationState, MessageRecord, ReactionRecord, StateData } from "./types.js";
+import { blockKey, friendKey } from "./relations.js";
+import { byInitiation } from "./calls.js";
+import type { AppData, AuthTokenRecord, CallRecord, ConversationState, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
 
 /**
  * One change of the saved state, as the change log holds it (JSON). Each carries the after-image of what it
@@ -30,25 +32,54 @@ type Json = unknown;
 /**
  * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
- * the app's meta down to its fields (1); groups and calls hold records of their own (members, participants: 4).
- * Deeper values are compared by reference. The parts whose classes keep nested state of their own (moderation,
- * management, notifications, campaigns) are compared to the end.
+ * the app's meta down to its fields (1). Deeper values are compared by reference. The parts whose classes keep
+ * nested state of their own (moderation, management, notifications, campaigns) are compared to the end.
  */
-const DEPTHS: Record<string, number> = { app: 1, groups: 4, calls: 4, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
+const DEPTHS: Record<string, number> = { app: 1, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
- * The parts kept in groups whose classes note what changes (see noted.ts), and how their records are grouped and
- * named, in the order their `toData()` lists them: conversation states by user, reactions by message.
+ * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
+ * order their `toData()` lists them: conversation states by user, reactions by message; users, auth tokens,
+ * groups, friendships, blocks and calls in one group each (in creation order; calls sorted by initiation). `image` is a noted record as `toData()` lists it (a group with its
+ * members and bans), read when the change is taken.
  */
+const ONE = () => 0;
 const GROUPED = {
+  users: { group: ONE, id: (u: UserRecord) => u.uid, notes: (a: AppState) => a.userNotes },
+  authTokens: { group: ONE, id: (t: AuthTokenRecord) => t.authToken, notes: (a: AppState) => a.tokenNotes },
+  groups: {
+    group: ONE,
+    id: (g: GroupRecord) => g.guid,
+    notes: (a: AppState) => a.groups.notes,
+    image: (a: AppState, g: GroupRecord) => a.groups.dataOf(g),
+  },
+  calls: { group: ONE, id: (c: CallRecord) => c.sessionId, notes: (a: AppState) => a.calls.notes, order: byInitiation },
+  friends: { group: ONE, id: friendKey, notes: (a: AppState) => a.relations.friendNotes },
+  blocks: { group: ONE, id: blockKey, notes: (a: AppState) => a.relations.blockNotes },
   conversations: { group: (s: ConversationState) => s.uid, id: (s: ConversationState) => s.conversationId, notes: (a: AppState) => a.conversations },
   reactions: { group: (r: ReactionRecord) => r.messageId, id: (r: ReactionRecord) => r.id, notes: (a: AppState) => a.reactions },
 };
 type GroupedPart = keyof typeof GROUPED;
-type Keyed = { group(r: unknown): string | number; id(r: unknown): string | number; notes(a: AppState): { noted: GroupedNotes<unknown> | undefined } };
+type Keyed = {
+  group(r: unknown): string | number;
+  id(r: unknown): string | number;
+  notes(a: AppState): { noted: GroupedNotes<unknown> | undefined };
+  image?(a: AppState, r: unknown): unknown;
+  /** The order of a part kept sorted (calls, by initiation), when it is not the order of creation. */
+  order?(a: unknown, b: unknown): number;
+};
 const keyed = (part: GroupedPart) => GROUPED[part] as unknown as Keyed;
-/** The parts whose classes note what changes: messages (there can be millions) and the grouped ones. */
-const NOTED = new Set(["messages", ...Object.keys(GROUPED)]);
+/**
+ * The parts whose classes count their changes (their records are private to them): taken whole when the count
+ * moved, not read otherwise.
+ */
+const COUNTED: Record<string, (a: AppState) => number> = {
+  savedMessages: (a) => a.savedMessages.version,
+  threadSubscriptions: (a) => a.threadSubscriptions.version,
+  interactions: (a) => a.interactions.version,
+};
+/** The parts whose classes note what changes: messages (there can be millions), the grouped and the counted ones. */
+const NOTED = new Set(["messages", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);
 
 /** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
 function clone(v: Json, depth: number): Json {
@@ -88,12 +119,16 @@ interface Tracked {
   state: AppState;
   /** Each part as last logged (a copy), the noted ones aside. */
   parts: Map<string, Json>;
+  /** The change count of each counted part as last logged. */
+  versions: Map<string, number>;
 }
 
 /**
- * Finds what changed in the store since it last looked: each app's parts are compared with copies of what was
- * last logged, while the messages, conversation states and reactions, which grow with the messages, are noted by
- * their classes as they change. `take()` returns the changes and remembers the state as logged.
+ * Finds what changed in the store since it last looked, at a cost that follows what changed: the parts that grow
+ * with use (messages, conversation states, reactions, users, auth tokens, groups, friendships, blocks, calls) are
+ * noted by their classes record by record as they change, the marks count their changes (COUNTED), and only the
+ * small remaining parts are compared with copies of what was last logged. `take()` returns the changes and
+ * remembers the state as logged.
  */
 export class ChangeTracker {
   private apps = new Map<string, Tracked>();
@@ -137,7 +172,8 @@ export class ChangeTracker {
     state.messages.noted = new Map();
     state.messages.reloaded = false;
     for (const part of Object.keys(GROUPED) as GroupedPart[]) keyed(part).notes(state).noted = new GroupedNotes();
-    this.apps.set(appId, { state, parts });
+    const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
+    this.apps.set(appId, { state, parts, versions });
     return data;
   }
 
@@ -151,6 +187,11 @@ export class ChangeTracker {
       if (equal(value, tracked.parts.get(key), depth)) continue;
       tracked.parts.set(key, clone(value, depth));
       out.push(["set", appId, key, value ?? null]);
+    }
+    for (const [key, version] of Object.entries(COUNTED)) {
+      if (tracked.versions.get(key) === version(state)) continue;
+      tracked.versions.set(key, version(state));
+      out.push(["set", appId, key, state.part(key as keyof AppData)]);
     }
     for (const part of Object.keys(GROUPED) as GroupedPart[]) this.grouped(appId, state, part, out);
     const messages = tracked.state.messages;
@@ -173,9 +214,11 @@ export class ChangeTracker {
 
   /** The records of a grouped part noted since the last call. */
   private grouped(appId: string, state: AppState, part: GroupedPart, out: Change[]): void {
-    const notes = keyed(part).notes(state).noted!;
+    const { notes: of, image } = keyed(part);
+    const notes = of(state).noted!;
     if (notes.reloaded) out.push(["set", appId, part, state.part(part)]);
-    else if (notes.put.size > 0 || notes.gone.length > 0) out.push(["grouped", appId, part, [...notes.put], notes.gone]);
+    else if (notes.put.size > 0 || notes.gone.length > 0)
+      out.push(["grouped", appId, part, image ? [...notes.put].map((r) => image(state, r)) : [...notes.put], notes.gone]);
     notes.clear();
   }
 }
@@ -247,6 +290,8 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
     for (const [part, byGroup] of parts) {
       const list: unknown[] = [];
       for (const records of byGroup.values()) for (const r of records.values()) list.push(r);
+      const { order } = keyed(part);
+      if (order) list.sort(order);
       (app as unknown as Record<string, unknown[]>)[part] = list;
     }
 }

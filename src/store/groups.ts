@@ -1,5 +1,6 @@
 import { SortedIndex } from "./sorted-index.js";
 import { addTo, removeFrom } from "./multimap.js";
+import { Noting } from "./noted.js";
 import type { BanRecord, GroupData, GroupRecord, GroupType, MemberRecord } from "./types.js";
 
 export type GroupSort = "name" | "guid" | "createdAt";
@@ -48,6 +49,8 @@ export class Groups {
   readonly byTouched = byKey(touchedAt);
   readonly byType = new Map<GroupType, Set<GroupRecord>>();
   readonly byTag = new Map<string, Set<GroupRecord>>();
+  /** The groups created, changed (their members and bans included) or deleted since the change log last looked. */
+  readonly notes = new Noting<GroupRecord>();
   /** Told of every member who joins or leaves a group (the conversation index follows memberships). */
   onMembership?: (guid: string, uid: string) => void;
 
@@ -69,6 +72,7 @@ export class Groups {
       for (const b of bannedUsers) this.addBan(group.guid, { ...b });
     }
     for (const index of this.indexes()) index.reset(records, groups);
+    this.notes.reload();
   }
 
   /** Remembers the index orders for `copy`, a copy of `toData()` taken now (snapshots). */
@@ -84,11 +88,20 @@ export class Groups {
   /** Live references in file form: serialize or clone, never mutate. */
   toData(): GroupData[] {
     const out: GroupData[] = [];
-    for (const g of this.byId.values()) {
-      const p = this.people.get(g.guid)!;
-      out.push({ ...g, members: [...p.members.values()], bannedUsers: [...p.bans.values()] });
-    }
+    for (const g of this.byId.values()) out.push(this.dataOf(g));
     return out;
+  }
+
+  /** One group in file form, with its members and bans (live references). */
+  dataOf(g: GroupRecord): GroupData {
+    const p = this.people.get(g.guid)!;
+    return { ...g, members: [...p.members.values()], bannedUsers: [...p.bans.values()] };
+  }
+
+  /** A group, or one of its members or bans, was changed in place (the change log then takes it). */
+  touch(guid: string): void {
+    const g = this.byId.get(guid);
+    if (g) this.notes.put(g);
   }
 
   get size(): number {
@@ -104,6 +117,7 @@ export class Groups {
     this.people.set(group.guid, { members: new Map(), bans: new Map() });
     for (const index of this.indexes()) index.insert(group);
     this.indexAttributes(group);
+    this.notes.put(group);
   }
 
   /** Applies `change` to a group, keeping every index in step. */
@@ -115,6 +129,7 @@ export class Groups {
     this.sorted.name.insert(group);
     this.byTouched.insert(group);
     this.indexAttributes(group);
+    this.notes.put(group);
   }
 
   delete(group: GroupRecord): void {
@@ -125,6 +140,7 @@ export class Groups {
     this.unindexAttributes(group);
     this.people.delete(group.guid);
     this.byId.delete(group.guid);
+    this.notes.remove(group, 0, group.guid);
   }
 
   // ---- members ----
@@ -151,6 +167,7 @@ export class Groups {
     let mine = this.userGroups.get(member.uid);
     if (!mine) this.userGroups.set(member.uid, (mine = new Map()));
     mine.set(guid, member);
+    this.touch(guid);
     this.onMembership?.(guid, member.uid);
   }
 
@@ -159,6 +176,7 @@ export class Groups {
     const mine = this.userGroups.get(uid);
     mine?.delete(guid);
     if (mine?.size === 0) this.userGroups.delete(uid);
+    this.touch(guid);
     this.onMembership?.(guid, uid);
   }
 
@@ -171,11 +189,13 @@ export class Groups {
   addBan(guid: string, ban: BanRecord): void {
     this.people.get(guid)!.bans.set(ban.uid, ban);
     addTo(this.userBans, ban.uid, guid);
+    this.touch(guid);
   }
 
   removeBan(guid: string, uid: string): void {
     this.people.get(guid)?.bans.delete(uid);
     removeFrom(this.userBans, uid, guid);
+    this.touch(guid);
   }
 
   /** A deleted user leaves every group and ban list (quietly: there is nobody left to tell). */

@@ -8,8 +8,11 @@ import type { InteractionRecord, MarkRecord } from "./types.js";
 export class UserMarks {
   private readonly byUser = new Map<string, Map<number, number>>();
   private readonly byMessage = new Map<number, Set<string>>();
+  /** Counts the changes (the change log takes the marks when it moved; nothing else changes them). */
+  version = 0;
 
   load(records: readonly MarkRecord[]): void {
+    this.version++;
     this.byUser.clear();
     this.byMessage.clear();
     for (const r of records) this.add(r.uid, r.messageId, r.at);
@@ -40,6 +43,7 @@ export class UserMarks {
     if (!mine) this.byUser.set(uid, (mine = new Map()));
     const known = mine.get(messageId);
     if (known !== undefined) return known;
+    this.version++;
     mine.set(messageId, at);
     addTo(this.byMessage, messageId, uid);
     return at;
@@ -48,6 +52,7 @@ export class UserMarks {
   remove(uid: string, messageId: number): void {
     const mine = this.byUser.get(uid);
     if (!mine?.delete(messageId)) return;
+    this.version++;
     if (mine.size === 0) this.byUser.delete(uid);
     removeFrom(this.byMessage, messageId, uid);
   }
@@ -64,8 +69,11 @@ export class UserMarks {
 /** The elements of interactive messages each user interacted with, per message in the order first recorded. */
 export class Interactions {
   private readonly byMessage = new Map<number, Map<string, { elementId: string; interactedAt: number }[]>>();
+  /** Counts the changes (see UserMarks). */
+  version = 0;
 
   load(records: readonly InteractionRecord[]): void {
+    this.version++;
     this.byMessage.clear();
     for (const r of records) this.add(r.uid, r.messageId, r.elementId, r.interactedAt);
   }
@@ -87,10 +95,12 @@ export class Interactions {
     if (!users) this.byMessage.set(messageId, (users = new Map()));
     let list = users.get(uid);
     if (!list) users.set(uid, (list = []));
-    if (!list.some((i) => i.elementId === elementId)) list.push({ elementId, interactedAt: at });
+    if (list.some((i) => i.elementId === elementId)) return;
+    list.push({ elementId, interactedAt: at });
+    this.version++;
   }
 
   forgetMessage(messageId: number): void {
-    this.byMessage.delete(messageId);
+    if (this.byMessage.delete(messageId)) this.version++;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * What changed in a collection of records kept in groups (a user's conversation states, a message's reactions)
- * since the change log last took it (see change-tracker.ts): the records created or changed, the ones removed as
- * [group, id], and `reloaded` when all were replaced. Such collections can hold a record per user and
- * conversation, or per message: too many to compare on every write, so their classes note what changes.
+ * What changed in a collection of records kept in groups (a user's conversation states, a message's reactions;
+ * users, groups, calls, ... in one group each) since the change log last took it (see change-tracker.ts): the
+ * records created or changed, the ones removed as [group, id], and `reloaded` when all were replaced. Such
+ * collections grow with use: too many records to compare on every write, so their classes note what changes.
  */
 export class GroupedNotes<R> {
   readonly put = new Set<R>();
@@ -15,9 +15,33 @@ export class GroupedNotes<R> {
     this.gone.push([group, id]);
   }
 
+  /** All records were replaced (loaded): the whole part is logged. */
+  reload(): void {
+    this.clear();
+    this.reloaded = true;
+  }
+
   clear(): void {
     this.put.clear();
     this.gone = [];
     this.reloaded = false;
+  }
+}
+
+/** Where a class keeps the notes of one of its collections: set by the change tracker, absent when none tracks it. */
+export class Noting<R> {
+  noted: GroupedNotes<R> | undefined;
+
+  /** A record created or changed in place. */
+  put(record: R): void {
+    this.noted?.put.add(record);
+  }
+
+  remove(record: R, group: string | number, id: string | number): void {
+    this.noted?.remove(record, group, id);
+  }
+
+  reload(): void {
+    this.noted?.reload();
   }
 }

@@ -84,7 +84,7 @@ const isBulk = (c: Change) =>
 /**
  * `--data FILE`: loaded at start a part at a time (state-reader.ts), with the change logs beside it replayed (change-log.ts). Every
  * committed change is then written to the change log before its answer leaves: answers wait for `hold()` (see
- * lane.ts and server.ts), and the answers waiting together share one comparison (change-tracker.ts) and one write,
+ * lane.ts and server.ts), and the answers waiting together share one look for changes (change-tracker.ts) and one write,
  * so a kill -9 loses nothing acknowledged. The whole state is written in the background as a
  * checkpoint by `writeStateFile` (streamed in chunks so a large state never blocks requests; temp file + rename,
  * so a crash never leaves a half-written file): the log is rotated first, and the log files the checkpoint

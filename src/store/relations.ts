@@ -1,4 +1,9 @@
+import { Noting } from "./noted.js";
 import type { BlockRecord, FriendRecord } from "./types.js";
+
+/** A friendship's key, the same from both sides. */
+export const friendKey = (f: FriendRecord) => (f.uid < f.friendUid ? `${f.uid}\u0000${f.friendUid}` : `${f.friendUid}\u0000${f.uid}`);
+export const blockKey = (b: BlockRecord) => `${b.uid}\u0000${b.blockedUid}`;
 
 /** A relation from one user to others: uid -> (other uid -> record). */
 class Edges<R> {
@@ -30,21 +35,27 @@ export class Relations {
   private friendships = new Edges<FriendRecord>();
   private blocking = new Edges<BlockRecord>();
   private blockedBy = new Edges<BlockRecord>();
+  /** Every friendship and block in creation order (what `toData()` lists), by key. */
+  private friends = new Map<string, FriendRecord>();
+  private blocks = new Map<string, BlockRecord>();
+  /** The friendships and blocks made or ended since the change log last looked (see noted.ts). */
+  readonly friendNotes = new Noting<FriendRecord>();
+  readonly blockNotes = new Noting<BlockRecord>();
 
   load(friends: FriendRecord[], blocks: BlockRecord[]): void {
     this.friendships = new Edges();
     this.blocking = new Edges();
     this.blockedBy = new Edges();
+    this.friends = new Map();
+    this.blocks = new Map();
     for (const f of friends) this.befriend({ ...f });
     for (const b of blocks) this.block({ ...b });
+    this.friendNotes.reload();
+    this.blockNotes.reload();
   }
 
   toData(): { friends: FriendRecord[]; blocks: BlockRecord[] } {
-    const friends = new Set<FriendRecord>();
-    for (const mine of this.friendships.from.values()) for (const f of mine.values()) friends.add(f);
-    const blocks: BlockRecord[] = [];
-    for (const mine of this.blocking.from.values()) for (const b of mine.values()) blocks.push(b);
-    return { friends: [...friends], blocks };
+    return { friends: [...this.friends.values()], blocks: [...this.blocks.values()] };
   }
 
   friendship(a: string, b: string): FriendRecord | undefined {
@@ -56,10 +67,16 @@ export class Relations {
   befriend(f: FriendRecord): void {
     this.friendships.set(f.uid, f.friendUid, f);
     this.friendships.set(f.friendUid, f.uid, f);
+    this.friends.set(friendKey(f), f);
+    this.friendNotes.put(f);
   }
   unfriend(a: string, b: string): void {
+    const f = this.friendships.get(a, b);
     this.friendships.delete(a, b);
     this.friendships.delete(b, a);
+    if (!f) return;
+    this.friends.delete(friendKey(f));
+    this.friendNotes.remove(f, 0, friendKey(f));
   }
 
   /** The block of `blocked` by `uid`, if any. */
@@ -75,10 +92,16 @@ export class Relations {
   block(b: BlockRecord): void {
     this.blocking.set(b.uid, b.blockedUid, b);
     this.blockedBy.set(b.blockedUid, b.uid, b);
+    this.blocks.set(blockKey(b), b);
+    this.blockNotes.put(b);
   }
   unblock(uid: string, blocked: string): void {
+    const b = this.blocking.get(uid, blocked);
     this.blocking.delete(uid, blocked);
     this.blockedBy.delete(blocked, uid);
+    if (!b) return;
+    this.blocks.delete(blockKey(b));
+    this.blockNotes.remove(b, 0, blockKey(b));
   }
 
   forgetUser(uid: string): void {

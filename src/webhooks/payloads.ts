@@ -1,8 +1,8 @@
 import type { AppState } from "../store/app-state.js";
 import type { GroupRecord, UserRecord } from "../store/types.js";
-import { groupView } from "../resources/groups/view.js";
-import { SYSTEM_UID } from "../resources/messages/view.js";
-import { userView } from "../resources/users/view.js";
+import { groupView } from "../views/groups.js";
+import { SYSTEM_UID } from "../views/messages.js";
+import { userView } from "../views/users.js";
 
 /** Pieces of webhook payloads (reference §3.4), built from the same views the REST replies use. */
 

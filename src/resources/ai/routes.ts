@@ -9,7 +9,7 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { Json, MessageRecord, UserRecord } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
-import { visibleTo } from "../messages/access.js";
+import { visibleTo } from "../../views/access.js";
 import { sourceOf, walk } from "../messages/list.js";
 import { requireUser } from "../users/lookup.js";
 

@@ -64,6 +64,7 @@ export const authTokens = new Hono<Env>()
     if (typeof body.platform === "string") token.platform = body.platform;
     if (typeof body.userAgent === "string") token.userAgent = body.userAgent;
     if (body.appInfo && typeof body.appInfo === "object") token.appInfo = body.appInfo as JsonObject;
+    c.get("app").touchToken(token);
     return ok(c, tokenView(token));
   })
 

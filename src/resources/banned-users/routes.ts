@@ -6,7 +6,7 @@ import { page, success, prependCursor } from "../../http/reply.js";
 import { Query } from "../../http/validate.js";
 import { banUser, pathGroup, unbanUser } from "../groups/membership.js";
 import { requireUser } from "../users/lookup.js";
-import { userView } from "../users/view.js";
+import { userView } from "../../views/users.js";
 
 export const bannedUsers = new Hono<Env>()
   .post("/groups/:guid/bannedusers/:uid", (c) => {

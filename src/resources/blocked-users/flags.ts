@@ -3,7 +3,7 @@ import { pageOf } from "../../http/pagination.js";
 import { page, prependCursor } from "../../http/reply.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
-import { userView } from "../users/view.js";
+import { userView } from "../../views/users.js";
 
 /**
  * The blocked flags of `other` as `viewer` sees them: `blockedByMe` / `blockedByMeAt` when the viewer blocked

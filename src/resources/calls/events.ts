@@ -1,6 +1,6 @@
 import type { AppState } from "../../store/app-state.js";
 import type { CallParticipantRecord, CallRecord, MessageRecord } from "../../store/types.js";
-import { messageView } from "../messages/view.js";
+import { messageView } from "../../views/messages.js";
 
 /**
  * The webhook payloads of the calls triggers (reference §3.4), for calls recorded through the control plane and

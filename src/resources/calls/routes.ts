@@ -7,7 +7,7 @@ import { ok, page } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import { takesPart } from "../../store/calls.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, type CallRecord, type UserRecord } from "../../store/types.js";
-import { callView, totalParticipants, transcriptionView } from "./view.js";
+import { callView, totalParticipants, transcriptionView } from "../../views/calls.js";
 
 /** The call named by the path; with `onBehalfOf`, one that user took part in. */
 function pathCall(c: Ctx, viewer: UserRecord | undefined): CallRecord {

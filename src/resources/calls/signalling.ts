@@ -9,10 +9,10 @@ import { callAction } from "../../store/call-messages.js";
 import { CALL_TYPES, type CallParticipantRecord, type CallRecord, type UserRecord } from "../../store/types.js";
 import { randomHex, randomUuid } from "../../util/random.js";
 import { pathGroup } from "../groups/membership.js";
-import { messageView } from "../messages/view.js";
+import { messageView } from "../../views/messages.js";
 import { requireUser } from "../users/lookup.js";
 import { callEventData } from "./events.js";
-import { callView } from "./view.js";
+import { callView } from "../../views/calls.js";
 
 /**
  * The chat SDK's call signalling on the client plane (`initiateCall`, `acceptCall`, `rejectCall`, `cancelCall`,
@@ -196,5 +196,6 @@ export const callSignalling = new Hono<Env>()
     if (call.status !== "initiated" && call.status !== "ongoing")
       throw apiError("ERR_CALL_TERMINATED", { sessionId: call.sessionId, status: callAction(call.status), action: String(body.type) });
     call.type = body.type as CallRecord["type"];
+    c.get("app").calls.touch(call);
     return ok(c, callView(call, c.get("emulator").clock.now(), { single: true }));
   });

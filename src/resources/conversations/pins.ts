@@ -8,8 +8,8 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { GlobalPinRecord, UserRecord } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
-import { visibleTo } from "../messages/access.js";
-import { SYSTEM_UID } from "../messages/view.js";
+import { visibleTo } from "../../views/access.js";
+import { SYSTEM_UID } from "../../views/messages.js";
 import { requireUser } from "../users/lookup.js";
 
 /** Pinned conversations: at most 5 per user, and at most 5 the app pins for everyone. */

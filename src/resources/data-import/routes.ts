@@ -4,9 +4,9 @@ import { ApiError, apiError, badRequest, ERRORS, IMPORT_RATE_LIMIT_MESSAGE, keye
 import { bulkFailure } from "../../http/reply.js";
 import { readBody, type Body } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
-import { groupView } from "../groups/view.js";
-import { messageView } from "../messages/view.js";
-import { userView } from "../users/view.js";
+import { groupView } from "../../views/groups.js";
+import { messageView } from "../../views/messages.js";
+import { userView } from "../../views/users.js";
 import { importGroup, importMember, importMessage, importUser } from "./entities.js";
 
 /** The documented limits: 50 entities per request, 60 requests per minute per endpoint (with --rate-limit). */

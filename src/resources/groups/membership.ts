@@ -3,10 +3,10 @@ import { normalizeUid } from "../../http/auth.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import type { GroupRecord, JsonObject, MemberRecord, MessageRecord, Scope, UserRecord } from "../../store/types.js";
-import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../messages/view.js";
-import { noteArrival, noteDeparture } from "../messages/access.js";
-import { groupEntity } from "./view.js";
-import { userView } from "../users/view.js";
+import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../../views/messages.js";
+import { noteArrival, noteDeparture } from "../../views/access.js";
+import { groupEntity } from "../../views/groups.js";
+import { userView } from "../../views/users.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireAllowed, requireListed } from "../roles/enforce.js";
 
@@ -195,6 +195,7 @@ export function makeAdmin(app: AppState, now: number, group: GroupRecord, user: 
   } else if (member.scope !== "admin") {
     const old = member.scope;
     member.scope = "admin";
+    app.groups.touch(group.guid);
     recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: "admin", old } });
   }
 }
@@ -261,6 +262,7 @@ export function changeScope(
   if (member.scope === scope) throw apiError("ERR_SAME_SCOPE", { uid: user.uid, scope, guid: group.guid });
   const old = member.scope;
   member.scope = scope;
+  app.groups.touch(group.guid);
   recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: scope, old } });
   return member;
 }

@@ -7,12 +7,12 @@ import { Query, RANGE, readBody, validate, type Body, type Schema } from "../../
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type Scope, type UserRecord } from "../../store/types.js";
-import { SYSTEM_UID } from "../messages/view.js";
+import { SYSTEM_UID } from "../../views/messages.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireUser } from "../users/lookup.js";
 import { COUNT_OPS, listGroups } from "./list.js";
 import { addMember, banUser, makeAdmin, pathGroup, requireAdmin, requireRoom, requireVisible } from "./membership.js";
-import { groupView } from "./view.js";
+import { groupView } from "../../views/groups.js";
 import { allowList, requireAllowed, requireListed } from "../roles/enforce.js";
 
 const GUID = /^[A-Za-z0-9-]+$/;

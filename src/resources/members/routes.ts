@@ -8,9 +8,9 @@ import { Query, readBody, validate, type Body, type Schema } from "../../http/va
 import { SCOPES, type Scope } from "../../store/types.js";
 import { MEMBER_LISTS, MEMBERS } from "../groups/routes.js";
 import { addMember, banUser, changeScope, pathGroup, removeMember, requireVisible } from "../groups/membership.js";
-import { messageView } from "../messages/view.js";
+import { messageView } from "../../views/messages.js";
 import { requireUser } from "../users/lookup.js";
-import { userView } from "../users/view.js";
+import { userView } from "../../views/users.js";
 import { requireScopeAllowed, scopeAllowList } from "../roles/enforce.js";
 
 /** The add-members lists: a list that is given names someone (`minItems: 1`). */

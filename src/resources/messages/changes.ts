@@ -1,8 +1,8 @@
 import type { AppState } from "../../store/app-state.js";
 import type { JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
-import { groupEntity } from "../groups/view.js";
+import { groupEntity } from "../../views/groups.js";
 import { mentionsIn } from "./send.js";
-import { actorEntity, entity, messageView, SYSTEM_UID } from "./view.js";
+import { actorEntity, entity, messageView, SYSTEM_UID } from "../../views/messages.js";
 
 /** An edit as checked by the route: the message's new data and, when given, its new tags. */
 export interface Edit {

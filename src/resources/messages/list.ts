@@ -5,7 +5,7 @@ import type { AppState } from "../../store/app-state.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
 import { inRange, Query, RANGE } from "../../http/validate.js";
 import { MESSAGE_TYPES } from "./send.js";
-import type { Visible } from "./access.js";
+import type { Visible } from "../../views/access.js";
 import { allowList } from "../roles/enforce.js";
 
 /** A list of messages in time order (a conversation or a thread), with the id range the reader may see of it. */

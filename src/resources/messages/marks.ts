@@ -7,9 +7,9 @@ import { readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
 import { rolePermission, scopePermission } from "../roles/enforce.js";
-import { pathMessage } from "./access.js";
+import { pathMessage } from "../../views/access.js";
 import { interactableIds } from "./send.js";
-import { messageView, SYSTEM_UID } from "./view.js";
+import { messageView, SYSTEM_UID } from "../../views/messages.js";
 
 /** The platform's limits: pinned messages per conversation (user and app pins together), saved messages per user. */
 export const PINNED_MESSAGES_LIMIT = 100;

@@ -1,6 +1,6 @@
 import type { AppState } from "../../store/app-state.js";
 import type { MessageRecord } from "../../store/types.js";
-import { userEntity } from "../users/view.js";
+import { userEntity } from "../../views/users.js";
 
 export interface Receipt {
   recipient: Record<string, unknown>;

@@ -8,9 +8,9 @@ import type { JsonObject, MessageCategory, MessageRecord, ReceiverType, UserReco
 import { pathGroup } from "../groups/membership.js";
 import { friendsOnly, requireAllowed, requireListed, requireScopeAllowed } from "../roles/enforce.js";
 import { requireUser } from "../users/lookup.js";
-import { messageView, SYSTEM_UID } from "./view.js";
-import { canSee } from "./access.js";
-import { userView } from "../users/view.js";
+import { messageView, SYSTEM_UID } from "../../views/messages.js";
+import { canSee } from "../../views/access.js";
+import { userView } from "../../views/users.js";
 import { isHeld, moderateSend } from "../moderation/screen.js";
 
 export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;

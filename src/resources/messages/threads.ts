@@ -7,8 +7,8 @@ import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
 import { requireAllowed } from "../roles/enforce.js";
-import { pathMessage, visibleTo, type Visible } from "./access.js";
-import { messageView, type EntityMemo } from "./view.js";
+import { pathMessage, visibleTo, type Visible } from "../../views/access.js";
+import { messageView, type EntityMemo } from "../../views/messages.js";
 
 /** One thread as a viewer sees it: its parent, its visible replies, and when it last moved. */
 interface Thread {

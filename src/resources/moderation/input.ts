@@ -2,7 +2,7 @@ import { header, type Ctx } from "../../http/context.js";
 import { apiError, badRequest, type ErrorCode } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { Query, readBody, readText, type Body } from "../../http/validate.js";
-import { SYSTEM_UID } from "../messages/view.js";
+import { SYSTEM_UID } from "../../views/messages.js";
 
 /** Keyword lists may come with a CSV file: their bodies may be larger than other requests'. */
 export const FORM_LIMIT_BYTES = 512 * 1024;

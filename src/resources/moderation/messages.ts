@@ -10,7 +10,7 @@ import { firstWhere } from "../../util/search.js";
 import { makeAdmin } from "../groups/membership.js";
 import { commitDelete, commitEdit } from "../messages/changes.js";
 import { checkText, conversationFor, readContent, store } from "../messages/send.js";
-import { messageView, SYSTEM_UID } from "../messages/view.js";
+import { messageView, SYSTEM_UID } from "../../views/messages.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { applyExtensions } from "../../extensions/effects.js";
 import { currentList, listLimit } from "./input.js";

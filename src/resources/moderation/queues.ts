@@ -5,7 +5,7 @@ import { onBehalfOf } from "../../http/auth.js";
 import { success } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { BlockedStatus, FlagEntry } from "../../store/moderation.js";
-import { pathMessage } from "../messages/access.js";
+import { pathMessage } from "../../views/access.js";
 import { bareSuccess, currentList, listLimit, reviewer } from "./input.js";
 import { blockedEntry, reviewBlocked, reviewFlagged } from "./review.js";
 import { blockedView, flagList } from "./views.js";

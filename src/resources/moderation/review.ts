@@ -4,7 +4,7 @@ import type { BlockedEntry, FlagEntry } from "../../store/moderation.js";
 import type { MessageRecord } from "../../store/types.js";
 import { commitEdit } from "../messages/changes.js";
 import { publishSent } from "../messages/send.js";
-import { messageView } from "../messages/view.js";
+import { messageView } from "../../views/messages.js";
 import { APPROVED, moderationInfo } from "./screen.js";
 
 /** A moderator's decisions: on the blocked queue (approve delivers, reject keeps hidden) and on flagged messages. */

@@ -2,7 +2,7 @@ import type { AppState } from "../../store/app-state.js";
 import type { BlockedEntry, Verdict } from "../../store/moderation.js";
 import type { JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
 import type { Edit } from "../messages/changes.js";
-import { messageView, SYSTEM_UID } from "../messages/view.js";
+import { messageView, SYSTEM_UID } from "../../views/messages.js";
 import { verdictFor } from "./engine.js";
 
 /**

@@ -11,8 +11,8 @@ import {
   type RuleRevision,
 } from "../../store/moderation.js";
 import type { MessageRecord } from "../../store/types.js";
-import { messageView } from "../messages/view.js";
-import { actorEntity } from "../messages/view.js";
+import { messageView } from "../../views/messages.js";
+import { actorEntity } from "../../views/messages.js";
 import { flaggedMessage } from "./review.js";
 
 /** Wire shapes of moderation objects (catalogue §17 and its additions). */

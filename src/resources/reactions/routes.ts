@@ -8,9 +8,9 @@ import type { AppState } from "../../store/app-state.js";
 import { userConversationId } from "../../store/conversation-ids.js";
 import type { ReactionRecord, UserRecord } from "../../store/types.js";
 import { brief } from "../../webhooks/payloads.js";
-import { pathMessage } from "../messages/access.js";
-import { messageView } from "../messages/view.js";
-import { userView } from "../users/view.js";
+import { pathMessage } from "../../views/access.js";
+import { messageView } from "../../views/messages.js";
+import { userView } from "../../views/users.js";
 import { requireAllowed, requireScopeAllowed, scopeAllowList } from "../roles/enforce.js";
 
 function reactionView(app: AppState, r: ReactionRecord, viewerUid?: string): Record<string, unknown> {

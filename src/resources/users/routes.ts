@@ -10,7 +10,7 @@ import { listUsers } from "./list.js";
 import { pathUser } from "./lookup.js";
 import { relationFlags } from "../blocked-users/flags.js";
 import { allowList, friendsOnly, requireAllowed, requireListed } from "../roles/enforce.js";
-import { userView } from "./view.js";
+import { userView } from "../../views/users.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 
 const ID = /^[A-Za-z0-9-]+$/;

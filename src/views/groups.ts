@@ -1,6 +1,6 @@
-import type { AppState } from "../../store/app-state.js";
-import { groupConversationId } from "../../store/conversation-ids.js";
-import type { GroupRecord, UserRecord } from "../../store/types.js";
+import type { AppState } from "../store/app-state.js";
+import { groupConversationId } from "../store/conversation-ids.js";
+import type { GroupRecord, UserRecord } from "../store/types.js";
 
 export interface GroupViewOptions {
   /** The requesting (`onBehalfOf`) user: `scope`, `joinedAt` and `hasJoined` describe them. */

@@ -1,8 +1,8 @@
-import type { AppState } from "../../store/app-state.js";
-import { userConversationId } from "../../store/conversation-ids.js";
-import type { GroupRecord, JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
-import { groupEntity, groupShowsSame } from "../groups/view.js";
-import { showsSame, userEntity } from "../users/view.js";
+import type { AppState } from "../store/app-state.js";
+import { userConversationId } from "../store/conversation-ids.js";
+import type { GroupRecord, JsonObject, MessageRecord, UserRecord } from "../store/types.js";
+import { groupEntity, groupShowsSame } from "./groups.js";
+import { showsSame, userEntity } from "./users.js";
 
 export const SYSTEM_UID = "app_system";
 

@@ -1,5 +1,5 @@
-import { callSeconds, MEDIA_DOMAIN, participantSeconds } from "../../store/calls.js";
-import type { CallParticipantRecord, CallRecord, RecordingRecord, TranscriptionRecord } from "../../store/types.js";
+import { callSeconds, MEDIA_DOMAIN, participantSeconds } from "../store/calls.js";
+import type { CallParticipantRecord, CallRecord, RecordingRecord, TranscriptionRecord } from "../store/types.js";
 
 /** A call object embeds at most this many transcriptions, the most recent ones. */
 export const EMBEDDED_TRANSCRIPTIONS = 5;

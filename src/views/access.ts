@@ -1,7 +1,7 @@
-import { apiError } from "../../http/errors.js";
-import type { AppState } from "../../store/app-state.js";
-import { groupConversationId, parseConversationId } from "../../store/conversation-ids.js";
-import type { MessageRecord, UserRecord } from "../../store/types.js";
+import { apiError } from "../http/errors.js";
+import type { AppState } from "../store/app-state.js";
+import { groupConversationId, parseConversationId } from "../store/conversation-ids.js";
+import type { MessageRecord, UserRecord } from "../store/types.js";
 
 export { parseConversationId };
 

@@ -1,5 +1,5 @@
-import { userConversationId } from "../../store/conversation-ids.js";
-import type { UserRecord } from "../../store/types.js";
+import { userConversationId } from "../store/conversation-ids.js";
+import type { UserRecord } from "../store/types.js";
 
 export interface UserViewOptions {
   /** The requesting (`onBehalfOf`) user: adds the caller-relative fields. */
