@@ -1,5 +1,6 @@
 import { AI_FEATURES } from "./ai-scripts.js";
 import type { Json, JsonObject } from "./types.js";
+import { firstPatternProblem, maskProblem } from "../util/safe-regex.js";
 
 /**
  * What the management plane stores per app besides apps, keys and webhooks: extensions (on/off and their
@@ -102,6 +103,14 @@ export function copyManagement(m: ManagementData): ManagementData {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** Data masking's custom masks must pass the checks its settings route ran on them (util/safe-regex.ts). */
+function masks(raw: unknown, path: string, fail: (path: string, problem: string) => never): void {
+  if (raw === undefined) return;
+  if (!Array.isArray(raw) || !raw.every(isObj)) fail(path, "must be an array of objects");
+  const found = firstPatternProblem(raw.map((m) => m.regex), maskProblem);
+  if (found) fail(found.index === undefined ? path : `${path}[${found.index}].regex`, found.problem);
+}
+
 /**
  * Reads the `management` entry of a seed or state file (absent in files written before it existed: birth
  * defaults). `fail(path, problem)` reports the first bad field the way the seed loader does.
@@ -123,6 +132,7 @@ export function parseManagement(raw: unknown, path: string, fail: (path: string,
       if (s.settings !== undefined && !isObj(s.settings)) fail(`${path}.extensions.${id}.settings`, "must be an object");
       m.extensions[id] = { enabled: s.enabled, updatedAt: typeof s.updatedAt === "number" ? s.updatedAt : 0 };
       if (s.settings !== undefined) m.extensions[id].settings = s.settings as JsonObject;
+      if (id === "data-masking" && s.settings !== undefined) masks(s.settings.customregexData, `${path}.extensions.${id}.settings.customregexData`, fail);
     }
   }
   m.widgets = arr("widgets") as unknown as WidgetRecord[];

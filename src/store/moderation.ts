@@ -53,6 +53,8 @@ export interface RuleRecord {
 }
 
 export type KeywordCategory = "word" | "pattern" | "sentence-similarity";
+/** The longest search term a keyword list holds (the keywords route and the loader both hold to it). */
+export const MAX_KEYWORD_TERM = 500;
 
 export interface KeywordListRecord {
   id: string;

@@ -7,7 +7,7 @@ import { lowerBoundId } from "./messages.js";
 import { ChunkedArray, DocumentError, readDocumentFile } from "./state-reader.js";
 import { PACKAGE_ROOT } from "../paths.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
-import type { ModerationData } from "./moderation.js";
+import { MAX_KEYWORD_TERM, type ModerationData } from "./moderation.js";
 import type {
   AgentRecord,
   ApiKeyRecord,
@@ -31,6 +31,7 @@ import type {
   WebhookRecord,
 } from "./types.js";
 import { randomHex, randomUuid } from "../util/random.js";
+import { firstPatternProblem } from "../util/safe-regex.js";
 import { emptyManagement, parseManagement } from "./management.js";
 import type { CampaignsData, FeedItemRecord, PushRecord } from "./campaigns.js";
 import {
@@ -206,7 +207,7 @@ function role(c: Checker, raw: unknown, path: string, createdAt: number): RoleRe
   return r;
 }
 
-function group(c: Checker, raw: unknown, path: string, createdAt: number): GroupData {
+function group(c: Checker, raw: unknown, path: string, createdAt: number, kind: "seed" | "state"): GroupData {
   const o = c.obj(raw, path);
   const g: GroupData = {
     guid: c.id(o.guid, `${path}.guid`),
@@ -248,7 +249,9 @@ function group(c: Checker, raw: unknown, path: string, createdAt: number): Group
     };
   });
   const members = new Set(g.members.map((m) => m.uid));
-  if (g.owner !== undefined && !members.has(g.owner)) c.fail(`${path}.owner`, `names ${g.owner}, who is not a member`);
+  // A seed's owner is a member; in saved state the owner may be no member (nor user) any more: deleting, kicking or
+  // banning the owner keeps the group's owner.
+  if (kind === "seed" && g.owner !== undefined && !members.has(g.owner)) c.fail(`${path}.owner`, `names ${g.owner}, who is not a member`);
   unique(c, g.members, (m) => m.uid, `${path}.members`, "uid");
   g.bannedUsers.forEach((b, i) => {
     if (members.has(b.uid)) c.fail(`${path}.bannedUsers[${i}].uid`, `names ${b.uid}, who is also a member`);
@@ -691,12 +694,12 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   if (o.sampleData === true) {
     const sample = sampleData();
     sample.users.forEach((u, i) => data.users.push(user(c, u, `sample-data.users[${i}]`, createdAt)));
-    sample.groups.forEach((g, i) => data.groups.push(group(c, g, `sample-data.groups[${i}]`, createdAt)));
+    sample.groups.forEach((g, i) => data.groups.push(group(c, g, `sample-data.groups[${i}]`, createdAt, "seed")));
     sampleMessages.items = sample.messages.map((m) => dated(m, now));
     rawSampleCalls = sample.calls.map((k, i) => [dated(k, now), `sample-data.calls[${i}]`]);
   }
   c.arr(o.users, `${path}.users`).forEach((u, i) => data.users.push(user(c, u, `${path}.users[${i}]`, createdAt)));
-  c.arr(o.groups, `${path}.groups`).forEach((g, i) => data.groups.push(group(c, g, `${path}.groups[${i}]`, createdAt)));
+  c.arr(o.groups, `${path}.groups`).forEach((g, i) => data.groups.push(group(c, g, `${path}.groups[${i}]`, createdAt, kind)));
   // Read as they are checked (see messages()): a file's million messages are never all held raw.
   const ownMessages: MessageSource = { items: c.each(o.messages, `${path}.messages`), path: (i) => `${path}.messages[${i}]` };
 
@@ -781,9 +784,15 @@ export function parseApp(raw: unknown, path: string, now: number, source = "seed
   return data;
 }
 
+/** Patterns used together must pass the checks the routes ran on them (util/safe-regex.ts). */
+function userPatterns(c: Checker, sources: unknown[], path: string): void {
+  const found = firstPatternProblem(sources);
+  if (found) c.fail(found.index === undefined ? path : `${path}[${found.index}]`, found.problem);
+}
+
 /**
  * Moderation state as saved (the emulator wrote it): the shape is checked where a wrong one would break a read,
- * the rest is taken as it is.
+ * patterns as the routes checked them, the rest is taken as it is.
  */
 function moderationData(c: Checker, raw: unknown, path: string): ModerationData {
   const o = c.obj(raw, path);
@@ -799,11 +808,20 @@ function moderationData(c: Checker, raw: unknown, path: string): ModerationData 
       c.str(r.id, `${at}.id`, 100);
       const revisions = c.arr(r.revisions, `${at}.revisions`);
       if (revisions.length === 0) c.fail(`${at}.revisions`, "must hold at least one revision");
-      revisions.forEach((v, j) => c.arr(c.obj(v, `${at}.revisions[${j}]`).conditions, `${at}.revisions[${j}].conditions`));
+      revisions.forEach((v, j) =>
+        c.arr(c.obj(v, `${at}.revisions[${j}]`).conditions, `${at}.revisions[${j}].conditions`).forEach((raw, n) => {
+          const q = `${at}.revisions[${j}].conditions[${n}]`;
+          const cond = c.obj(raw, q);
+          // Values that name keyword lists (as the moderation engine reads them) are no patterns.
+          const byList = [cond.isKeywordsReferencePresent, cond.isListReferencePresent, cond.isKeywordReferencePresent].includes(true);
+          if (cond.category === "pattern" && !byList) userPatterns(c, c.arr(cond.value, `${q}.value`), `${q}.value`);
+        }),
+      );
     }),
     keywordLists: list("keywordLists", (k, at) => {
       c.str(k.id, `${at}.id`, 100);
-      c.tags(k.searchTerms, `${at}.searchTerms`);
+      const terms = c.arr(k.searchTerms, `${at}.searchTerms`).map((t, j) => c.str(t, `${at}.searchTerms[${j}]`, MAX_KEYWORD_TERM));
+      if (k.category === "pattern") userPatterns(c, terms, `${at}.searchTerms`);
     }),
     blocked: list("blocked", (b, at) => c.int(c.obj(b.message, `${at}.message`).id, `${at}.message.id`)),
     flags: list("flags", (f, at) => {

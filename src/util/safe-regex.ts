@@ -54,6 +54,22 @@ export function listProblem(sources: readonly string[]): string | undefined {
   return total > MAX_LIST_PROGRAM ? `together compile to more than ${MAX_LIST_PROGRAM} instructions` : undefined;
 }
 
+/**
+ * The first problem of patterns used together, for a seed or state file checked at load (the routes run the same
+ * checks and report every problem): `index` names the pattern, absent when the problem is the list's size.
+ */
+export function firstPatternProblem(
+  sources: readonly unknown[],
+  problemOf: (source: string) => string | undefined = patternProblem,
+): { index?: number; problem: string } | undefined {
+  for (const [index, s] of sources.entries()) {
+    const problem = typeof s === "string" ? problemOf(s) : "must be a string";
+    if (problem) return { index, problem };
+  }
+  const problem = listProblem(sources as string[]);
+  return problem ? { problem } : undefined;
+}
+
 export interface UserPatternOptions {
   ignoreCase?: boolean;
   /** Match the whole text rather than search in it. */
@@ -61,8 +77,8 @@ export interface UserPatternOptions {
 }
 
 /**
- * Patterns that match when any one of them does. Patterns with a problem are left out (a state file may hold
- * patterns from before a rule), undefined when none is left.
+ * Patterns that match when any one of them does. Patterns with a problem are left out (a defence only: the routes
+ * and the loader refuse them), undefined when none is left.
  */
 export class UserPattern {
   private constructor(

@@ -3,7 +3,7 @@ import type { Ctx, Env } from "../../http/context.js";
 import { apiError, badRequest, type Details } from "../../http/errors.js";
 import { ok, success } from "../../http/reply.js";
 import { Query, validate, type Body } from "../../http/validate.js";
-import type { KeywordCategory, KeywordListRecord } from "../../store/moderation.js";
+import { MAX_KEYWORD_TERM, type KeywordCategory, type KeywordListRecord } from "../../store/moderation.js";
 import { listProblem, patternProblem } from "../../util/safe-regex.js";
 import { currentList, listLimit, byPathId, readForm, splitTerms } from "./input.js";
 import { ID_MESSAGE, MODERATION_ID } from "./rules.js";
@@ -13,7 +13,6 @@ import { keywordView } from "./views.js";
 
 const CATEGORIES: readonly KeywordCategory[] = ["word", "pattern", "sentence-similarity"];
 const MAX_TERMS = 10_000;
-const MAX_TERM = 500;
 
 /** The terms a body gives (see `readForm` for forms), and whether a CSV file gave some. */
 function termsOf(body: Body): { terms?: unknown[]; csv: boolean } {
@@ -32,7 +31,7 @@ function readTerms(body: Body, category: KeywordCategory, required: boolean): { 
     return { csv };
   }
   const given = terms.map((t) => (typeof t === "string" ? t.trim() : t)).filter((t) => t !== "");
-  validate({ searchTerms: given }, { searchTerms: { type: "array", max: MAX_TERMS, items: { required: true, type: "string", max: MAX_TERM } } });
+  validate({ searchTerms: given }, { searchTerms: { type: "array", max: MAX_TERMS, items: { required: true, type: "string", max: MAX_KEYWORD_TERM } } });
   const clean = [...new Set(given as string[])];
   if (clean.length === 0) throw badRequest({ searchTerms: ["The searchTerms field is required."] });
   if (category === "pattern") {
