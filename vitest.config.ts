@@ -5,6 +5,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Both cores: most files wait on child processes, sockets and Chromium, so two at once halve the suite's time
+    // on a 2-core machine (Vitest would run one file at a time there).
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // The kept local CA (--https) goes to a folder of this run, never to the user's configuration folder; the
