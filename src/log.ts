@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { callerPath, DEFAULT_LABEL, internalPathOf } from "./http/addressing.js";
+import { callerPath, DEFAULT_LABEL, requestPath } from "./http/addressing.js";
 import { ANSWERED_ERROR, maskKey, type AnsweredError } from "./http/errors.js";
 import { INSPECTOR_HEADER } from "./control/ui-session.js";
 
@@ -49,7 +49,7 @@ const maskQuery = (query: string) =>
 function describe(req: IncomingMessage, defaultAppId: () => string | undefined): { app: string | null; path: string } {
   const url = req.url ?? "/";
   const host = req.headers.host ?? "";
-  const internal = internalPathOf(host, url);
+  const internal = requestPath(req);
   const q = url.indexOf("?");
   const path = maskPath(callerPath(`http://${host}${url}`)) + (q === -1 ? "" : maskQuery(url.slice(q)));
   if (internal.startsWith("/@mgmt")) return { app: "apimgmt", path };

@@ -66,3 +66,24 @@ describe("control: health", () => {
     expect(r.body.apps).toEqual([{ appId: APP_ID, region: "us", name: "Default App" }]);
   });
 });
+
+describe("requestPath: the internal path worked out once per request", () => {
+  it("answers what internalPathOf answers for the request's Host and target, the same on every ask", async () => {
+    const { internalPathOf, requestPath } = await import("../src/http/addressing.js");
+    const cases: [string | undefined, string][] = [
+      ["127.0.0.1:4780", "/v3/users?perPage=2"],
+      ["127.0.0.1:4780", `/${APP_ID}.api-us/v3/users/`],
+      ["127.0.0.1:4780", `/${APP_ID}.apiclient-eu/v3.0/messages`],
+      [`${APP_ID}.call-in.localhost:4780`, "/v3/calls"],
+      ["apimgmt.localhost", "/apps"],
+      ["localhost", "/apimgmt/apps"],
+      ["localhost", "/_emulator/health"],
+      [undefined, "/v3/users"],
+    ];
+    for (const [host, url] of cases) {
+      const req = { headers: host === undefined ? {} : { host }, url } as unknown as import("node:http").IncomingMessage;
+      expect(requestPath(req)).toBe(internalPathOf(host ?? "", url));
+      expect(requestPath(req)).toBe(internalPathOf(host ?? "", url));
+    }
+  });
+});

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from "node:http";
+
 /**
  * Addressing: which plane and app a request is for, from the Host label or the path label (design §2). Hono's
  * `getPath` hook turns every form into one internal path, so each route is registered once:
@@ -50,6 +52,17 @@ export function internalPathOf(host: string, target: string, asWritten = false):
   if (path === "/apimgmt" || path.startsWith("/apimgmt/")) return "/@mgmt" + path.slice(8);
   if (path.startsWith("/v3")) return versioned(DEFAULT_REST, path, asWritten);
   return path;
+}
+
+const ROUTED = Symbol("internal path");
+
+/**
+ * `internalPathOf` of a Node request, worked out once: CORS, the lane and the request log each need it for every
+ * request, and the request's target and Host do not change while it is served.
+ */
+export function requestPath(req: IncomingMessage): string {
+  const r = req as IncomingMessage & { [ROUTED]?: string };
+  return (r[ROUTED] ??= internalPathOf(req.headers.host ?? "", req.url ?? "/"));
 }
 
 const REGIONS = "us, eu and in";

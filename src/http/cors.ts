@@ -1,5 +1,5 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type RequestListener } from "node:http";
-import { internalPath, internalPathOf } from "./addressing.js";
+import { internalPath, requestPath } from "./addressing.js";
 
 /**
  * CORS for the platform planes (REST, client, calls), so browser code such as the SDK can call them. It works on
@@ -57,7 +57,7 @@ function isPlatformPlane(req: IncomingMessage): boolean {
   const target = req.url ?? "/";
   const host = req.headers.host ?? "";
   let path: string;
-  if (!target.includes("/.") && !target.includes("%") && !target.includes("\\")) path = internalPathOf(host, target);
+  if (!target.includes("/.") && !target.includes("%") && !target.includes("\\")) path = requestPath(req);
   else
     try {
       path = internalPath(new URL(`http://${host}${target}`).href);

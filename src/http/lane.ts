@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { Context, type Hono } from "hono";
 import type { Env } from "./context.js";
-import { internalPathOf } from "./addressing.js";
+import { requestPath } from "./addressing.js";
 import { copyHeaders, CorsResponse } from "./cors.js";
 import type { Handler } from "./pipeline.js";
 
@@ -84,7 +84,7 @@ export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessa
     // A target with "/." may hold a dot segment ("/a/../b"), which the adapter resolves: left to it.
     if (!LANE_METHODS.has(method) || host === undefined || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || target.includes("/."))
       return false;
-    const path = internalPathOf(host, target);
+    const path = requestPath(req);
     if (!path.startsWith("/@")) return false;
     const matchResult = app.router.match(method, path);
     if (matchResult[0].length !== 1) return false;
