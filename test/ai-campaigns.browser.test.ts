@@ -1,71 +1,38 @@
-import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
-import { launchChromium } from "../scripts/chromium.mjs";
 import { APP_ID, REST_KEY } from "./helpers.js";
+import { connected, SdkSite } from "./sdk-browser.helpers.js";
 
 /**
  * The unmodified SDK's own AI and campaign calls in Chromium against the emulator (`--https`): what its methods
  * return is what the emulator answered, and a feed item made through the control plane reaches its listener.
  */
 
-let emu: RunningEmulator;
-let site: Server;
-let browser: Browser;
+let site: SdkSite;
 let page: Page;
-const problems: string[] = [];
-const sdkSource = readFileSync(createRequire(import.meta.url).resolve("@cometchat/chat-sdk-javascript"), "utf8");
 
 async function call(path: string, body: unknown, headers: Record<string, string> = { apikey: REST_KEY }) {
-  const res = await emu.app.request(`http://localhost${path}`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await site.emu.app.request(`http://localhost${path}`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
   return (await res.json()) as any;
 }
 
 beforeAll(async () => {
-  emu = await startEmulator({ https: true, quiet: true });
-  const html = `<!doctype html><meta charset="utf-8"><title>SDK AI test</title><script src="/sdk.js"></script>`;
-  site = createServer((req, res) => {
-    if (req.url === "/sdk.js") res.writeHead(200, { "content-type": "text/javascript" }).end(sdkSource);
-    else res.writeHead(200, { "content-type": "text/html" }).end(html);
-  });
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  browser = await launchChromium();
+  site = await SdkSite.start("@cometchat/chat-sdk-javascript");
   for (const [uid, name] of [["alice", "Alice"], ["bob", "Bob"]]) await call("/v3/users", { uid, name });
   await call("/v3/messages", { receiver: "alice", receiverType: "user", data: { text: "Are we still on for Friday?" } }, { apikey: REST_KEY, onbehalfof: "bob" });
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  page = await context.newPage();
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.setDefaultTimeout(5000);
-  await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+  page = await site.open([]);
   const token = (await call("/v3/users/alice/auth_tokens", {})).data.authToken;
-  await page.evaluate(
-    async ({ appId, host, token }) => {
-      const w = window as any;
-      const C = w.CometChat;
-      w.feed = [];
-      const settings = new C.AppSettingsBuilder()
-        .setRegion("us")
-        .overrideClientHost(`${host}/${appId}.apiclient-us/v3.0`)
-        .overrideAdminHost(`${host}/${appId}.api-us/v3.0`)
-        .autoEstablishSocketConnection(true)
-        .build();
-      await C.init(appId, settings);
-      C.addNotificationFeedListener("test", { onFeedItemReceived: (item: any) => w.feed.push(JSON.parse(JSON.stringify(item))) });
-      await C.login(token);
-    },
-    { appId: APP_ID, host: new URL(emu.url).host, token },
-  );
-  await page.waitForFunction(() => (window as any).CometChat.getConnectionStatus() === "connected");
+  await page.evaluate(async (token) => {
+    const w = window as any;
+    w.feed = [];
+    w.CometChat.addNotificationFeedListener("test", { onFeedItemReceived: (item: any) => w.feed.push(JSON.parse(JSON.stringify(item))) });
+    await w.CometChat.login(token);
+  }, token);
+  await connected(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => site?.close(resolve));
-  await emu?.close();
+  await site?.close();
 });
 
 describe("the SDK's AI features and campaigns against the emulator", () => {
@@ -83,7 +50,7 @@ describe("the SDK's AI features and campaigns against the emulator", () => {
     expect(got.starter).toEqual(["Hi Bob!", "How are you doing today, Bob?", "What are you working on at the moment?"]);
     expect(got.replies).toEqual({ positive: "Sounds great, Bob!", neutral: 'Noted "Are we still on for Friday?".', negative: "Sorry Bob, I can't right now." });
     expect(got.summary).toBe("1 message from Bob. Bob: Are we still on for Friday?");
-    expect(problems).toEqual([]);
+    expect(site.problems).toEqual([]);
   });
 
   it("lists, counts and marks feed items, and hears a new one", async () => {
@@ -102,6 +69,6 @@ describe("the SDK's AI features and campaigns against the emulator", () => {
     });
     expect(got.heard).toMatchObject({ id: made.items[0].id, content: { title: "Sale" } });
     expect(got).toMatchObject({ ids: [made.items[0].id], category: "promotions", before: { count: 1 }, after: { count: 0 }, readAt: expect.any(Number) });
-    expect(problems).toEqual([]);
+    expect(site.problems).toEqual([]);
   });
 });
