@@ -218,7 +218,8 @@ export class Persistence {
    * What an answer waits for (server.ts): the changes committed so far written to the change log; undefined when
    * there is nothing to wait for. Without `fsync` they are written at once (an append to the kernel's page cache
    * takes microseconds, less than a round trip through the thread pool); with `fsync` the disk's wait goes to the
-   * thread pool, shared by every answer waiting meanwhile. A failed write is reported and does not hold answers back (see `failed`).
+   * thread pool, shared by every answer waiting meanwhile. A failed write is reported and does not hold answers
+   * back (see `failed`).
    */
   hold(): Promise<void> | undefined {
     let written: Promise<void> | undefined;
