@@ -69,7 +69,8 @@ async function watched(width = 960): Promise<Page> {
   // The kit plays its notification sounds from CometChat's CDN; a silent one stands in (the tests run offline).
   await context.route("https://*/uikits/static/audio/*", (route) => route.fulfill({ contentType: "audio/wav", body: SILENCE }));
   const p = await context.newPage();
-  p.setDefaultTimeout(8000);
+  // Generous: with two test files at once on two cores, the kit can take seconds to render a list.
+  p.setDefaultTimeout(15_000);
   p.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   // A failed request is logged as "Failed to load resource"; it is caught below with its address.
   p.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(`console: ${m.text()}`));
