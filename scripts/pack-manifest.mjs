@@ -16,7 +16,11 @@ if (process.argv[2] === "prepack") {
   const manifest = JSON.parse(text);
   delete manifest.scripts.prepare;
   writeFileSync(KEPT, text);
-  writeFileSync(MANIFEST, JSON.stringify(manifest, null, 2) + "\n");
+  // Renamed over it: a reader meanwhile (the tests next to the package test import the version from it) never sees
+  // an empty file.
+  const aside = new URL(`../package.json.packing-${process.pid}`, import.meta.url);
+  writeFileSync(aside, JSON.stringify(manifest, null, 2) + "\n");
+  renameSync(aside, MANIFEST);
 } else if (process.argv[2] === "postpack" || process.argv[2] === "postpublish") {
   const publishing = process.env.npm_command === "publish";
   if (existsSync(KEPT) && publishing === (process.argv[2] === "postpublish")) renameSync(KEPT, MANIFEST);
