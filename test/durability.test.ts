@@ -254,4 +254,38 @@ describe("change log", () => {
       await running.close();
     }
   });
+
+  it("checkpoints when the changes pause, and under a steady stream once the log has grown to 4 MiB or the file's size", async () => {
+    const dir = fresh();
+    const file = join(dir, "state.json");
+    const e = await emulator();
+    const persistence = await Persistence.open(file, e.store, { now: e.clock.now(), delayMs: 200 });
+    opened.push(persistence);
+    const logs = () => readdirSync(dir).filter((n) => n.includes(".changes-"));
+    const send = async (text: string) => {
+      const reply = await e.call("POST", "/v3/messages", { body: { receiver: "superhero2", receiverType: "user", data: { text } }, onBehalfOf: "superhero1" });
+      await persistence.hold(); // what the server's answer waits for
+      return reply;
+    };
+    // The first change writes the base; the second goes to the log, and a pause brings a checkpoint that deletes it.
+    expect((await send("base")).status).toBe(200);
+    expect((await send("paused")).status).toBe(200);
+    expect(logs()).toHaveLength(1);
+    await vi.waitFor(() => expect(logs()).toEqual([]));
+    expect(readFileSync(file, "utf8")).toContain('"paused"');
+    // A steady stream (a change at every turn of the event loop, never a pause of 200 ms): the log grows; about 4 MiB
+    // of it (about 500 messages of 8 KiB) bring a checkpoint, which starts the next log file.
+    const big = "x".repeat(8_192);
+    let checkpointAt: number | undefined;
+    let log: string | undefined;
+    for (let i = 0; i < 800 && checkpointAt === undefined; i++) {
+      expect((await send(`${i} ${big}`)).status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve)); // a turn of the event loop, its timers included
+      log ??= logs()[0];
+      if (logs().some((name) => name !== log)) checkpointAt = i;
+    }
+    // (the timer looks every 200 ms: the checkpoint starts within that of the log's reaching 4 MiB)
+    expect(checkpointAt).toBeGreaterThan(450);
+    expect(checkpointAt).toBeLessThan(800);
+  });
 });

@@ -68,7 +68,13 @@ async function readDataFile(path: string): Promise<unknown> {
   return doc;
 }
 
-/** The longest pause between two writes of a large state. */
+/**
+ * A checkpoint is due once the change log since the last one has grown to the size of the data file (at least
+ * this many bytes): the cost of rewriting the whole state is then spread over as many bytes of changes as it
+ * writes, and a replay after a crash reads at most about as much log as state.
+ */
+const MIN_LOG_BYTES = 4 * 1024 * 1024;
+/** After a checkpoint, one for a pause in the changes waits ten times as long as it took, at most this long. */
 const MAX_REST_MS = 2000;
 /** After a failed save, the next attempt comes this long after (changes meanwhile do not hurry it). */
 const RETRY_MS = 1000;
@@ -88,8 +94,10 @@ const isBulk = (c: Change) =>
  * so a kill -9 loses nothing acknowledged. The whole state is written in the background as a
  * checkpoint by `writeStateFile` (streamed in chunks so a large state never blocks requests; temp file + rename,
  * so a crash never leaves a half-written file): the log is rotated first, and the log files the checkpoint
- * covers are deleted once it is on disk. Bursts of changes coalesce into one checkpoint; `flush()` waits until
- * everything acknowledged so far is in the data file itself. A failed save is loud: a line on stderr each time
+ * covers are deleted once it is on disk. A checkpoint comes when the changes pause (none for `delayMs`, and a
+ * rest after the last checkpoint in proportion to what it cost), or under a steady stream of changes when the log
+ * has grown to the size of the state (MIN_LOG_BYTES); `flush()` waits until everything acknowledged so far is in
+ * the data file itself. A failed save is loud: a line on stderr each time
  * (even when quiet), `problem` (health answers `degraded`), a retry every second, and `flush()` (the final save)
  * rejects.
  */
@@ -98,8 +106,13 @@ export class Persistence {
   private running: Promise<void> | null = null;
   private dirty = false;
   private flushing = false;
-  /** Cuts the rest between two writes short (a flush is waiting). */
-  private wake: (() => void) | undefined;
+  /** Changes counted, and the count the timer saw last: equal when the changes paused. */
+  private count = 0;
+  private seen = 0;
+  /** The size of the data file as last written: the change log may grow as large before a checkpoint. */
+  private stateBytes = 0;
+  /** No checkpoint for a pause before this (performance.now()); see MAX_REST_MS. */
+  private restUntil = 0;
   private readonly unsubscribe: () => void;
   /** Why the last save failed; undefined once a save succeeds. */
   problem: string | undefined;
@@ -159,6 +172,7 @@ export class Persistence {
     }
     // Listening starts after the load: the state just read from the file is not a change to write back.
     const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false);
+    persistence.stateBytes = (await stat(path).catch(() => undefined))?.size ?? 0;
     persistence.tracker = new ChangeTracker(store);
     persistence.based = saved !== undefined;
     if (logs.length > 0) {
@@ -189,7 +203,7 @@ export class Persistence {
     this.based = true;
     this.tracker?.take(); // in the base
     try {
-      writeStateFileSync(this.path, this.store.toData());
+      this.stateBytes = writeStateFileSync(this.path, this.store.toData());
     } catch (e) {
       this.failed(e); // loud, and retried as a checkpoint
     }
@@ -241,7 +255,19 @@ export class Persistence {
 
   private schedule(): void {
     this.dirty = true;
-    if (!this.timer && !this.running) this.timer = setTimeout(() => void this.kick(), this.delayMs);
+    this.count++;
+    if (!this.timer && !this.running) this.arm();
+  }
+
+  /** Looks again in `delayMs` whether a checkpoint is due (see the class). */
+  private arm(): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const paused = this.count === this.seen;
+      this.seen = this.count;
+      if (this.changes.size >= Math.max(MIN_LOG_BYTES, this.stateBytes) || (paused && performance.now() >= this.restUntil)) void this.kick();
+      else this.arm();
+    }, this.delayMs);
   }
 
   private failed(e: unknown): void {
@@ -262,13 +288,13 @@ export class Persistence {
   }
 
   private async loop(): Promise<void> {
-    while (this.dirty) {
+    do {
       this.dirty = false;
       const started = performance.now();
       try {
         // Everything logged so far goes into this checkpoint; what follows goes to the next log file.
         const covered = await this.changes.rotate();
-        await writeStateFile(this.path, this.store.toData());
+        this.stateBytes = await writeStateFile(this.path, this.store.toData());
         this.changes.dropUpTo(covered);
         if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
         this.problem = undefined;
@@ -276,25 +302,16 @@ export class Persistence {
         this.failed(e);
         return; // the retry timer takes over
       }
-      // A big state takes a while to write; resting ten times as long before the next write keeps saving to a
-      // small share of the CPU under a stream of changes (flush() and close() do not wait for the rest).
-      const rest = Math.min(MAX_REST_MS, 10 * (performance.now() - started));
-      if (this.dirty && rest > this.delayMs && !this.flushing)
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, rest);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      this.wake = undefined;
-    }
+      const ended = performance.now();
+      this.restUntil = ended + Math.min(MAX_REST_MS, 10 * (ended - started));
+    } while (this.dirty && this.flushing);
+    // Changes made meanwhile: the next checkpoint is due as any other (flush() does not wait for it).
+    if (this.dirty) this.arm();
   }
 
   /** Resolves once every change made before the call is written; rejects when that save fails. */
   async flush(): Promise<void> {
     this.flushing = true;
-    this.wake?.();
     try {
       if (this.running) await this.running;
       if (this.dirty) await this.kick();

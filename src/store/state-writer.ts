@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { StateData } from "./types.js";
@@ -78,16 +78,18 @@ export async function* stateText(data: StateData): AsyncGenerator<string> {
 
 /**
  * `writeStateFile` at once (the first state of a data file that had none, written with the change that makes it;
- * see persistence.ts): temporary file, sync, rename.
+ * see persistence.ts): temporary file, sync, rename. Returns the file's size.
  */
-export function writeStateFileSync(path: string, data: StateData): void {
+export function writeStateFileSync(path: string, data: StateData): number {
   const temp = tempName(path, process.pid);
   const fd = openSync(temp, "w");
   try {
     for (const piece of statePieces(data)) if (piece !== YIELD) for (let at = 0, b = Buffer.from(piece); at < b.length; ) at += writeSync(fd, b, at);
+    const size = fstatSync(fd).size;
     fsyncSync(fd);
     closeSync(fd);
     renameSync(temp, path);
+    return size;
   } catch (e) {
     try {
       closeSync(fd);
@@ -102,17 +104,20 @@ export function writeStateFileSync(path: string, data: StateData): void {
 /**
  * Writes the whole state (see `stateText`) to a temporary file, which then replaces `path` atomically (a crash
  * never leaves a half-written file). The temporary file is synced to the disk before the rename and the folder
- * after it, so that after a power cut the file is the old or the new state, never an empty one.
+ * after it, so that after a power cut the file is the old or the new state, never an empty one. Resolves with the
+ * file's size.
  */
-export async function writeStateFile(path: string, data: StateData): Promise<void> {
+export async function writeStateFile(path: string, data: StateData): Promise<number> {
   const temp = tempName(path, process.pid);
   const file = await open(temp, "w");
+  let size = 0;
   try {
-    for await (const text of stateText(data)) await file.write(text);
+    for await (const text of stateText(data)) size += (await file.write(text)).bytesWritten;
     await file.sync();
     await file.close();
     await rename(temp, path);
     await syncFolder(path);
+    return size;
   } catch (e) {
     await file.close().catch(() => undefined);
     await rm(temp, { force: true });
