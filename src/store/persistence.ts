@@ -120,7 +120,10 @@ export class Persistence {
   private bulk: Promise<void> | undefined;
   /** Changes not yet in the change log; its next write collects them. */
   private pending = false;
+  /** The write at the end of the event-loop turn of the first change not yet written (see `hold`). */
   private committing: NodeJS.Immediate | undefined;
+  /** Answers waiting for that write. */
+  private turn: { promise: Promise<void>; resolve: () => void } | undefined;
   private tracker: ChangeTracker | undefined;
   /** Whether the data file holds a state the change log's records apply to (see `writeBase`). */
   private based = true;
@@ -190,7 +193,7 @@ export class Persistence {
   private changed(): void {
     if (!this.based) return this.writeBase();
     this.pending = true;
-    this.committing ??= setImmediate(() => void this.hold());
+    this.committing ??= setImmediate(() => this.holdNow());
     this.schedule();
   }
 
@@ -209,12 +212,17 @@ export class Persistence {
     }
   }
 
-  /** The changes committed since the last call (for the change log's next write). */
+  /**
+   * The changes committed since the last call, for the change log's write that follows at once (synchronously):
+   * the answers waiting for them are released (they leave after that write, in a later microtask).
+   */
   private collect(): Change[] {
     if (!this.pending || !this.tracker) return [];
     this.pending = false;
     clearImmediate(this.committing);
     this.committing = undefined;
+    this.turn?.resolve();
+    this.turn = undefined;
     const changes = this.tracker.take();
     if (!changes.some(isBulk)) return changes;
     // Until the checkpoint holds it, a replay of the log would miss it: every answer waits for that checkpoint.
@@ -230,15 +238,21 @@ export class Persistence {
 
   /**
    * What an answer waits for (server.ts): the changes committed so far written to the change log; undefined when
-   * there is nothing to wait for. Without `fsync` they are written at once (an append to the kernel's page cache
-   * takes microseconds, less than a round trip through the thread pool); with `fsync` the disk's wait goes to the
-   * thread pool, shared by every answer waiting meanwhile. A failed write is reported and does not hold answers
-   * back (see `failed`).
+   * there is nothing to wait for. Without `fsync`, the answers wait for one write at the end of the event-loop
+   * turn (an append to the kernel's page cache takes microseconds): the answers of a turn share it, with one look
+   * for changes, and leave together. With `fsync` the disk's wait goes to the thread pool, shared by every answer
+   * waiting meanwhile. A failed write is reported and does not hold answers back (see `failed`).
    */
   hold(): Promise<void> | undefined {
     let written: Promise<void> | undefined;
     if (this.fsync) written = this.changes.written();
-    else this.holdNow();
+    else if (this.pending) {
+      if (!this.turn) {
+        let resolve!: () => void;
+        this.turn = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+      }
+      written = this.turn.promise;
+    }
     const bulk = this.bulk;
     if (!bulk) return written;
     return written ? written.then(() => bulk) : bulk;
