@@ -156,3 +156,26 @@ describe("user patterns in a seed or state file are checked at load", () => {
     expect((await again.get("/v3/moderation/keywords/pats")).body.data.searchTerms).toEqual(["\\d{3}-\\d{4}", "[a-z]+@x\\.com"]);
   });
 });
+
+describe("an action on a one-on-one message by someone outside the conversation", () => {
+  it("stays in that conversation when the state loads again (a delete and an edit by the API, sent by app_system)", async () => {
+    const e = await started();
+    const send = async (text: string) =>
+      (await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text } }, { onBehalfOf: "superhero1" })).body.data.id;
+    const edited = await send("to be edited");
+    const deleted = await send("to be deleted");
+    expect((await e.put(`/v3/messages/${edited}`, { data: { text: "edited" } })).status).toBe(200);
+    expect((await e.del(`/v3/messages/${deleted}`)).status).toBe(200);
+    const state = await exported(e);
+    const actions = state.apps[0].messages.filter((m: { category: string; sender: string }) => m.category === "action" && m.sender === "app_system");
+    expect(actions.map((m: { conversationId: string }) => m.conversationId)).toEqual(["superhero1_user_superhero2", "superhero1_user_superhero2"]);
+    expect(await exported(await reloaded(state))).toEqual(state);
+  });
+
+  it("in a seed file, refuses such a conversation naming an unknown user (a state file may name users deleted since)", () => {
+    const action = { sender: "app_system", receiver: "u1", category: "action", type: "message", data: {} };
+    const seed = (conversationId: string) => ({ apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "u1", name: "U1" }, { uid: "u2", name: "U2" }], messages: [{ ...action, conversationId }] }] });
+    expect(parseState(seed("u1_user_u2"), 1_700_000_000, "seed.json")[0].messages[0].conversationId).toBe("u1_user_u2");
+    expect(() => parseState(seed("nobody_user_u1"), 1_700_000_000, "seed.json")).toThrow("apps[0].messages[0].conversationId names the unknown user nobody");
+  });
+});

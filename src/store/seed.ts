@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { callMessages, type CallParties } from "./call-messages.js";
 import { MEDIA_DOMAIN } from "./calls.js";
-import { conversationIdOf } from "./conversation-ids.js";
+import { conversationIdOf, parseConversationId, userConversationId } from "./conversation-ids.js";
 import { lowerBoundId } from "./messages.js";
 import { ChunkedArray, DocumentError, readDocumentFile } from "./state-reader.js";
 import { PACKAGE_ROOT } from "../paths.js";
@@ -261,11 +261,18 @@ function group(c: Checker, raw: unknown, path: string, createdAt: number, kind: 
 
 const CATEGORIES: readonly MessageCategory[] = ["message", "custom", "interactive", "action", "call"];
 
-/** A stored message; `id` may be left out (the next free id is used) and `conversationId` is derived. */
-function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<MessageRecord, "id" | "conversationId"> & { id?: number } {
+/** `with`: the other user of the one-on-one conversation an action stays in (see `message`). */
+type ReadMessage = Omit<MessageRecord, "id" | "conversationId"> & { id?: number; with?: string };
+
+/**
+ * A stored message; `id` may be left out (the next free id is used) and `conversationId` is derived, but for an
+ * action on a one-on-one message by someone outside the conversation (a moderator's or the API's edit or delete,
+ * sent by app_system): it stays in the conversation of the message it acts on, as its stored id says.
+ */
+function message(c: Checker, raw: unknown, path: string, sentAt: number): ReadMessage {
   const o = c.obj(raw, path);
   const receiverType = c.oneOf(o.receiverType, `${path}.receiverType`, ["user", "group"] as const, "user");
-  const m: Omit<MessageRecord, "id" | "conversationId"> & { id?: number } = {
+  const m: ReadMessage = {
     sender: o.sender === "app_system" ? "app_system" : c.id(o.sender, `${path}.sender`),
     receiverType,
     receiver: c.id(o.receiver, `${path}.receiver`),
@@ -287,6 +294,10 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): Omit<M
   for (const k of ["editedBy", "deletedBy", "pinnedBy"] as const) if (o[k] !== undefined) m[k] = c.intern(c.str(o[k], `${path}.${k}`));
   for (const k of ["quotedMessageId", "pinnedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
   if ((m.pinnedBy === undefined) !== (m.pinnedAt === undefined)) c.fail(`${path}.pinnedAt`, "goes with pinnedBy: give both or neither");
+  if (m.category === "action" && receiverType === "user" && typeof o.conversationId === "string") {
+    const pair = parseConversationId(o.conversationId);
+    if (pair && "uids" in pair && pair.uids.includes(m.receiver) && !pair.uids.includes(m.sender)) m.with = pair.uids.find((u) => u !== m.receiver);
+  }
   return m;
 }
 
@@ -914,7 +925,10 @@ function messages(c: Checker, sources: MessageSource[], refs: Pick<CallContext, 
       if (m.sender !== "app_system" && !refs.isUser(m.sender)) c.fail(`${path}.sender`, `names the unknown user ${m.sender}`);
       if (!(m.receiverType === "user" ? refs.isUser : refs.isGroup)(m.receiver))
         c.fail(`${path}.receiver`, `names the unknown ${m.receiverType} ${m.receiver}`);
-      const conversationId = c.intern(conversationIdOf(m));
+      const other = m.with;
+      if (other !== undefined) delete m.with;
+      if (other !== undefined && !refs.isUser(other)) c.fail(`${path}.conversationId`, `names the unknown user ${other}`);
+      const conversationId = c.intern(other === undefined ? conversationIdOf(m) : userConversationId(m.receiver, other));
       if (m.parentId !== undefined) {
         const parent = out[lowerBoundId(out, m.parentId)];
         if (parent?.id !== m.parentId || parent.conversationId !== conversationId)
