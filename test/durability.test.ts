@@ -288,4 +288,41 @@ describe("change log", () => {
     expect(checkpointAt).toBeGreaterThan(450);
     expect(checkpointAt).toBeLessThan(800);
   });
+
+  it("logs a message screened by a rule as one moderated id, not the whole moderation data, and replays it exactly", async () => {
+    const dir = fresh();
+    const { e, persistence } = await persisted(dir);
+    expect((await e.post("/v3/moderation/keywords", { id: "banned", name: "Banned", searchTerms: ["darn"] })).status).toBe(200);
+    const rule = { id: "no-banned", name: "No banned words", enabled: true, action: ["blockMessage"] };
+    const conditions = [{ entity: "message", operand: "text", operator: "contains", category: "word", isKeywordsReferencePresent: true, value: ["banned"] }];
+    expect((await e.post("/v3/moderation/rules", { ...rule, conditions })).status).toBe(200);
+    expect((await e.post("/v3/moderation/reasons", { id: "rude", name: "Rude" })).status).toBe(200);
+    await persistence.flush();
+    const send = async (text: string) => {
+      const reply = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text } }, { onBehalfOf: "superhero1" });
+      await persistence.hold(); // a write per answer, as on a server answering one request at a time
+      return reply;
+    };
+    for (let i = 0; i < 300; i++) expect((await send(`clean ${i}`)).status).toBe(200);
+    const held = await send("darn it");
+    expect(held.status).toBe(200);
+    const deleted = (await send("to be deleted")).body.data.id;
+    expect((await e.del(`/v3/moderation/messages/${deleted}`)).status).toBe(200);
+    expect((await e.put("/v3/moderation/reasons/rude", { name: "Very rude" })).status).toBe(200);
+    await persistence.hold();
+    const before = plain(e);
+    expect(before.apps[0].moderation.moderated).toHaveLength(301); // 300 clean and the held one; the deleted one is forgotten
+    const copy = killed(dir);
+    const lines = readdirSync(copy)
+      .filter((n) => n.includes(".changes-"))
+      .flatMap((n) => readFileSync(join(copy, n), "utf8").trim().split("\n"));
+    // Each clean message: its id in the moderated ids, without the other 300.
+    const screened = lines.filter((l) => l.includes('["moderated",'));
+    expect(screened.length).toBeGreaterThan(250);
+    for (const line of screened) expect(line.length).toBeLessThan(2_000);
+    // The moderation data whole: only for the held message, and for the delete and the reason's change (one write).
+    expect(lines.filter((l) => l.includes('"moderation",{'))).toHaveLength(2);
+    const after = await persisted(copy);
+    expect(plain(after.e)).toEqual(before);
+  });
 });

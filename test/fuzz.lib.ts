@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { request as httpRequest } from "node:http";
 import { createEmulator } from "../src/index.js";
 import { listen } from "../src/server.js";
+import { ChangeTracker } from "../src/store/change-tracker.js";
 import { APP_ID, MGMT, REST_KEY } from "./helpers.js";
 
 /**
@@ -232,6 +233,9 @@ async function harness(overHttp = false) {
     return ((await res.json()) as { data: { authToken: string } }).data.authToken;
   };
   let authToken = await newToken();
+  // What the change log would take after each request, checking that every change of what is taken by a count
+  // (the moderation data) moved its count.
+  const tracker = new ChangeTracker(emulator.store, true);
 
   const stats: FuzzStats = { requests: 0, serverErrors: 0, nonEnvelope: 0, refusedButChanged: 0, routes: routes.length, byStatus: {}, byCode: {}, failures: [] };
   const fail = (what: string, c: Case, status: number, text: string) => {
@@ -274,6 +278,11 @@ async function harness(overHttp = false) {
     if (status >= 400 && digest(emulator.store.toData()) !== before) {
       stats.refusedButChanged++;
       fail("refused but changed the state", c, status, text);
+    }
+    try {
+      tracker.take();
+    } catch (e) {
+      fail("a change the change log would miss", c, status, (e as Error).message);
     }
   }
 

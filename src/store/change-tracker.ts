@@ -4,6 +4,9 @@ import type { Store } from "./store.js";
 import { GroupedNotes } from "./noted.js";
 import { blockKey, friendKey } from "./relations.js";
 import { byInitiation } from "./calls.js";
+import { defaultModeration } from "./moderation-defaults.js";
+import { firstWhere } from "../util/search.js";
+import type { ModerationData } from "./moderation.js";
 import type { AppData, AuthTokenRecord, CallRecord, ConversationState, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
 
 /**
@@ -25,7 +28,9 @@ export type Change =
   /** Messages stored or changed in place (after-images), and ids deleted for good. */
   | ["messages", string, MessageRecord[], number[]]
   /** Records of a grouped part (see GROUPED) created or changed (after-images), and those removed, as [group, id]. */
-  | ["grouped", string, GroupedPart, unknown[], [string | number, string | number][]];
+  | ["grouped", string, GroupedPart, unknown[], [string | number, string | number][]]
+  /** Ids added to an app's moderated ids (id) and removed (-id), in order; the rest of its moderation data unchanged. */
+  | ["moderated", string, number[]];
 
 type Json = unknown;
 
@@ -33,9 +38,10 @@ type Json = unknown;
  * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
  * the app's meta down to its fields (1). Deeper values are compared by reference. The parts whose classes keep
- * nested state of their own (moderation, management, notifications, campaigns) are compared to the end.
+ * nested state of their own (management, notifications, campaigns) are compared to the end. Moderation, the
+ * largest, counts its changes (see `moderation`).
  */
-const DEPTHS: Record<string, number> = { app: 1, moderation: Infinity, management: Infinity, notifications: Infinity, campaigns: Infinity };
+const DEPTHS: Record<string, number> = { app: 1, management: Infinity, notifications: Infinity, campaigns: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
  * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
@@ -78,8 +84,8 @@ const COUNTED: Record<string, (a: AppState) => number> = {
   threadSubscriptions: (a) => a.threadSubscriptions.version,
   interactions: (a) => a.interactions.version,
 };
-/** The parts whose classes note what changes: messages (there can be millions), the grouped and the counted ones. */
-const NOTED = new Set(["messages", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);
+/** The parts whose classes note what changes: messages (there can be millions), moderation, the grouped and the counted ones. */
+const NOTED = new Set(["messages", "moderation", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);
 
 /** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
 function clone(v: Json, depth: number): Json {
@@ -121,6 +127,10 @@ interface Tracked {
   parts: Map<string, Json>;
   /** The change count of each counted part as last logged. */
   versions: Map<string, number>;
+  /** The moderation data's revision as last logged. */
+  moderation: number;
+  /** With `verify`: the moderation data as last logged (a copy), the moderated ids' changes applied since. */
+  moderationCopy?: Json;
 }
 
 /**
@@ -135,7 +145,14 @@ export class ChangeTracker {
   private order: string[] = [];
   private births: AppData[] = [];
 
-  constructor(private readonly store: Store) {
+  /**
+   * With `verify` (tests), the moderation data is also compared whole with a copy of what was logged, and a change
+   * its revision did not count throws: a mutator that forgot to count would otherwise be lost in a replay.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly verify = false,
+  ) {
     this.take();
   }
 
@@ -173,7 +190,9 @@ export class ChangeTracker {
     state.messages.reloaded = false;
     for (const part of Object.keys(GROUPED) as GroupedPart[]) keyed(part).notes(state).noted = new GroupedNotes();
     const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
-    this.apps.set(appId, { state, parts, versions });
+    state.moderation.noted = [];
+    const moderationCopy = this.verify ? clone(data.moderation, Infinity) : undefined;
+    this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, moderationCopy });
     return data;
   }
 
@@ -194,6 +213,7 @@ export class ChangeTracker {
       out.push(["set", appId, key, state.part(key as keyof AppData)]);
     }
     for (const part of Object.keys(GROUPED) as GroupedPart[]) this.grouped(appId, state, part, out);
+    this.moderation(appId, tracked, out);
     const messages = tracked.state.messages;
     if (messages.reloaded) {
       messages.reloaded = false;
@@ -210,6 +230,24 @@ export class ChangeTracker {
     }
     messages.noted!.clear();
     out.push(["messages", appId, put, gone]);
+  }
+
+  /** The moderation data whole when its revision moved; otherwise the moderated ids added and removed, if any. */
+  private moderation(appId: string, tracked: Tracked, out: Change[]): void {
+    const m = tracked.state.moderation;
+    const moved = m.noted!;
+    m.noted = [];
+    if (m.revision !== tracked.moderation) {
+      tracked.moderation = m.revision;
+      out.push(["set", appId, "moderation", m.toData()]);
+      if (this.verify) tracked.moderationCopy = clone(m.toData(), Infinity);
+      return;
+    }
+    if (moved.length > 0) out.push(["moderated", appId, moved]);
+    if (!this.verify) return;
+    const copy = tracked.moderationCopy as ModerationData;
+    applyModerated(copy.moderated, moved);
+    if (!equal(m.toData(), copy, Infinity)) throw new Error(`the moderation data of app ${appId} changed without its revision moving`);
   }
 
   /** The records of a grouped part noted since the last call. */
@@ -263,6 +301,13 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
           if (app) app.messages = mergeMessages(app.messages, change[2], change[3]);
           break;
         }
+        case "moderated": {
+          const app = appOf(change[1]);
+          if (!app) break;
+          app.moderation ??= defaultModeration(app.app.createdAt);
+          applyModerated(app.moderation.moderated, change[2]);
+          break;
+        }
         case "grouped": {
           const app = appOf(change[1]);
           if (!app) break;
@@ -308,6 +353,18 @@ function groupRecords(
     records.set(id(r), r);
   }
   return byGroup;
+}
+
+/** Applies to moderated ids (ascending) the ids added (id: above the last, see Moderation.noteModerated) and removed (-id), in order. */
+function applyModerated(ids: number[], moved: number[]): void {
+  for (const id of moved) {
+    if (id > 0) {
+      if (ids.length === 0 || ids[ids.length - 1] < id) ids.push(id);
+      continue;
+    }
+    const at = firstWhere(ids, (n) => n >= -id);
+    if (ids[at] === -id) ids.splice(at, 1);
+  }
 }
 
 /** `list` (in id order) with `put` stored or replaced and `gone` removed, still in id order. */

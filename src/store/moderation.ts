@@ -128,12 +128,22 @@ export class Moderation {
   readonly rules = new Map<string, RuleRecord>();
   readonly keywordLists = new Map<string, KeywordListRecord>();
   /** By message id, in the order they were (last) blocked; by status. */
-  readonly blocked = new ReviewQueue<BlockedEntry>((b) => b.message.id, (b) => b.status);
+  readonly blocked = new ReviewQueue<BlockedEntry>((b) => b.message.id, (b) => b.status, () => this.revision++);
   /** By message id, in the order they were (again) flagged; pending or reviewed. */
-  readonly flags = new ReviewQueue<FlagEntry>((f) => f.messageId, (f) => (f.status === "pending" ? "pending" : "reviewed"));
+  readonly flags = new ReviewQueue<FlagEntry>((f) => f.messageId, (f) => (f.status === "pending" ? "pending" : "reviewed"), () => this.revision++);
+  /** Read only: `noteModerated` and `forget` change it. */
   moderated: number[] = [];
   /** Bumped on every change of rules or keyword lists: compiled matchers are cached per version. */
   version = 0;
+  /**
+   * Bumped on every change of what `toData()` holds but the moderated ids (reasons, rules, keyword lists, the
+   * queues and their entries): the change log takes the moderation data whole when it moved, and reads nothing
+   * otherwise (see change-tracker.ts). The moderated ids, which grow with every message while a rule is on, are
+   * noted one by one instead (`noted`).
+   */
+  revision = 0;
+  /** The moderated ids added (id) and removed (-id) since the change log last took them: set by the change tracker. */
+  noted: number[] | undefined;
   /** Enabled rules: 0 keeps the send path free of moderation work. */
   enabledCount = 0;
 
@@ -168,6 +178,7 @@ export class Moderation {
   /** Rules or keyword lists changed. */
   changed(): void {
     this.version++;
+    this.revision++;
     let n = 0;
     for (const r of this.rules.values()) if (current(r).enabled) n++;
     this.enabledCount = n;
@@ -175,14 +186,29 @@ export class Moderation {
 
   /** A message the rules looked at (ids only grow, so a push keeps the order). */
   noteModerated(id: number): void {
-    if (this.moderated.length === 0 || this.moderated[this.moderated.length - 1] < id) this.moderated.push(id);
+    if (this.moderated.length > 0 && this.moderated[this.moderated.length - 1] >= id) return;
+    this.moderated.push(id);
+    this.noted?.push(id);
   }
 
   forget(id: number): void {
     const at = firstWhere(this.moderated, (n) => n >= id);
-    if (this.moderated[at] === id) this.moderated.splice(at, 1);
+    if (this.moderated[at] === id) {
+      this.moderated.splice(at, 1);
+      this.noted?.push(-id);
+    }
     this.blocked.delete(id);
     this.flags.delete(id);
+  }
+
+  /** A reason created, or changed in place. */
+  saveReason(reason: ReasonRecord): void {
+    this.reasons.set(reason.id, reason);
+    this.revision++;
+  }
+
+  deleteReason(id: string): void {
+    if (this.reasons.delete(id)) this.revision++;
   }
 
 }

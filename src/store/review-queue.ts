@@ -16,6 +16,8 @@ export class ReviewQueue<E extends object> {
   constructor(
     private readonly idOf: (entry: E) => number,
     private readonly bucketOf: (entry: E) => string,
+    /** Called on every change of the queue or of an entry (see Moderation.revision). */
+    private readonly changed: () => void = () => {},
   ) {}
 
   get(id: number): E | undefined {
@@ -29,6 +31,7 @@ export class ReviewQueue<E extends object> {
 
   /** Adds an entry at the end of the queue, in place of the entry of the same message (if any). */
   put(entry: E): void {
+    this.changed();
     this.delete(this.idOf(entry));
     this.place.set(entry, this.next++);
     this.byId.set(this.idOf(entry), entry);
@@ -39,6 +42,7 @@ export class ReviewQueue<E extends object> {
   delete(id: number): void {
     const entry = this.byId.get(id);
     if (!entry) return;
+    this.changed();
     this.byId.delete(id);
     this.all.remove(entry);
     this.bucket(this.bucketOf(entry)).remove(entry);
@@ -46,6 +50,7 @@ export class ReviewQueue<E extends object> {
 
   /** Changes an entry (its status) where it stands in the queue. */
   update(entry: E, change: (entry: E) => void): void {
+    this.changed();
     this.bucket(this.bucketOf(entry)).remove(entry);
     change(entry);
     this.bucket(this.bucketOf(entry)).insert(entry);
@@ -58,6 +63,7 @@ export class ReviewQueue<E extends object> {
   }
 
   clear(): void {
+    this.changed();
     this.byId.clear();
     this.all.reset([]);
     this.buckets.clear();

@@ -29,7 +29,7 @@ export const reasons = new Hono<Env>()
     const now = c.get("emulator").clock.now();
     const reason: ReasonRecord = { id, name: body.name as string, createdAt: now, updatedAt: now };
     if (typeof body.description === "string") reason.description = body.description;
-    app.moderation.reasons.set(id, reason);
+    app.moderation.saveReason(reason);
     return ok(c, reasonView(reason, "created"));
   })
 
@@ -50,11 +50,12 @@ export const reasons = new Hono<Env>()
     if (typeof body.name === "string") reason.name = body.name;
     if (typeof body.description === "string") reason.description = body.description;
     reason.updatedAt = c.get("emulator").clock.now();
+    c.get("app").moderation.saveReason(reason);
     return ok(c, reasonView(reason));
   })
 
   .delete("/moderation/reasons/:id", (c) => {
     const reason = pathReason(c);
-    c.get("app").moderation.reasons.delete(reason.id);
+    c.get("app").moderation.deleteReason(reason.id);
     return bareSuccess(c, `The reason with id ${reason.id} has been deleted successfully.`);
   });
