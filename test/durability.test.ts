@@ -18,15 +18,20 @@ vi.mock("node:fs", async (original) => {
 
 const opened: Persistence[] = [];
 afterEach(() => {
+  // A change the change log's look missed (see ChangeTracker's `verify`) is a failed write.
+  for (const p of opened) expect(p.problem).toBeUndefined();
   for (const p of opened.splice(0)) p.close();
   vi.mocked(fdatasyncSync).mockClear();
   vi.mocked(fdatasync).mockClear();
 });
 
-/** An emulator whose state is kept in `dir/state.json`, checkpointed only when flushed (everything else is in the change log). */
+/**
+ * An emulator whose state is kept in `dir/state.json`, checkpointed only when flushed (everything else is in the
+ * change log), and whose change log checks that its look for changes misses none.
+ */
 async function persisted(dir: string, opts: { fsync?: boolean; log?: (line: string) => void } = {}) {
   const e = await emulator();
-  const persistence = await Persistence.open(join(dir, "state.json"), e.store, { now: e.clock.now(), delayMs: 1e9, ...opts });
+  const persistence = await Persistence.open(join(dir, "state.json"), e.store, { now: e.clock.now(), delayMs: 1e9, verify: true, ...opts });
   e.emulator.persistence = persistence; // what the control plane's answers wait for
   opened.push(persistence);
   return { e, persistence };
@@ -41,6 +46,7 @@ async function write(e: TestEmulator, tags: string[]) {
       const headers = r.path.startsWith("/apimgmt") ? { ...MGMT } : { apikey: REST_KEY };
       const reply = await e.call(r.method, r.path, { body: r.body, key: null, headers, onBehalfOf: r.onBehalfOf });
       expect(reply.status, `${w.name}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+      await e.emulator.persistence?.hold(); // a write per answer, as the server makes (see persisted)
       w.keep?.(reply.body, ids);
     }
   }

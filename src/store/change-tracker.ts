@@ -37,11 +37,12 @@ type Json = unknown;
 /**
  * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
- * the app's meta down to its fields (1). Deeper values are compared by reference. The parts whose classes keep
- * nested state of their own (management, notifications, campaigns) are compared to the end. Moderation, the
- * largest, counts its changes (see `moderation`).
+ * the app's meta down to its fields (1); the management data replaces each of its values (an extension's state,
+ * the settings map, the lists) when it changes (2). Deeper values are compared by reference. The parts whose
+ * classes keep nested state of their own (notifications, campaigns) are compared to the end. Moderation, the
+ * largest, counts its changes (see `moderation`). The fuzz test checks these depths (`verify`).
  */
-const DEPTHS: Record<string, number> = { app: 1, management: Infinity, notifications: Infinity, campaigns: Infinity };
+const DEPTHS: Record<string, number> = { app: 1, notifications: Infinity, campaigns: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
  * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
@@ -86,6 +87,10 @@ const COUNTED: Record<string, (a: AppState) => number> = {
 };
 /** The parts whose classes note what changes: messages (there can be millions), moderation, the grouped and the counted ones. */
 const NOTED = new Set(["messages", "moderation", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);
+/** The others, compared at each write, with their depths. */
+const COMPARED = PART_KEYS.filter((key) => !NOTED.has(key)).map((key) => [key, depthOf(key)] as const);
+const COUNTED_PARTS = Object.entries(COUNTED);
+const GROUPED_PARTS = Object.keys(GROUPED) as GroupedPart[];
 
 /** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
 function clone(v: Json, depth: number): Json {
@@ -131,6 +136,8 @@ interface Tracked {
   moderation: number;
   /** With `verify`: the moderation data as last logged (a copy), the moderated ids' changes applied since. */
   moderationCopy?: Json;
+  /** With `verify`: each compared part as last logged, copied to the end. */
+  deep?: Map<string, Json>;
 }
 
 /**
@@ -146,8 +153,9 @@ export class ChangeTracker {
   private births: AppData[] = [];
 
   /**
-   * With `verify` (tests), the moderation data is also compared whole with a copy of what was logged, and a change
-   * its revision did not count throws: a mutator that forgot to count would otherwise be lost in a replay.
+   * With `verify` (tests), what is compared only so deep (DEPTHS) or taken by a count (moderation) is also compared
+   * to the end with a copy of what was logged, and a change the comparison or the count missed throws: a mutator
+   * that broke the rules above would otherwise be lost in a replay.
    */
   constructor(
     private readonly store: Store,
@@ -185,34 +193,37 @@ export class ChangeTracker {
   private track(appId: string, state: AppState): AppData {
     const data = state.toData();
     const parts = new Map<string, Json>();
-    for (const [key, value] of Object.entries(data)) if (!NOTED.has(key)) parts.set(key, clone(value, depthOf(key)));
+    for (const [key, depth] of COMPARED) parts.set(key, clone(data[key], depth));
     state.messages.noted = new Map();
     state.messages.reloaded = false;
-    for (const part of Object.keys(GROUPED) as GroupedPart[]) keyed(part).notes(state).noted = new GroupedNotes();
+    for (const part of GROUPED_PARTS) keyed(part).notes(state).noted = new GroupedNotes();
     const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
     state.moderation.noted = [];
     const moderationCopy = this.verify ? clone(data.moderation, Infinity) : undefined;
-    this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, moderationCopy });
+    const deep = this.verify ? new Map(COMPARED.map(([key]) => [key, clone(data[key], Infinity)])) : undefined;
+    this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, moderationCopy, deep });
     return data;
   }
 
   private diff(appId: string, tracked: Tracked, out: Change[]): void {
     const { state } = tracked;
     // Part by part, the noted ones unread: listing them would cost as much as comparing them.
-    for (const key of PART_KEYS) {
-      if (NOTED.has(key)) continue;
+    for (const [key, depth] of COMPARED) {
       const value = state.part(key);
-      const depth = depthOf(key);
-      if (equal(value, tracked.parts.get(key), depth)) continue;
+      if (equal(value, tracked.parts.get(key), depth)) {
+        if (tracked.deep && !equal(value, tracked.deep.get(key), Infinity)) throw new Error(`the ${key} of app ${appId} changed deeper than it is compared`);
+        continue;
+      }
       tracked.parts.set(key, clone(value, depth));
+      tracked.deep?.set(key, clone(value, Infinity));
       out.push(["set", appId, key, value ?? null]);
     }
-    for (const [key, version] of Object.entries(COUNTED)) {
+    for (const [key, version] of COUNTED_PARTS) {
       if (tracked.versions.get(key) === version(state)) continue;
       tracked.versions.set(key, version(state));
       out.push(["set", appId, key, state.part(key as keyof AppData)]);
     }
-    for (const part of Object.keys(GROUPED) as GroupedPart[]) this.grouped(appId, state, part, out);
+    for (const part of GROUPED_PARTS) this.grouped(appId, state, part, out);
     this.moderation(appId, tracked, out);
     const messages = tracked.state.messages;
     if (messages.reloaded) {
@@ -257,6 +268,7 @@ export class ChangeTracker {
     if (notes.reloaded) out.push(["set", appId, part, state.part(part)]);
     else if (notes.put.size > 0 || notes.gone.length > 0)
       out.push(["grouped", appId, part, image ? [...notes.put].map((r) => image(state, r)) : [...notes.put], notes.gone]);
+    else return;
     notes.clear();
   }
 }

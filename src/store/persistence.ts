@@ -150,7 +150,8 @@ export class Persistence {
   static async open(
     path: string,
     store: Store,
-    opts: { now: number; delayMs?: number; log?: (line: string) => void; fsync?: boolean },
+    /** `verify` (tests): see ChangeTracker. */
+    opts: { now: number; delayMs?: number; log?: (line: string) => void; fsync?: boolean; verify?: boolean },
   ): Promise<Persistence> {
     const doc = await readDataFile(path);
     await prepareWritable(path);
@@ -176,7 +177,7 @@ export class Persistence {
     // Listening starts after the load: the state just read from the file is not a change to write back.
     const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false);
     persistence.stateBytes = (await stat(path).catch(() => undefined))?.size ?? 0;
-    persistence.tracker = new ChangeTracker(store);
+    persistence.tracker = new ChangeTracker(store, opts.verify);
     persistence.based = saved !== undefined;
     if (logs.length > 0) {
       persistence.dirty = true;
