@@ -115,6 +115,12 @@ export function round(t: string): Write[] {
       found: (app) => JSON.stringify(app.notifications?.users ?? []).includes(g),
     },
     {
+      // The same user's record again: a field changed in place.
+      name: "notification mute again",
+      request: () => ({ method: "PUT", path: `${N}/v1/preferences/mute?uid=${a}`, body: { conversations: [{ id: b, type: "oneOnOne" }] } }),
+      found: (app) => JSON.stringify(app.notifications?.users ?? []).includes(`"id":"${b}"`),
+    },
+    {
       name: "bot",
       request: () => ({ method: "POST", path: "/v3/bots", body: { uid: bot, webhookURL: "http://127.0.0.1:9/bot" } }),
       found: (app) => app.bots.some((x: any) => x.uid === bot),

@@ -38,11 +38,12 @@ type Json = unknown;
  * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
  * the app's meta down to its fields (1); the management data replaces each of its values (an extension's state,
- * the settings map, the lists) when it changes (2). Deeper values are compared by reference. The parts whose
- * classes keep nested state of their own (notifications, campaigns) are compared to the end. Moderation, the
- * largest, counts its changes (see `moderation`). The fuzz test checks these depths (`verify`).
+ * the settings map, the lists) when it changes (2); the notification data's lists of records (providers, users'
+ * preferences, push tokens) down to the records' fields (3). Deeper values are compared by reference. Campaigns
+ * keep nested state of their own and are compared to the end. Moderation, the largest, counts its changes (see
+ * `moderation`). The durability and fuzz tests check these depths (`verify`).
  */
-const DEPTHS: Record<string, number> = { app: 1, notifications: Infinity, campaigns: Infinity };
+const DEPTHS: Record<string, number> = { app: 1, notifications: 3, campaigns: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
  * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
