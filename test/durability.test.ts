@@ -59,6 +59,13 @@ function killed(dir: string): string {
   return copy;
 }
 
+/** superhero1 sends superhero2 `text`; resolves once the change-log write a server's answer waits for is made. */
+async function sendHeld(e: TestEmulator, persistence: Persistence, text: string) {
+  const reply = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text } }, { onBehalfOf: "superhero1" });
+  await persistence.hold();
+  return reply;
+}
+
 const plain = (e: TestEmulator) => JSON.parse(JSON.stringify(e.store.toData()));
 const fresh = () => mkdtempSync(join(tmpdir(), "chat-emulator-durable-"));
 
@@ -268,11 +275,7 @@ describe("change log", () => {
     const persistence = await Persistence.open(file, e.store, { now: e.clock.now(), delayMs: 200 });
     opened.push(persistence);
     const logs = () => readdirSync(dir).filter((n) => n.includes(".changes-"));
-    const send = async (text: string) => {
-      const reply = await e.call("POST", "/v3/messages", { body: { receiver: "superhero2", receiverType: "user", data: { text } }, onBehalfOf: "superhero1" });
-      await persistence.hold(); // what the server's answer waits for
-      return reply;
-    };
+    const send = (text: string) => sendHeld(e, persistence, text);
     // The first change writes the base; the second goes to the log, and a pause brings a checkpoint that deletes it.
     expect((await send("base")).status).toBe(200);
     expect((await send("paused")).status).toBe(200);
@@ -304,11 +307,7 @@ describe("change log", () => {
     expect((await e.post("/v3/moderation/rules", { ...rule, conditions })).status).toBe(200);
     expect((await e.post("/v3/moderation/reasons", { id: "rude", name: "Rude" })).status).toBe(200);
     await persistence.flush();
-    const send = async (text: string) => {
-      const reply = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text } }, { onBehalfOf: "superhero1" });
-      await persistence.hold(); // a write per answer, as on a server answering one request at a time
-      return reply;
-    };
+    const send = (text: string) => sendHeld(e, persistence, text);
     for (let i = 0; i < 300; i++) expect((await send(`clean ${i}`)).status).toBe(200);
     const held = await send("darn it");
     expect(held.status).toBe(200);
