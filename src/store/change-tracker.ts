@@ -248,7 +248,7 @@ export class ChangeTracker {
   private moderation(appId: string, tracked: Tracked, out: Change[]): void {
     const m = tracked.state.moderation;
     const moved = m.noted!;
-    m.noted = [];
+    if (moved.length > 0) m.noted = [];
     if (m.revision !== tracked.moderation) {
       tracked.moderation = m.revision;
       out.push(["set", appId, "moderation", m.toData()]);
