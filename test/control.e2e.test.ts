@@ -57,16 +57,20 @@ describe("CLI control flags", () => {
     expect((await fetch(`${cli.url}/v3/users`, { headers: api })).status).toBe(200);
 
     const waiting = control("/requests/wait?method=POST&path=/v3/users&timeoutMs=5000");
-    setTimeout(() => {
-      void fetch(`${cli.url}/v3/users`, {
-        method: "POST",
-        headers: { ...api, "content-type": "application/json" },
-        body: JSON.stringify({ uid: "waited", name: "Waited" }),
-      });
-    }, 50);
+    // The wait answers once the request is in the journal, which may be before the POST's own answer arrives.
+    const posted = new Promise<Response>((resolve, reject) =>
+      setTimeout(() => {
+        fetch(`${cli.url}/v3/users`, {
+          method: "POST",
+          headers: { ...api, "content-type": "application/json" },
+          body: JSON.stringify({ uid: "waited", name: "Waited" }),
+        }).then(resolve, reject);
+      }, 50),
+    );
     const r = await waiting;
     expect(r.status).toBe(200);
     expect((await r.json()).request).toMatchObject({ method: "POST", status: 200, requestBody: { uid: "waited", name: "Waited" } });
+    expect((await posted).status).toBe(200);
   });
 
   it("warns when listening beyond loopback without a token, and not with one (from the environment)", async () => {
