@@ -330,4 +330,37 @@ describe("change log", () => {
     const after = await persisted(copy);
     expect(plain(after.e)).toEqual(before);
   });
+
+  it("replays every change of the notification data (counted, not compared) exactly", async () => {
+    const dir = fresh();
+    const { e, persistence } = await persisted(dir);
+    const N = "/v3/notifications";
+    const creds = (project: string) => ({ project_id: project, client_email: "sa@p1.test", private_key: "key0123456789" });
+    const steps: [string, string, unknown?, string?][] = [
+      ["POST", `${N}/push/v1/providers/fcm`, { providerId: "fcm-a", serviceAccountCreds: creds("p1") }],
+      ["POST", `${N}/push/v1/providers/fcm`, { providerId: "fcm-b", serviceAccountCreds: creds("p1") }],
+      ["PUT", `${N}/push/v1/providers/fcm`, { providerId: "fcm-a", serviceAccountCreds: creds("p2") }],
+      ["PUT", `${N}/push/v1/providers/fcm/default/fcm-b`],
+      ["DELETE", `${N}/push/v1/providers/fcm/fcm-b`],
+      ["PATCH", `${N}/v1/settings`, { preferences: { group: { messagesSetting: 3 } } }],
+      ["DELETE", `${N}/v1/settings`],
+      ["PATCH", `${N}/v1/preferences?uid=superhero2`, { groupPreferences: { groupMessages: 3 } }],
+      ["DELETE", `${N}/v1/preferences?uid=superhero2`],
+      ["PUT", `${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "supergroup", type: "group" }] }],
+      ["DELETE", `${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "supergroup", type: "group" }] }],
+      ["PATCH", `${N}/v1/preferences/timezone?uid=superhero2`, { timezone: "Europe/Paris" }],
+      ["PATCH", `${N}/v1/contact-details`, { email: "s2@example.test" }, "superhero2"],
+      ["DELETE", `${N}/v1/contact-details`, undefined, "superhero2"],
+    ];
+    for (const [method, path, body, onBehalfOf] of steps) {
+      const reply = await e.call(method, path, { body, onBehalfOf });
+      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+      await persistence.hold(); // each change in its own write, checked against a full copy (verify)
+      expect(persistence.problem, `${method} ${path}`).toBeUndefined();
+    }
+    const before = plain(e);
+    expect(before.apps[0].notifications.pushProviders).toMatchObject([{ providerId: "fcm-a", isDefault: true, fields: { serviceAccountCreds: { project_id: "p2" } } }]);
+    const after = await persisted(killed(dir));
+    expect(plain(after.e)).toEqual(before);
+  });
 });

@@ -38,12 +38,11 @@ type Json = unknown;
  * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
  * the app's meta down to its fields (1); the management data replaces each of its values (an extension's state,
- * the settings map, the lists) when it changes (2); the notification data's lists of records (providers, users'
- * preferences, push tokens) down to the records' fields (3). Deeper values are compared by reference. Campaigns
- * keep nested state of their own and are compared to the end. Moderation, the largest, counts its changes (see
- * `moderation`). The durability and fuzz tests check these depths (`verify`).
+ * the settings map, the lists) when it changes (2). Deeper values are compared by reference. Campaigns keep
+ * nested state of their own and are compared to the end. The durability and fuzz tests check these depths
+ * (`verify`).
  */
-const DEPTHS: Record<string, number> = { app: 1, notifications: 3, campaigns: Infinity };
+const DEPTHS: Record<string, number> = { app: 1, campaigns: Infinity };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
  * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
@@ -78,13 +77,15 @@ type Keyed = {
 };
 const keyed = (part: GroupedPart) => GROUPED[part] as unknown as Keyed;
 /**
- * The parts whose classes count their changes (their records are private to them): taken whole when the count
- * moved, not read otherwise.
+ * The parts whose classes count their changes: taken whole when the count moved, not read otherwise. The
+ * notification data grows with use (each user's preferences, push tokens); moderation, which counts its changes
+ * too, has its own entry (see `moderation`).
  */
 const COUNTED: Record<string, (a: AppState) => number> = {
   savedMessages: (a) => a.savedMessages.version,
   threadSubscriptions: (a) => a.threadSubscriptions.version,
   interactions: (a) => a.interactions.version,
+  notifications: (a) => a.notifications.revision,
 };
 /** The parts whose classes note what changes: messages (there can be millions), moderation, the grouped and the counted ones. */
 const NOTED = new Set(["messages", "moderation", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);
@@ -137,7 +138,7 @@ interface Tracked {
   moderation: number;
   /** With `verify`: the moderation data as last logged (a copy), the moderated ids' changes applied since. */
   moderationCopy?: Json;
-  /** With `verify`: each compared part as last logged, copied to the end. */
+  /** With `verify`: each compared or counted part as last logged, copied to the end. */
   deep?: Map<string, Json>;
 }
 
@@ -154,7 +155,7 @@ export class ChangeTracker {
   private births: AppData[] = [];
 
   /**
-   * With `verify` (tests), what is compared only so deep (DEPTHS) or taken by a count (moderation) is also compared
+   * With `verify` (tests), what is compared only so deep (DEPTHS) or taken by a count (COUNTED, moderation) is also compared
    * to the end with a copy of what was logged, and a change the comparison or the count missed throws: a mutator
    * that broke the rules above would otherwise be lost in a replay.
    */
@@ -201,7 +202,7 @@ export class ChangeTracker {
     const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
     state.moderation.noted = [];
     const moderationCopy = this.verify ? clone(data.moderation, Infinity) : undefined;
-    const deep = this.verify ? new Map(COMPARED.map(([key]) => [key, clone(data[key], Infinity)])) : undefined;
+    const deep = this.verify ? new Map([...COMPARED.map(([key]) => key), ...Object.keys(COUNTED)].map((key) => [key, clone(data[key as keyof AppData], Infinity)])) : undefined;
     this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, moderationCopy, deep });
     return data;
   }
@@ -220,9 +221,16 @@ export class ChangeTracker {
       out.push(["set", appId, key, value ?? null]);
     }
     for (const [key, version] of COUNTED_PARTS) {
-      if (tracked.versions.get(key) === version(state)) continue;
+      const moved = tracked.versions.get(key) !== version(state);
+      if (!moved && !tracked.deep) continue;
+      const value = state.part(key as keyof AppData);
+      if (!moved) {
+        if (!equal(value, tracked.deep!.get(key), Infinity)) throw new Error(`the ${key} of app ${appId} changed without its count moving`);
+        continue;
+      }
       tracked.versions.set(key, version(state));
-      out.push(["set", appId, key, state.part(key as keyof AppData)]);
+      tracked.deep?.set(key, clone(value, Infinity));
+      out.push(["set", appId, key, value]);
     }
     for (const part of GROUPED_PARTS) this.grouped(appId, state, part, out);
     this.moderation(appId, tracked, out);

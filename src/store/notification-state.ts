@@ -67,14 +67,47 @@ export function emptyNotifications(): NotificationsData {
   return { pushProviders: [], channels: {}, users: [], tokens: [] };
 }
 
-/** Live notification state of one app, with the indexes the outbox reads (tokens by user). */
+/**
+ * Live notification state of one app, with the indexes the outbox reads (tokens by user). Its maps are changed
+ * through its methods; a record changed in place (a user's preferences, a provider's fields) is followed by
+ * `touch()`.
+ */
 export class NotificationState {
-  settings: JsonObject | undefined;
   readonly pushProviders = new Map<string, PushProviderRecord>();
-  channels: Partial<Record<ChannelProviderName, JsonObject>> = {};
   readonly users = new Map<string, UserNotificationRecord>();
   readonly tokens = new Map<string, PushTokenRecord>();
   readonly tokensByUser = new Map<string, Map<string, PushTokenRecord>>();
+  /**
+   * Bumped on every change of what `toData()` holds: the change log takes the notification data whole when it
+   * moved, and reads nothing otherwise (see change-tracker.ts).
+   */
+  revision = 0;
+  #settings: JsonObject | undefined;
+  #channels: Partial<Record<ChannelProviderName, JsonObject>> = {};
+
+  get settings(): JsonObject | undefined {
+    return this.#settings;
+  }
+
+  set settings(settings: JsonObject | undefined) {
+    this.#settings = settings;
+    this.revision++;
+  }
+
+  get channels(): Partial<Record<ChannelProviderName, JsonObject>> {
+    return this.#channels;
+  }
+
+  /** Replaced whole, never changed in place. */
+  set channels(channels: Partial<Record<ChannelProviderName, JsonObject>>) {
+    this.#channels = channels;
+    this.revision++;
+  }
+
+  /** A record changed in place. */
+  touch(): void {
+    this.revision++;
+  }
 
   load(data: NotificationsData | undefined): void {
     const d = structuredClone(data ?? emptyNotifications());
@@ -92,11 +125,11 @@ export class NotificationState {
   toData(): NotificationsData {
     const data: NotificationsData = {
       pushProviders: [...this.pushProviders.values()],
-      channels: this.channels,
+      channels: this.#channels,
       users: [...this.users.values()],
       tokens: [...this.tokens.values()],
     };
-    if (this.settings) data.settings = this.settings;
+    if (this.#settings) data.settings = this.#settings;
     return data;
   }
 
@@ -119,15 +152,26 @@ export class NotificationState {
     return this.users.get(uid);
   }
 
-  /** The user's record, created on first change. */
+  /** The user's record, created on first change: the caller changes it at once (counted here). */
   ensureUser(uid: string): UserNotificationRecord {
+    this.revision++;
     let u = this.users.get(uid);
     if (!u) this.users.set(uid, (u = { uid }));
     return u;
   }
 
+  putProvider(p: PushProviderRecord): void {
+    this.pushProviders.set(providerKey(p.kind, p.providerId), p);
+    this.revision++;
+  }
+
+  deleteProvider(kind: ProviderKind, providerId: string): void {
+    if (this.pushProviders.delete(providerKey(kind, providerId))) this.revision++;
+  }
+
   addToken(t: PushTokenRecord): void {
     this.removeToken(t.pushToken);
+    this.revision++;
     this.tokens.set(t.pushToken, t);
     let mine = this.tokensByUser.get(t.uid);
     if (!mine) this.tokensByUser.set(t.uid, (mine = new Map()));
@@ -137,6 +181,7 @@ export class NotificationState {
   removeToken(pushToken: string): void {
     const t = this.tokens.get(pushToken);
     if (!t) return;
+    this.revision++;
     this.tokens.delete(pushToken);
     const mine = this.tokensByUser.get(t.uid);
     mine?.delete(pushToken);
@@ -148,7 +193,7 @@ export class NotificationState {
   }
 
   forgetUser(uid: string): void {
-    this.users.delete(uid);
+    if (this.users.delete(uid)) this.revision++;
     for (const t of this.tokensOf(uid)) this.removeToken(t.pushToken);
   }
 }

@@ -213,7 +213,10 @@ export const userPreferences = {
     const user = queryUser(c);
     const app = c.get("app");
     const record = app.notifications.user(user.uid);
-    if (record) delete record.preferences;
+    if (record?.preferences) {
+      delete record.preferences;
+      app.notifications.touch();
+    }
     return updateShapeView(app, user.uid);
   },
   muted(c: Ctx): { mutedConversations: MutedConversation[] } {
@@ -234,10 +237,12 @@ export const userPreferences = {
   async unmute(c: Ctx): Promise<void> {
     const user = queryUser(c);
     const list = conversationsOf((await readBody(c)) as JsonObject, false);
-    const record = c.get("app").notifications.user(user.uid);
+    const notifications = c.get("app").notifications;
+    const record = notifications.user(user.uid);
     if (record?.muted) {
       const gone = new Set(list.map((m) => `${m.type}/${m.id}`));
       record.muted = record.muted.filter((m) => !gone.has(`${m.type}/${m.id}`));
+      notifications.touch();
     }
   },
   timezone: (c: Ctx): JsonObject => ({ timezone: c.get("app").notifications.user(queryUser(c).uid)?.timezone ?? "UTC" }),
@@ -303,10 +308,12 @@ export const preferences = new Hono<Env>()
   })
   .delete("/notifications/v1/contact-details", (c) => {
     const user = onBehalfOf(c, "required");
-    const record = c.get("app").notifications.user(user.uid);
+    const notifications = c.get("app").notifications;
+    const record = notifications.user(user.uid);
     if (record) {
       delete record.email;
       delete record.phno;
+      notifications.touch();
     }
     return ok(c, SUCCESS);
   });

@@ -111,7 +111,7 @@ function pushProviderRoutes(kind: ProviderKind, schema: Schema, createdReply: (a
       if (app.notifications.provider(kind, providerId)) throw apiError("ERR_PROVIDER_ALREADY_EXISTS", { provider: `${kind.toUpperCase()} provider ${providerId}` });
       const now = c.get("emulator").clock.now();
       const isDefault = app.notifications.providersOf(kind).length === 0;
-      app.notifications.pushProviders.set(`${kind}/${providerId}`, { kind, providerId, isDefault, fields: pick(body, schema), createdAt: now, updatedAt: now });
+      app.notifications.putProvider({ kind, providerId, isDefault, fields: pick(body, schema), createdAt: now, updatedAt: now });
       return ok(c, createdReply(app));
     })
     .put(base, async (c) => {
@@ -124,21 +124,26 @@ function pushProviderRoutes(kind: ProviderKind, schema: Schema, createdReply: (a
         fields.serviceAccountCreds = { ...(p.fields.serviceAccountCreds as JsonObject), ...(fields.serviceAccountCreds as JsonObject) };
       p.fields = { ...p.fields, ...fields };
       p.updatedAt = c.get("emulator").clock.now();
+      c.get("app").notifications.touch();
       return ok(c, SUCCESS);
     })
     .delete(`${base}/:providerId`, (c) => {
       const app = c.get("app");
       const p = pathProvider(app, kind, c.req.param("providerId"));
-      app.notifications.pushProviders.delete(`${kind}/${p.providerId}`);
+      app.notifications.deleteProvider(kind, p.providerId);
       // The default moves to the oldest remaining provider, so tokens without a providerId keep working.
       const next = app.notifications.providersOf(kind)[0];
-      if (p.isDefault && next) next.isDefault = true;
+      if (p.isDefault && next) {
+        next.isDefault = true;
+        app.notifications.touch();
+      }
       return ok(c, SUCCESS);
     })
     .put(`${base}/default/:providerId`, (c) => {
       const app = c.get("app");
       const p = pathProvider(app, kind, c.req.param("providerId"));
       for (const other of app.notifications.providersOf(kind)) other.isDefault = other === p;
+      app.notifications.touch();
       return ok(c, SUCCESS);
     });
 }
