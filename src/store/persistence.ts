@@ -113,6 +113,7 @@ export class Persistence {
   private stateBytes = 0;
   /** No checkpoint for a pause before this (performance.now()); see MAX_REST_MS. */
   private restUntil = 0;
+  private closed = false;
   private readonly unsubscribe: () => void;
   /** Why the last save failed; undefined once a save succeeds. */
   problem: string | undefined;
@@ -276,6 +277,7 @@ export class Persistence {
 
   /** Looks again in `delayMs` whether a checkpoint is due (see the class). */
   private arm(): void {
+    if (this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       const paused = this.count === this.seen;
@@ -337,6 +339,7 @@ export class Persistence {
   }
 
   close(): void {
+    this.closed = true;
     this.holdNow();
     clearTimeout(this.timer);
     clearImmediate(this.committing);
