@@ -363,4 +363,45 @@ describe("change log", () => {
     const after = await persisted(killed(dir));
     expect(plain(after.e)).toEqual(before);
   });
+
+  it("logs a membership change alone, not the whole group, and replays members and bans in their order", async () => {
+    const dir = fresh();
+    const { e, persistence } = await persisted(dir);
+    const uids = Array.from({ length: 200 }, (_, i) => `crowd${i}`);
+    for (const uid of uids) expect((await e.post("/v3/users", { uid, name: uid })).status).toBe(200);
+    const created = await e.post("/v3/groups", { guid: "crowd", name: "Crowd", type: "public", owner: "crowd0", members: { participants: uids.slice(1) } });
+    expect(created.status).toBe(200);
+    await persistence.hold();
+    const lines = () =>
+      readdirSync(dir)
+        .filter((n) => n.includes(".changes-"))
+        .flatMap((n) => readFileSync(join(dir, n), "utf8").trim().split("\n"));
+    const step = async (method: string, path: string, body?: unknown) => {
+      const before = lines().length;
+      const reply = await e.call(method, path, { body });
+      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+      await persistence.hold();
+      const added = lines().slice(before);
+      // A membership change (with the action message it sends) is a line of a few KB, not the group's 200 members.
+      for (const line of added) expect(line.length, `${method} ${path}`).toBeLessThan(4_000);
+      expect(added.some((l) => l.includes('["people",'))).toBe(true);
+    };
+    await step("POST", "/v3/groups/crowd/members", { participants: ["superhero1"] });
+    await step("PUT", "/v3/groups/crowd/members/superhero1", { scope: "admin" });
+    await step("DELETE", "/v3/groups/crowd/members/crowd5");
+    await step("POST", "/v3/groups/crowd/bannedusers/crowd6");
+    await step("DELETE", "/v3/groups/crowd/bannedusers/crowd6");
+    await step("POST", "/v3/groups/crowd/bannedusers/crowd7");
+    await step("POST", "/v3/groups/crowd/members", { participants: ["crowd5"] }); // back, at the end of the join order
+    // The group changed too, in the same write: taken whole.
+    expect((await e.put("/v3/groups/crowd", { name: "Crowd renamed" })).status).toBe(200);
+    expect((await e.post("/v3/groups/crowd/members", { participants: ["crowd6"] })).status).toBe(200);
+    await persistence.hold();
+    const before = plain(e);
+    const group = before.apps[0].groups.find((g: { guid: string }) => g.guid === "crowd");
+    expect(group.members.map((m: { uid: string }) => m.uid).slice(-3)).toEqual(["superhero1", "crowd5", "crowd6"]);
+    expect(group.bannedUsers.map((b: { uid: string }) => b.uid)).toEqual(["crowd7"]);
+    const after = await persisted(killed(dir));
+    expect(plain(after.e)).toEqual(before);
+  });
 });

@@ -7,7 +7,8 @@ import { byInitiation } from "./calls.js";
 import { defaultModeration } from "./moderation-defaults.js";
 import { firstWhere } from "../util/search.js";
 import type { ModerationData } from "./moderation.js";
-import type { AppData, AuthTokenRecord, CallRecord, ConversationState, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
+import type { AppData, AuthTokenRecord, CallRecord, ConversationState, GroupData, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
+import type { PeopleNotes } from "./groups.js";
 
 /**
  * One change of the saved state, as the change log holds it (JSON). Each carries the after-image of what it
@@ -30,7 +31,9 @@ export type Change =
   /** Records of a grouped part (see GROUPED) created or changed (after-images), and those removed, as [group, id]. */
   | ["grouped", string, GroupedPart, unknown[], [string | number, string | number][]]
   /** Ids added to an app's moderated ids (id) and removed (-id), in order; the rest of its moderation data unchanged. */
-  | ["moderated", string, number[]];
+  | ["moderated", string, number[]]
+  /** A group's members and bans added or changed (a record) and removed (null), in order; the group itself unchanged. */
+  | ["people", string, string, PeopleNotes["members"], PeopleNotes["bans"]];
 
 type Json = unknown;
 
@@ -58,7 +61,10 @@ const GROUPED = {
     group: ONE,
     id: (g: GroupRecord) => g.guid,
     notes: (a: AppState) => a.groups.notes,
-    image: (a: AppState, g: GroupRecord) => a.groups.dataOf(g),
+    // A group new to the log with its members and bans; one the log has, alone (its membership goes by "people").
+    image: (a: AppState, g: GroupRecord) => (a.groups.bornNoted!.has(g) ? a.groups.dataOf(g) : { ...g }),
+    merge: (r: GroupData | GroupRecord, before: GroupData | undefined) =>
+      "members" in r ? r : { ...r, members: before?.members ?? [], bannedUsers: before?.bannedUsers ?? [] },
   },
   calls: { group: ONE, id: (c: CallRecord) => c.sessionId, notes: (a: AppState) => a.calls.notes, order: byInitiation },
   friends: { group: ONE, id: friendKey, notes: (a: AppState) => a.relations.friendNotes },
@@ -72,6 +78,8 @@ type Keyed = {
   id(r: unknown): string | number;
   notes(a: AppState): { noted: GroupedNotes<unknown> | undefined };
   image?(a: AppState, r: unknown): unknown;
+  /** A replayed record as stored, from its logged image and the record it replaces (groups: their people). */
+  merge?(r: unknown, before: unknown): unknown;
   /** The order of a part kept sorted (calls, by initiation), when it is not the order of creation. */
   order?(a: unknown, b: unknown): number;
 };
@@ -199,6 +207,8 @@ export class ChangeTracker {
     state.messages.noted = new Map();
     state.messages.reloaded = false;
     for (const part of GROUPED_PARTS) keyed(part).notes(state).noted = new GroupedNotes();
+    state.groups.peopleNoted = new Map();
+    state.groups.bornNoted = new Set();
     const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
     state.moderation.noted = [];
     const moderationCopy = this.verify ? clone(data.moderation, Infinity) : undefined;
@@ -232,7 +242,9 @@ export class ChangeTracker {
       tracked.deep?.set(key, clone(value, Infinity));
       out.push(["set", appId, key, value]);
     }
+    this.people(appId, state, out);
     for (const part of GROUPED_PARTS) this.grouped(appId, state, part, out);
+    if (state.groups.bornNoted!.size > 0) state.groups.bornNoted = new Set();
     this.moderation(appId, tracked, out);
     const messages = tracked.state.messages;
     if (messages.reloaded) {
@@ -250,6 +262,18 @@ export class ChangeTracker {
     }
     messages.noted!.clear();
     out.push(["messages", appId, put, gone]);
+  }
+
+  /** The membership changes of the groups the log has (not new to it, nor all reloaded). */
+  private people(appId: string, state: AppState, out: Change[]): void {
+    const { groups } = state;
+    if (groups.peopleNoted!.size === 0) return;
+    if (!groups.notes.noted!.reloaded)
+      for (const [guid, { members, bans }] of groups.peopleNoted!) {
+        const group = groups.get(guid);
+        if (group && !groups.bornNoted!.has(group)) out.push(["people", appId, guid, members, bans]);
+      }
+    groups.peopleNoted = new Map();
   }
 
   /** The moderation data whole when its revision moved; otherwise the moderated ids added and removed, if any. */
@@ -329,11 +353,20 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
           applyModerated(app.moderation.moderated, change[2]);
           break;
         }
+        case "people": {
+          const app = appOf(change[1]);
+          const byGroup = app && grouped.get(app)?.get("groups");
+          const group = (byGroup ? byGroup.get(0)?.get(change[2]) : app?.groups.find((g) => g.guid === change[2])) as GroupData | undefined;
+          if (!group) break;
+          applyPeople(group.members, change[3]);
+          applyPeople(group.bannedUsers, change[4]);
+          break;
+        }
         case "grouped": {
           const app = appOf(change[1]);
           if (!app) break;
           const part = change[2];
-          const { group, id } = keyed(part);
+          const { group, id, merge } = keyed(part);
           let parts = grouped.get(app);
           if (!parts) grouped.set(app, (parts = new Map()));
           let byGroup = parts.get(part);
@@ -346,7 +379,7 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
           for (const r of change[3]) {
             let records = byGroup.get(group(r));
             if (!records) byGroup.set(group(r), (records = new Map()));
-            records.set(id(r), r);
+            records.set(id(r), merge ? merge(r, records.get(id(r))) : r);
           }
           break;
         }
@@ -385,6 +418,17 @@ function applyModerated(ids: number[], moved: number[]): void {
     }
     const at = firstWhere(ids, (n) => n >= -id);
     if (ids[at] === -id) ids.splice(at, 1);
+  }
+}
+
+/** Applies to a group's members (or bans), in join order, the records added or changed and the uids removed (null), in order. */
+function applyPeople<R extends { uid: string }>(list: R[], ops: [string, R | null][]): void {
+  for (const [uid, record] of ops) {
+    const at = list.findIndex((r) => r.uid === uid);
+    if (record === null) {
+      if (at !== -1) list.splice(at, 1);
+    } else if (at === -1) list.push(record);
+    else list[at] = record;
   }
 }
 

@@ -29,6 +29,12 @@ export interface Membership {
   readonly bans: Map<string, BanRecord>;
 }
 
+/** What happened to one group's members and bans, in order: a record added or changed, or [uid, null] removed. */
+export interface PeopleNotes {
+  members: [string, MemberRecord | null][];
+  bans: [string, BanRecord | null][];
+}
+
 /**
  * The groups of one app with every index their endpoints read: sorted orders for each `sortBy`, type and tag
  * sets, the members and bans of each group, and each user's groups. Only this class changes them, so the
@@ -49,8 +55,15 @@ export class Groups {
   readonly byTouched = byKey(touchedAt);
   readonly byType = new Map<GroupType, Set<GroupRecord>>();
   readonly byTag = new Map<string, Set<GroupRecord>>();
-  /** The groups created, changed (their members and bans included) or deleted since the change log last looked. */
+  /** The groups created, changed or deleted since the change log last looked. */
   readonly notes = new Noting<GroupRecord>();
+  /**
+   * The members and bans added, changed or removed since the change log last looked, by group: a membership
+   * change is logged alone, not with the whole group (set by the change tracker).
+   */
+  peopleNoted: Map<string, PeopleNotes> | undefined;
+  /** The groups created since the change log last looked: logged with their members and bans (set by the change tracker). */
+  bornNoted: Set<GroupRecord> | undefined;
   /** Told of every member who joins or leaves a group (the conversation index follows memberships). */
   onMembership?: (guid: string, uid: string) => void;
 
@@ -73,6 +86,8 @@ export class Groups {
     }
     for (const index of this.indexes()) index.reset(records, groups);
     this.notes.reload();
+    this.peopleNoted?.clear();
+    this.bornNoted?.clear();
   }
 
   /** Remembers the index orders for `copy`, a copy of `toData()` taken now (snapshots). */
@@ -98,10 +113,19 @@ export class Groups {
     return { ...g, members: [...p.members.values()], bannedUsers: [...p.bans.values()] };
   }
 
-  /** A group, or one of its members or bans, was changed in place (the change log then takes it). */
-  touch(guid: string): void {
-    const g = this.byId.get(guid);
-    if (g) this.notes.put(g);
+  /** A member's record was changed in place (the change log then takes it). */
+  touchMember(guid: string, uid: string): void {
+    const member = this.member(guid, uid);
+    if (member) this.notePerson(guid, "members", uid, member);
+  }
+
+  private notePerson(guid: string, kind: "members", uid: string, record: MemberRecord | null): void;
+  private notePerson(guid: string, kind: "bans", uid: string, record: BanRecord | null): void;
+  private notePerson(guid: string, kind: keyof PeopleNotes, uid: string, record: MemberRecord | BanRecord | null): void {
+    if (!this.peopleNoted) return;
+    let notes = this.peopleNoted.get(guid);
+    if (!notes) this.peopleNoted.set(guid, (notes = { members: [], bans: [] }));
+    (notes[kind] as [string, unknown][]).push([uid, record]);
   }
 
   get size(): number {
@@ -118,6 +142,7 @@ export class Groups {
     for (const index of this.indexes()) index.insert(group);
     this.indexAttributes(group);
     this.notes.put(group);
+    this.bornNoted?.add(group);
   }
 
   /** Applies `change` to a group, keeping every index in step. */
@@ -167,7 +192,7 @@ export class Groups {
     let mine = this.userGroups.get(member.uid);
     if (!mine) this.userGroups.set(member.uid, (mine = new Map()));
     mine.set(guid, member);
-    this.touch(guid);
+    this.notePerson(guid, "members", member.uid, member);
     this.onMembership?.(guid, member.uid);
   }
 
@@ -176,7 +201,7 @@ export class Groups {
     const mine = this.userGroups.get(uid);
     mine?.delete(guid);
     if (mine?.size === 0) this.userGroups.delete(uid);
-    this.touch(guid);
+    this.notePerson(guid, "members", uid, null);
     this.onMembership?.(guid, uid);
   }
 
@@ -189,13 +214,13 @@ export class Groups {
   addBan(guid: string, ban: BanRecord): void {
     this.people.get(guid)!.bans.set(ban.uid, ban);
     addTo(this.userBans, ban.uid, guid);
-    this.touch(guid);
+    this.notePerson(guid, "bans", ban.uid, ban);
   }
 
   removeBan(guid: string, uid: string): void {
     this.people.get(guid)?.bans.delete(uid);
     removeFrom(this.userBans, uid, guid);
-    this.touch(guid);
+    this.notePerson(guid, "bans", uid, null);
   }
 
   /** A deleted user leaves every group and ban list (quietly: there is nobody left to tell). */

@@ -195,7 +195,7 @@ export function makeAdmin(app: AppState, now: number, group: GroupRecord, user: 
   } else if (member.scope !== "admin") {
     const old = member.scope;
     member.scope = "admin";
-    app.groups.touch(group.guid);
+    app.groups.touchMember(group.guid, user.uid);
     recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: "admin", old } });
   }
 }
@@ -262,7 +262,7 @@ export function changeScope(
   if (member.scope === scope) throw apiError("ERR_SAME_SCOPE", { uid: user.uid, scope, guid: group.guid });
   const old = member.scope;
   member.scope = scope;
-  app.groups.touch(group.guid);
+  app.groups.touchMember(group.guid, user.uid);
   recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: scope, old } });
   return member;
 }
