@@ -6,7 +6,8 @@ import { blockKey, friendKey } from "./relations.js";
 import { byInitiation } from "./calls.js";
 import { defaultModeration } from "./moderation-defaults.js";
 import { firstWhere } from "../util/search.js";
-import type { ModerationData } from "./moderation.js";
+import { blockedId, flagId, type BlockedEntry, type FlagEntry, type ModerationData } from "./moderation.js";
+import { applyQueueOps, type QueueOp } from "./review-queue.js";
 import type { AppData, AuthTokenRecord, CallRecord, ConversationState, GroupData, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
 import type { PeopleNotes } from "./groups.js";
 
@@ -32,6 +33,8 @@ export type Change =
   | ["grouped", string, GroupedPart, unknown[], [string | number, string | number][]]
   /** Ids added to an app's moderated ids (id) and removed (-id), in order; the rest of its moderation data unchanged. */
   | ["moderated", string, number[]]
+  /** Changes of an app's blocked-message queue or flags, in order (see review-queue.ts). */
+  | ["queued", string, "blocked" | "flags", QueueOp<unknown>[]]
   /** A group's members and bans added or changed (a record) and removed (null), in order; the group itself unchanged. */
   | ["people", string, string, PeopleNotes["members"], PeopleNotes["bans"]];
 
@@ -211,6 +214,7 @@ export class ChangeTracker {
     state.groups.bornNoted = new Set();
     const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
     state.moderation.noted = [];
+    state.moderation.queued = { blocked: [], flags: [] };
     const moderationCopy = this.verify ? clone(data.moderation, Infinity) : undefined;
     const deep = this.verify ? new Map([...COMPARED.map(([key]) => key), ...Object.keys(COUNTED)].map((key) => [key, clone(data[key as keyof AppData], Infinity)])) : undefined;
     this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, moderationCopy, deep });
@@ -276,11 +280,13 @@ export class ChangeTracker {
     groups.peopleNoted = new Map();
   }
 
-  /** The moderation data whole when its revision moved; otherwise the moderated ids added and removed, if any. */
+  /** The moderation data whole when its revision moved; otherwise the changes of its moderated ids and queues, if any. */
   private moderation(appId: string, tracked: Tracked, out: Change[]): void {
     const m = tracked.state.moderation;
     const moved = m.noted!;
+    const queued = m.queued!;
     if (moved.length > 0) m.noted = [];
+    if (queued.blocked.length > 0 || queued.flags.length > 0) m.queued = { blocked: [], flags: [] };
     if (m.revision !== tracked.moderation) {
       tracked.moderation = m.revision;
       out.push(["set", appId, "moderation", m.toData()]);
@@ -288,9 +294,12 @@ export class ChangeTracker {
       return;
     }
     if (moved.length > 0) out.push(["moderated", appId, moved]);
+    for (const kind of QUEUES) if (queued[kind].length > 0) out.push(["queued", appId, kind, queued[kind] as QueueOp<unknown>[]]);
     if (!this.verify) return;
+    // The copy gets what a replay would, from a copy of what was logged (the entries are live until serialized).
     const copy = tracked.moderationCopy as ModerationData;
     applyModerated(copy.moderated, moved);
+    for (const kind of QUEUES) applyQueued(copy, kind, clone(queued[kind], Infinity) as QueueOp<unknown>[]);
     if (!equal(m.toData(), copy, Infinity)) throw new Error(`the moderation data of app ${appId} changed without its revision moving`);
   }
 
@@ -362,6 +371,13 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
           applyPeople(group.bannedUsers, change[4]);
           break;
         }
+        case "queued": {
+          const app = appOf(change[1]);
+          if (!app) break;
+          app.moderation ??= defaultModeration(app.app.createdAt);
+          applyQueued(app.moderation, change[2], change[3]);
+          break;
+        }
         case "grouped": {
           const app = appOf(change[1]);
           if (!app) break;
@@ -419,6 +435,14 @@ function applyModerated(ids: number[], moved: number[]): void {
     const at = firstWhere(ids, (n) => n >= -id);
     if (ids[at] === -id) ids.splice(at, 1);
   }
+}
+
+const QUEUES = ["blocked", "flags"] as const;
+
+/** Applies a queue's logged changes to moderation data in file form. */
+function applyQueued(data: ModerationData, kind: (typeof QUEUES)[number], ops: QueueOp<unknown>[]): void {
+  if (kind === "blocked") applyQueueOps(data.blocked, ops as QueueOp<BlockedEntry>[], blockedId);
+  else applyQueueOps(data.flags, ops as QueueOp<FlagEntry>[], flagId);
 }
 
 /** Applies to a group's members (or bans), in join order, the records added or changed and the uids removed (null), in order. */

@@ -1,6 +1,6 @@
 import type { JsonObject, MessageRecord } from "./types.js";
 import { defaultModeration } from "./moderation-defaults.js";
-import { ReviewQueue } from "./review-queue.js";
+import { ReviewQueue, type QueueOp } from "./review-queue.js";
 import { firstWhere } from "../util/search.js";
 
 /**
@@ -128,22 +128,24 @@ export class Moderation {
   readonly rules = new Map<string, RuleRecord>();
   readonly keywordLists = new Map<string, KeywordListRecord>();
   /** By message id, in the order they were (last) blocked; by status. */
-  readonly blocked = new ReviewQueue<BlockedEntry>((b) => b.message.id, (b) => b.status, () => this.revision++);
+  readonly blocked = new ReviewQueue<BlockedEntry>(blockedId, (b) => b.status, (op) => this.queued?.blocked.push(op));
   /** By message id, in the order they were (again) flagged; pending or reviewed. */
-  readonly flags = new ReviewQueue<FlagEntry>((f) => f.messageId, (f) => (f.status === "pending" ? "pending" : "reviewed"), () => this.revision++);
+  readonly flags = new ReviewQueue<FlagEntry>(flagId, (f) => (f.status === "pending" ? "pending" : "reviewed"), (op) => this.queued?.flags.push(op));
   /** Read only: `noteModerated` and `forget` change it. */
   moderated: number[] = [];
   /** Bumped on every change of rules or keyword lists: compiled matchers are cached per version. */
   version = 0;
   /**
-   * Bumped on every change of what `toData()` holds but the moderated ids (reasons, rules, keyword lists, the
-   * queues and their entries): the change log takes the moderation data whole when it moved, and reads nothing
-   * otherwise (see change-tracker.ts). The moderated ids, which grow with every message while a rule is on, are
-   * noted one by one instead (`noted`).
+   * Bumped on every change of the reasons, rules and keyword lists (and at a load): the change log takes the
+   * moderation data whole when it moved, and reads nothing otherwise (see change-tracker.ts). What grows with
+   * use is noted one change at a time instead: the moderated ids (with every message while a rule is on) and the
+   * two queues (with every blocked or flagged message).
    */
   revision = 0;
   /** The moderated ids added (id) and removed (-id) since the change log last took them: set by the change tracker. */
   noted: number[] | undefined;
+  /** The queues' changes since the change log last took them: set by the change tracker. */
+  queued: { blocked: QueueOp<BlockedEntry>[]; flags: QueueOp<FlagEntry>[] } | undefined;
   /** Enabled rules: 0 keeps the send path free of moderation work. */
   enabledCount = 0;
 
@@ -212,6 +214,10 @@ export class Moderation {
   }
 
 }
+
+/** The message a queue entry is about. */
+export const blockedId = (b: BlockedEntry): number => b.message.id;
+export const flagId = (f: FlagEntry): number => f.messageId;
 
 export function current(rule: RuleRecord): RuleRevision {
   return rule.revisions[rule.revisions.length - 1];

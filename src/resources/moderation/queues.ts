@@ -34,8 +34,10 @@ export const queues = new Hono<Env>()
     }
     const flag: FlagEntry["flaggedBy"][number] = { uid: user.uid, reasonId, flaggedAt: now };
     if (typeof body.remark === "string" && body.remark !== "") flag.remark = body.remark;
-    entry.flaggedBy = [...entry.flaggedBy, flag];
-    entry.updatedAt = now;
+    app.moderation.flags.update(entry, (e) => {
+      e.flaggedBy = [...e.flaggedBy, flag];
+      e.updatedAt = now;
+    });
     return bareSuccess(c, `Message ${m.id} has been flagged successfully.`);
   })
 

@@ -52,9 +52,13 @@ export function reviewBlocked(app: AppState, now: number, entry: BlockedEntry, s
     if (entry.kind === "send") deliver(app, entry.message);
     else applyEdit(app, now, entry);
   }
-  app.moderation.blocked.update(entry, (e) => reviewed(e, status, reviewer, now));
+  const m = entry.message;
+  // The entry keeps the message as it was reviewed: a delivered one lives on in the store, and changes there.
+  app.moderation.blocked.update(entry, (e) => {
+    reviewed(e, status, reviewer, now);
+    e.message = { ...m };
+  });
   if (status === "approved") {
-    const m = entry.message;
     app.emit("moderation_manual_approved", () => ({ message: messageView(app, m), moderation: moderationInfo(entry), reviewedBy: reviewer }), m);
   }
 }
