@@ -1,13 +1,12 @@
 import { PART_KEYS, type AppState } from "./app-state.js";
 import { lowerBoundId } from "./messages.js";
 import type { Store } from "./store.js";
-import { GroupedNotes } from "./noted.js";
+import { applyListChanges, GroupedNotes, type ListChange } from "./noted.js";
 import { blockKey, friendKey } from "./relations.js";
 import { byInitiation } from "./calls.js";
 import { defaultModeration } from "./moderation-defaults.js";
 import { firstWhere } from "../util/search.js";
 import { blockedId, flagId, type BlockedEntry, type FlagEntry, type ModerationData } from "./moderation.js";
-import { applyQueueOps, type QueueOp } from "./review-queue.js";
 import type { AppData, AuthTokenRecord, CallRecord, ConversationState, GroupData, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
 import type { PeopleNotes } from "./groups.js";
 
@@ -33,8 +32,8 @@ export type Change =
   | ["grouped", string, GroupedPart, unknown[], [string | number, string | number][]]
   /** Ids added to an app's moderated ids (id) and removed (-id), in order; the rest of its moderation data unchanged. */
   | ["moderated", string, number[]]
-  /** Changes of an app's blocked-message queue or flags, in order (see review-queue.ts). */
-  | ["queued", string, "blocked" | "flags", QueueOp<unknown>[]]
+  /** Changes of an app's blocked-message queue or flags, in order, by message id. */
+  | ["queued", string, "blocked" | "flags", ListChange<number, unknown>[]]
   /** A group's members and bans added or changed (a record) and removed (null), in order; the group itself unchanged. */
   | ["people", string, string, PeopleNotes["members"], PeopleNotes["bans"]];
 
@@ -294,12 +293,12 @@ export class ChangeTracker {
       return;
     }
     if (moved.length > 0) out.push(["moderated", appId, moved]);
-    for (const kind of QUEUES) if (queued[kind].length > 0) out.push(["queued", appId, kind, queued[kind] as QueueOp<unknown>[]]);
+    for (const kind of QUEUES) if (queued[kind].length > 0) out.push(["queued", appId, kind, queued[kind]]);
     if (!this.verify) return;
     // The copy gets what a replay would, from a copy of what was logged (the entries are live until serialized).
     const copy = tracked.moderationCopy as ModerationData;
     applyModerated(copy.moderated, moved);
-    for (const kind of QUEUES) applyQueued(copy, kind, clone(queued[kind], Infinity) as QueueOp<unknown>[]);
+    for (const kind of QUEUES) applyQueued(copy, kind, clone(queued[kind], Infinity) as ListChange<number, unknown>[]);
     if (!equal(m.toData(), copy, Infinity)) throw new Error(`the moderation data of app ${appId} changed without its revision moving`);
   }
 
@@ -367,8 +366,8 @@ export function applyChanges(state: StateData, batches: Change[][]): void {
           const byGroup = app && grouped.get(app)?.get("groups");
           const group = (byGroup ? byGroup.get(0)?.get(change[2]) : app?.groups.find((g) => g.guid === change[2])) as GroupData | undefined;
           if (!group) break;
-          applyPeople(group.members, change[3]);
-          applyPeople(group.bannedUsers, change[4]);
+          group.members = applyListChanges(group.members, change[3], (m) => m.uid);
+          group.bannedUsers = applyListChanges(group.bannedUsers, change[4], (b) => b.uid);
           break;
         }
         case "queued": {
@@ -440,20 +439,9 @@ function applyModerated(ids: number[], moved: number[]): void {
 const QUEUES = ["blocked", "flags"] as const;
 
 /** Applies a queue's logged changes to moderation data in file form. */
-function applyQueued(data: ModerationData, kind: (typeof QUEUES)[number], ops: QueueOp<unknown>[]): void {
-  if (kind === "blocked") applyQueueOps(data.blocked, ops as QueueOp<BlockedEntry>[], blockedId);
-  else applyQueueOps(data.flags, ops as QueueOp<FlagEntry>[], flagId);
-}
-
-/** Applies to a group's members (or bans), in join order, the records added or changed and the uids removed (null), in order. */
-function applyPeople<R extends { uid: string }>(list: R[], ops: [string, R | null][]): void {
-  for (const [uid, record] of ops) {
-    const at = list.findIndex((r) => r.uid === uid);
-    if (record === null) {
-      if (at !== -1) list.splice(at, 1);
-    } else if (at === -1) list.push(record);
-    else list[at] = record;
-  }
+function applyQueued(data: ModerationData, kind: (typeof QUEUES)[number], changes: ListChange<number, unknown>[]): void {
+  if (kind === "blocked") data.blocked = applyListChanges(data.blocked, changes as ListChange<number, BlockedEntry>[], blockedId);
+  else data.flags = applyListChanges(data.flags, changes as ListChange<number, FlagEntry>[], flagId);
 }
 
 /** `list` (in id order) with `put` stored or replaced and `gone` removed, still in id order. */

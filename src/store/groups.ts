@@ -1,6 +1,6 @@
 import { SortedIndex } from "./sorted-index.js";
 import { addTo, removeFrom } from "./multimap.js";
-import { Noting } from "./noted.js";
+import { Noting, type ListChange } from "./noted.js";
 import type { BanRecord, GroupData, GroupRecord, GroupType, MemberRecord } from "./types.js";
 
 export type GroupSort = "name" | "guid" | "createdAt";
@@ -29,10 +29,10 @@ export interface Membership {
   readonly bans: Map<string, BanRecord>;
 }
 
-/** What happened to one group's members and bans, in order: a record added or changed, or [uid, null] removed. */
+/** What happened to one group's members and bans, in order (by uid). */
 export interface PeopleNotes {
-  members: [string, MemberRecord | null][];
-  bans: [string, BanRecord | null][];
+  members: ListChange<string, MemberRecord>[];
+  bans: ListChange<string, BanRecord>[];
 }
 
 /**
@@ -116,16 +116,14 @@ export class Groups {
   /** A member's record was changed in place (the change log then takes it). */
   touchMember(guid: string, uid: string): void {
     const member = this.member(guid, uid);
-    if (member) this.notePerson(guid, "members", uid, member);
+    if (member) this.notePerson(guid, "members", [uid, member]);
   }
 
-  private notePerson(guid: string, kind: "members", uid: string, record: MemberRecord | null): void;
-  private notePerson(guid: string, kind: "bans", uid: string, record: BanRecord | null): void;
-  private notePerson(guid: string, kind: keyof PeopleNotes, uid: string, record: MemberRecord | BanRecord | null): void {
+  private notePerson<K extends keyof PeopleNotes>(guid: string, kind: K, change: PeopleNotes[K][number]): void {
     if (!this.peopleNoted) return;
     let notes = this.peopleNoted.get(guid);
     if (!notes) this.peopleNoted.set(guid, (notes = { members: [], bans: [] }));
-    (notes[kind] as [string, unknown][]).push([uid, record]);
+    (notes[kind] as PeopleNotes[K][number][]).push(change);
   }
 
   get size(): number {
@@ -192,7 +190,7 @@ export class Groups {
     let mine = this.userGroups.get(member.uid);
     if (!mine) this.userGroups.set(member.uid, (mine = new Map()));
     mine.set(guid, member);
-    this.notePerson(guid, "members", member.uid, member);
+    this.notePerson(guid, "members", [member.uid, member]);
     this.onMembership?.(guid, member.uid);
   }
 
@@ -201,7 +199,7 @@ export class Groups {
     const mine = this.userGroups.get(uid);
     mine?.delete(guid);
     if (mine?.size === 0) this.userGroups.delete(uid);
-    this.notePerson(guid, "members", uid, null);
+    this.notePerson(guid, "members", [uid, null]);
     this.onMembership?.(guid, uid);
   }
 
@@ -214,13 +212,13 @@ export class Groups {
   addBan(guid: string, ban: BanRecord): void {
     this.people.get(guid)!.bans.set(ban.uid, ban);
     addTo(this.userBans, ban.uid, guid);
-    this.notePerson(guid, "bans", ban.uid, ban);
+    this.notePerson(guid, "bans", [ban.uid, ban]);
   }
 
   removeBan(guid: string, uid: string): void {
     this.people.get(guid)?.bans.delete(uid);
     removeFrom(this.userBans, uid, guid);
-    this.notePerson(guid, "bans", uid, null);
+    this.notePerson(guid, "bans", [uid, null]);
   }
 
   /** A deleted user leaves every group and ban list (quietly: there is nobody left to tell). */

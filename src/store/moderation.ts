@@ -1,6 +1,7 @@
 import type { JsonObject, MessageRecord } from "./types.js";
 import { defaultModeration } from "./moderation-defaults.js";
-import { ReviewQueue, type QueueOp } from "./review-queue.js";
+import type { ListChange } from "./noted.js";
+import { ReviewQueue } from "./review-queue.js";
 import { firstWhere } from "../util/search.js";
 
 /**
@@ -128,9 +129,9 @@ export class Moderation {
   readonly rules = new Map<string, RuleRecord>();
   readonly keywordLists = new Map<string, KeywordListRecord>();
   /** By message id, in the order they were (last) blocked; by status. */
-  readonly blocked = new ReviewQueue<BlockedEntry>(blockedId, (b) => b.status, (op) => this.queued?.blocked.push(op));
+  readonly blocked = new ReviewQueue<BlockedEntry>(blockedId, (b) => b.status, (change) => this.queued?.blocked.push(change));
   /** By message id, in the order they were (again) flagged; pending or reviewed. */
-  readonly flags = new ReviewQueue<FlagEntry>(flagId, (f) => (f.status === "pending" ? "pending" : "reviewed"), (op) => this.queued?.flags.push(op));
+  readonly flags = new ReviewQueue<FlagEntry>(flagId, (f) => (f.status === "pending" ? "pending" : "reviewed"), (change) => this.queued?.flags.push(change));
   /** Read only: `noteModerated` and `forget` change it. */
   moderated: number[] = [];
   /** Bumped on every change of rules or keyword lists: compiled matchers are cached per version. */
@@ -145,7 +146,7 @@ export class Moderation {
   /** The moderated ids added (id) and removed (-id) since the change log last took them: set by the change tracker. */
   noted: number[] | undefined;
   /** The queues' changes since the change log last took them: set by the change tracker. */
-  queued: { blocked: QueueOp<BlockedEntry>[]; flags: QueueOp<FlagEntry>[] } | undefined;
+  queued: { blocked: ListChange<number, BlockedEntry>[]; flags: ListChange<number, FlagEntry>[] } | undefined;
   /** Enabled rules: 0 keeps the send path free of moderation work. */
   enabledCount = 0;
 

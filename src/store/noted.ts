@@ -45,3 +45,20 @@ export class Noting<R> {
     this.noted?.reload();
   }
 }
+
+/**
+ * A change of a list of records kept in order, as the change log takes it: [key, record] added at the end or
+ * changed where it stands, [key, null] removed (a group's members and bans, a moderation queue's entries).
+ * A record removed and added again goes to the end, as in a Map.
+ */
+export type ListChange<K, R> = [K, R | null];
+
+/** Applies list changes, in order, to records in file form (in their order); returns the list as changed. */
+export function applyListChanges<K, R>(list: R[], changes: ListChange<K, R>[], keyOf: (record: R) => K): R[] {
+  const byKey = new Map(list.map((r) => [keyOf(r), r]));
+  for (const [key, record] of changes) {
+    if (record === null) byKey.delete(key);
+    else byKey.set(key, record);
+  }
+  return [...byKey.values()];
+}
