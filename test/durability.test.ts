@@ -66,6 +66,24 @@ async function sendHeld(e: TestEmulator, persistence: Persistence, text: string)
   return reply;
 }
 
+type Step = [method: string, path: string, body?: unknown, onBehalfOf?: string];
+
+/** A request answered below 300, in a change-log write of its own that missed nothing (see `verify`). */
+async function heldStep(e: TestEmulator, persistence: Persistence, [method, path, body, onBehalfOf]: Step) {
+  const reply = await e.call(method, path, { body, onBehalfOf });
+  expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+  await persistence.hold();
+  expect(persistence.problem, `${method} ${path}`).toBeUndefined();
+  return reply;
+}
+
+/** The change-log lines in `dir`, oldest first. */
+const logLines = (dir: string) =>
+  readdirSync(dir)
+    .filter((n) => n.includes(".changes-"))
+    .sort((a, b) => Number(a.split("-").pop()) - Number(b.split("-").pop()))
+    .flatMap((n) => readFileSync(join(dir, n), "utf8").trim().split("\n"));
+
 const plain = (e: TestEmulator) => JSON.parse(JSON.stringify(e.store.toData()));
 const fresh = () => mkdtempSync(join(tmpdir(), "chat-emulator-durable-"));
 
@@ -318,7 +336,7 @@ describe("change log", () => {
     // The queues, a change at a time: a held message approved then edited in the store (its entry keeps it as
     // reviewed), another held and rejected, a message flagged by two users and reviewed.
     const held2 = (await send("darn again")).body.data.id;
-    const steps: [string, string, unknown, string?][] = [
+    const steps: Step[] = [
       ["PATCH", `/v3/moderation/blocked-messages/${held.body.data.id}`, { status: "approved" }],
       ["PUT", `/v3/messages/${held.body.data.id}`, { data: { text: "edited once approved" } }, "superhero1"],
       ["PATCH", `/v3/moderation/blocked-messages/${held2}`, { status: "rejected" }],
@@ -326,21 +344,14 @@ describe("change log", () => {
       ["POST", `/v3/messages/1/flagged`, { reasonId: "spam" }, "superhero3"],
       ["PATCH", `/v3/moderation/flagged-messages/1`, { status: "approved" }],
     ];
-    for (const [method, path, body, onBehalfOf] of steps) {
-      const reply = await e.call(method, path, { body, onBehalfOf });
-      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
-      await persistence.hold();
-      expect(persistence.problem, `${method} ${path}`).toBeUndefined();
-    }
+    for (const step of steps) await heldStep(e, persistence, step);
     const before = plain(e);
     expect(before.apps[0].moderation.moderated).toHaveLength(302); // 300 clean and the two held; the deleted one is forgotten
     const approved = before.apps[0].moderation.blocked.find((b: any) => b.message.id === Number(held.body.data.id));
     expect([approved.status, approved.message.data.text]).toEqual(["approved", "darn it"]);
     expect(before.apps[0].moderation.flags[0]).toMatchObject({ messageId: 1, status: "approved", flaggedBy: [{ uid: "superhero2" }, { uid: "superhero3" }] });
     const copy = killed(dir);
-    const lines = readdirSync(copy)
-      .filter((n) => n.includes(".changes-"))
-      .flatMap((n) => readFileSync(join(copy, n), "utf8").trim().split("\n"));
+    const lines = logLines(copy);
     // Each clean message: its id in the moderated ids, without the other 300.
     const screened = lines.filter((l) => l.includes('["moderated",'));
     expect(screened.length).toBeGreaterThan(250);
@@ -357,7 +368,7 @@ describe("change log", () => {
     const { e, persistence } = await persisted(dir);
     const N = "/v3/notifications";
     const creds = (project: string) => ({ project_id: project, client_email: "sa@p1.test", private_key: "key0123456789" });
-    const steps: [string, string, unknown?, string?][] = [
+    const steps: Step[] = [
       ["POST", `${N}/push/v1/providers/fcm`, { providerId: "fcm-a", serviceAccountCreds: creds("p1") }],
       ["POST", `${N}/push/v1/providers/fcm`, { providerId: "fcm-b", serviceAccountCreds: creds("p1") }],
       ["PUT", `${N}/push/v1/providers/fcm`, { providerId: "fcm-a", serviceAccountCreds: creds("p2") }],
@@ -373,12 +384,7 @@ describe("change log", () => {
       ["PATCH", `${N}/v1/contact-details`, { email: "s2@example.test" }, "superhero2"],
       ["DELETE", `${N}/v1/contact-details`, undefined, "superhero2"],
     ];
-    for (const [method, path, body, onBehalfOf] of steps) {
-      const reply = await e.call(method, path, { body, onBehalfOf });
-      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
-      await persistence.hold(); // each change in its own write, checked against a full copy (verify)
-      expect(persistence.problem, `${method} ${path}`).toBeUndefined();
-    }
+    for (const step of steps) await heldStep(e, persistence, step);
     const before = plain(e);
     expect(before.apps[0].notifications.pushProviders).toMatchObject([{ providerId: "fcm-a", isDefault: true, fields: { serviceAccountCreds: { project_id: "p2" } } }]);
     const after = await persisted(killed(dir));
@@ -393,16 +399,10 @@ describe("change log", () => {
     const created = await e.post("/v3/groups", { guid: "crowd", name: "Crowd", type: "public", owner: "crowd0", members: { participants: uids.slice(1) } });
     expect(created.status).toBe(200);
     await persistence.hold();
-    const lines = () =>
-      readdirSync(dir)
-        .filter((n) => n.includes(".changes-"))
-        .flatMap((n) => readFileSync(join(dir, n), "utf8").trim().split("\n"));
     const step = async (method: string, path: string, body?: unknown) => {
-      const before = lines().length;
-      const reply = await e.call(method, path, { body });
-      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
-      await persistence.hold();
-      const added = lines().slice(before);
+      const before = logLines(dir).length;
+      await heldStep(e, persistence, [method, path, body]);
+      const added = logLines(dir).slice(before);
       // A membership change (with the action message it sends) is a line of a few KB, not the group's 200 members.
       for (const line of added) expect(line.length, `${method} ${path}`).toBeLessThan(4_000);
       expect(added.some((l) => l.includes('["people",'))).toBe(true);
