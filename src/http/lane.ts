@@ -104,11 +104,7 @@ export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessa
     if (out instanceof Promise)
       out
         .then(undefined, (e) => recover(app, c, e))
-        .then((answer) => {
-          const held = hold && heldBack(res, hold);
-          if (held) return held.then(() => write(res, answer, slot));
-          setImmediate(writeOrDrop, res, answer, slot);
-        })
+        .then((answer) => void setImmediate(writeWhenHeld, res, answer, slot, hold))
         .catch((e) => unanswerable(res, e));
     else setImmediate(writeWhenHeld, res, out, slot, hold);
     return true;
@@ -121,7 +117,8 @@ export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessa
  * an answer written at once wakes it for each. That wake-up is most of the socket write's cost on a loopback
  * connection (bench/ab.mjs, GETs of a user and a group: +7 to +8% req/s, 7 to 9% less server CPU per request).
  * An answer that comes later (after a body was read) goes out the same way, with the others ready by the next
- * check phase (a POST of a message: 9% less server CPU per request), or with the change-log write it waits for.
+ * check phase (a POST of a message: 9% less server CPU per request); the change-log write it may wait for is made
+ * at the start of that phase (persistence.ts), so it rarely has to.
  */
 function writeWhenHeld(res: ServerResponse, answer: Response, slot: symbol, hold: AnswerHold | undefined): void {
   const held = hold && heldBack(res, hold);
