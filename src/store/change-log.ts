@@ -1,6 +1,7 @@
 import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync, write as fsWrite, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Change } from "./change-tracker.js";
+import { waiting, type Waiting } from "../util/waiting.js";
 
 /** A log file beside the data file `F`: `F.changes-<n>`, numbered from 1 up, one per checkpoint period. */
 const LOG_NAME = /^\.changes-(\d+)$/;
@@ -85,7 +86,7 @@ export class ChangeLog {
   private from = 0;
   /** The write in flight, and the promise that the queue as it stands will be written. */
   private inFlight: Promise<void> | undefined;
-  private next: { promise: Promise<void>; resolve: () => void } | undefined;
+  private next: Waiting | undefined;
   /** Why the last write failed (reported by the owner; the batches stay queued for the next write). */
   onError: (e: unknown) => void = () => {};
 
@@ -117,10 +118,7 @@ export class ChangeLog {
       this.gather();
       if (this.queued.length === 0) return undefined;
     }
-    if (!this.next) {
-      let resolve!: () => void;
-      this.next = { promise: new Promise<void>((r) => (resolve = r)), resolve };
-    }
+    this.next ??= waiting();
     const { promise } = this.next;
     if (!this.inFlight) this.start();
     return promise;

@@ -7,6 +7,7 @@ import { DocumentError, materialize, readDocumentFile } from "./state-reader.js"
 import { probeWritable, removeStaleTemps, writeStateFile, writeStateFileSync } from "./state-writer.js";
 import type { Store } from "./store.js";
 import type { StateData } from "./types.js";
+import { waiting, type Waiting } from "../util/waiting.js";
 
 export class PersistenceError extends Error {}
 
@@ -124,7 +125,7 @@ export class Persistence {
   /** The write at the end of the event-loop turn of the first change not yet written (see `hold`). */
   private committing: NodeJS.Immediate | undefined;
   /** Answers waiting for that write. */
-  private turn: { promise: Promise<void>; resolve: () => void } | undefined;
+  private turn: Waiting | undefined;
   private tracker: ChangeTracker | undefined;
   /** Whether the data file holds a state the change log's records apply to (see `writeBase`). */
   private based = true;
@@ -248,13 +249,7 @@ export class Persistence {
   hold(): Promise<void> | undefined {
     let written: Promise<void> | undefined;
     if (this.fsync) written = this.changes.written();
-    else if (this.pending) {
-      if (!this.turn) {
-        let resolve!: () => void;
-        this.turn = { promise: new Promise<void>((r) => (resolve = r)), resolve };
-      }
-      written = this.turn.promise;
-    }
+    else if (this.pending) written = (this.turn ??= waiting()).promise;
     const bulk = this.bulk;
     if (!bulk) return written;
     return written ? written.then(() => bulk) : bulk;
