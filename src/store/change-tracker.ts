@@ -103,6 +103,8 @@ const NOTED = new Set(["messages", "moderation", ...Object.keys(GROUPED), ...Obj
 const COMPARED = PART_KEYS.filter((key) => !NOTED.has(key)).map((key) => [key, depthOf(key)] as const);
 const COUNTED_PARTS = Object.entries(COUNTED);
 const GROUPED_PARTS = Object.keys(GROUPED) as GroupedPart[];
+/** The parts `verify` copies to the end: those compared only so deep or taken by a count. */
+const VERIFIED = [...COMPARED.map(([key]) => key), ...Object.keys(COUNTED), "moderation"];
 
 /** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
 function clone(v: Json, depth: number): Json {
@@ -146,9 +148,7 @@ interface Tracked {
   versions: Map<string, number>;
   /** The moderation data's revision as last logged. */
   moderation: number;
-  /** With `verify`: the moderation data as last logged (a copy), the moderated ids' changes applied since. */
-  moderationCopy?: Json;
-  /** With `verify`: each compared or counted part as last logged, copied to the end. */
+  /** With `verify`: each compared or counted part as last logged, copied to the end (moderation: with its changes since). */
   deep?: Map<string, Json>;
 }
 
@@ -214,9 +214,8 @@ export class ChangeTracker {
     const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
     state.moderation.noted = [];
     state.moderation.queued = { blocked: [], flags: [] };
-    const moderationCopy = this.verify ? clone(data.moderation, Infinity) : undefined;
-    const deep = this.verify ? new Map([...COMPARED.map(([key]) => key), ...Object.keys(COUNTED)].map((key) => [key, clone(data[key as keyof AppData], Infinity)])) : undefined;
-    this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, moderationCopy, deep });
+    const deep = this.verify ? new Map(VERIFIED.map((key) => [key, clone(data[key as keyof AppData], Infinity)])) : undefined;
+    this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, deep });
     return data;
   }
 
@@ -289,14 +288,14 @@ export class ChangeTracker {
     if (m.revision !== tracked.moderation) {
       tracked.moderation = m.revision;
       out.push(["set", appId, "moderation", m.toData()]);
-      if (this.verify) tracked.moderationCopy = clone(m.toData(), Infinity);
+      tracked.deep?.set("moderation", clone(m.toData(), Infinity));
       return;
     }
     if (moved.length > 0) out.push(["moderated", appId, moved]);
     for (const kind of QUEUES) if (queued[kind].length > 0) out.push(["queued", appId, kind, queued[kind]]);
-    if (!this.verify) return;
+    if (!tracked.deep) return;
     // The copy gets what a replay would, from a copy of what was logged (the entries are live until serialized).
-    const copy = tracked.moderationCopy as ModerationData;
+    const copy = tracked.deep.get("moderation") as ModerationData;
     applyModerated(copy.moderated, moved);
     for (const kind of QUEUES) applyQueued(copy, kind, clone(queued[kind], Infinity) as ListChange<number, unknown>[]);
     if (!equal(m.toData(), copy, Infinity)) throw new Error(`the moderation data of app ${appId} changed without its revision moving`);
