@@ -81,6 +81,7 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--host <host>", "interface to bind").env("CHAT_EMULATOR_HOST").default("127.0.0.1"))
     .addOption(new Option("--data <file>", "JSON file to load state from and save it to").env("CHAT_EMULATOR_DATA"))
     .addOption(new Option("--fsync", "with --data: answer a write only once the disk has it (survives a power cut; slower)").env("CHAT_EMULATOR_FSYNC"))
+    .addOption(new Option("--recover", "with --data: move change-log lines that cannot be applied to FILE.damaged-N, then start without them").env("CHAT_EMULATOR_RECOVER"))
     .addOption(new Option("--seed <file|none>", 'seed file, or "none" for no apps (default: the bundled Default App)').env("CHAT_EMULATOR_SEED"))
     .addOption(new Option("--management-key <key>", "management API key header").env("CHAT_EMULATOR_MANAGEMENT_KEY").default(DEFAULT_MANAGEMENT_KEY))
     .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET").default(DEFAULT_MANAGEMENT_SECRET))
@@ -123,6 +124,7 @@ export async function main(argv = process.argv): Promise<void> {
     host: string;
     data?: string;
     fsync?: boolean;
+    recover?: boolean;
     seed?: string;
     managementKey?: string;
     managementSecret?: string;
@@ -145,6 +147,7 @@ export async function main(argv = process.argv): Promise<void> {
       host: o.host,
       data: o.data,
       fsync: o.fsync,
+      recover: o.recover,
       seed: o.seed,
       managementKey: o.managementKey,
       managementSecret: o.managementSecret,

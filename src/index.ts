@@ -9,7 +9,10 @@ import type { RuleInput, RuleView } from "./control/rules.js";
 import type { SnapshotInfo } from "./control/snapshots.js";
 import { isLoopback } from "./control/token.js";
 import { Clock } from "./store/clock.js";
-import { Persistence, prepareWritable } from "./store/persistence.js";
+import { Persistence, PersistenceError, prepareWritable } from "./store/persistence.js";
+import { refuseOwnedTarget } from "./store/data-lock.js";
+import { sameFile } from "./util/same-file.js";
+import { waiting } from "./util/waiting.js";
 import { FileStore } from "./store/files.js";
 import { writeStateFile } from "./store/state-writer.js";
 import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
@@ -72,6 +75,11 @@ export interface EmulatorOptions extends ControlOptions {
    * are created at start; a file that cannot be written refuses the start with PersistenceError.
    */
   exportOnExit?: string;
+  /**
+   * With `data`: change-log lines that cannot be applied are moved to `FILE.damaged-<n>` (byte for byte) and left
+   * out, instead of refusing the start.
+   */
+  recover?: boolean;
 }
 
 export interface AppInfo {
@@ -150,8 +158,23 @@ async function loadSeed(seed: EmulatorOptions["seed"], now: number): Promise<App
   return parseState(seed, now, "seed");
 }
 
-/** Builds the store, app and persistence without listening: the in-process core of `startEmulator`. */
+/**
+ * Builds the store, app and persistence without listening: the in-process core of `startEmulator`. With `data`,
+ * persistence starts at once (`startEmulator` starts it once its port is bound); `persistence.close()` gives the
+ * data file up.
+ */
 export async function createEmulator(options: EmulatorOptions = {}) {
+  const built = await buildEmulator(options);
+  try {
+    await built.persistence?.start();
+  } catch (e) {
+    built.release();
+    throw e;
+  }
+  return built;
+}
+
+async function buildEmulator(options: EmulatorOptions) {
   seedRandom(options.randomSeed);
   const errorLog = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
   // Quiet silences the chatter, never a failed save: acknowledged writes that are not on disk must be seen.
@@ -160,7 +183,7 @@ export async function createEmulator(options: EmulatorOptions = {}) {
   const store = new Store(clock);
   store.seed(await loadSeed(options.seed, clock.now()));
   const persistence = options.data
-    ? await Persistence.open(options.data, store, { now: clock.now(), log: errorLog, fsync: options.fsync })
+    ? await Persistence.load(options.data, store, { now: clock.now(), log: errorLog, fsync: options.fsync, recover: options.recover })
     : undefined;
   const control = new ControlPlane(store, clock, options);
   const jwt = new Jwt();
@@ -192,7 +215,9 @@ export async function createEmulator(options: EmulatorOptions = {}) {
     waitFor: (filter = {}, timeoutMs = 5000) => emulator.notifications.waitFor(filter, timeoutMs),
     clear: () => emulator.notifications.clear(),
   };
-  return { emulator, app: createApp(emulator, log), persistence, log, notifications, ...controlApi(emulator.control) };
+  /** Stops saving and gives up the data file's lock (after a failed start, or at the end of `close`). */
+  const release = () => persistence?.close();
+  return { emulator, app: createApp(emulator, log), persistence, release, log, notifications, ...controlApi(emulator.control) };
 }
 
 /** The control plane for programmatic callers: the same operations as the control API. */
@@ -242,10 +267,22 @@ function appInfo(store: Store, appId: string | undefined): AppInfo | undefined {
   };
 }
 
+/**
+ * An export target may not be a file the emulator reads from or another one writes: the seed or imported file, the
+ * data file (saved anyway), or the data file of another running emulator.
+ */
+function refuseExportTarget(target: string, options: EmulatorOptions): void {
+  const refuse = (what: string) => {
+    throw new PersistenceError(`--export-on-exit ${target} is ${what}: exporting there would overwrite it; choose another file.`);
+  };
+  if (typeof options.seed === "string" && options.seed !== "none" && sameFile(target, options.seed)) refuse("the file the state is seeded or imported from");
+  if (options.data !== undefined && sameFile(target, options.data)) refuse("the --data file, which is saved anyway");
+  refuseOwnedTarget(target, "--export-on-exit");
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  // A file the state cannot be exported to stops the start, not the stop (when the state would be lost).
-  if (options.exportOnExit) await prepareWritable(options.exportOnExit);
-  const { emulator, app, persistence, log, ...control } = await createEmulator(options);
+  if (options.exportOnExit) refuseExportTarget(options.exportOnExit, options);
+  const { emulator, app, persistence, release, log, ...control } = await buildEmulator(options);
   const host = options.host ?? "127.0.0.1";
   if (!isLoopback(host) && !emulator.control.token)
     log(
@@ -254,6 +291,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     );
   let listening;
   let tls: TlsMaterial | undefined;
+  // Requests that arrive before the data file is started wait for it (see below).
+  const ready = waiting();
   try {
     tls = resolveTls(options);
     listening = await listen(app, options.port ?? 0, host, {
@@ -261,11 +300,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       wrap: requestLogger(options, () => emulator.store.defaultAppId),
       upgrade: (req, socket, head) => emulator.realtime.upgrade(req, socket, head),
       hold: persistence && { wait: () => persistence.hold(), now: () => persistence.holdNow() },
+      ready: persistence && ready.promise,
     });
   } catch (e) {
-    persistence?.close();
+    release();
     tls?.dispose();
     throw e;
+  }
+  // Only now, with the lock held and the port bound, is anything beside the data file written: a start that fails
+  // to bind (a port in use) leaves every file as it was.
+  try {
+    await persistence?.start();
+    // A file the state cannot be exported to stops the start, not the stop (when the state would be lost).
+    if (options.exportOnExit) await prepareWritable(options.exportOnExit);
+  } catch (e) {
+    await listening.close();
+    release();
+    tls?.dispose();
+    throw e;
+  } finally {
+    ready.resolve();
   }
   const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   const url = `${tls ? "https" : "http"}://${shownHost}:${listening.port}`;
@@ -300,7 +354,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         try {
           await persistence?.flush(); // rejects when the final save fails: the CLI exits non-zero
         } finally {
-          persistence?.close();
+          release();
           tls?.dispose();
           if (options.exportOnExit) await writeStateFile(options.exportOnExit, store.toData());
         }

@@ -35,6 +35,16 @@ export interface ListenOptions {
   timeouts?: { headersMs: number; requestMs: number; checkEveryMs: number };
   /** What answers wait for (persistence: the committed changes written to the change log). */
   hold?: AnswerHold;
+  /** Requests and upgrades that arrive before this resolves wait for it (the data file being started). */
+  ready?: Promise<void>;
+}
+
+/** `handle`, but what arrives before `ready` resolves waits for it; after, a plain call. */
+function afterReady<A extends unknown[]>(ready: Promise<void> | undefined, handle: (...args: A) => void): (...args: A) => void {
+  if (!ready) return handle;
+  let waiting = true;
+  void ready.then(() => (waiting = false));
+  return (...args) => (waiting ? void ready.then(() => handle(...args)) : handle(...args));
 }
 
 /**
@@ -75,14 +85,14 @@ export async function listen(app: Hono<Env>, port: number, host: string, options
     boundUnreadBody(req, res);
     routed(req, res);
   }) as RequestListener;
-  const listener = options.wrap ? options.wrap(base) : base;
+  const listener = afterReady(options.ready, options.wrap ? options.wrap(base) : base);
   const { headersMs = HEADERS_TIMEOUT_MS, requestMs = REQUEST_TIMEOUT_MS, checkEveryMs = 1_000 } = options.timeouts ?? {};
   const ServerResponse = options.hold ? answeringAfter(options.hold) : CorsResponse;
   const serverOptions = { ServerResponse, headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs };
   const server: Server = options.tls ? createHttpsServer({ ...options.tls, ...serverOptions }, listener) : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;
   if (options.tls) answerPlainHttp(server);
-  if (options.upgrade) server.on("upgrade", options.upgrade);
+  if (options.upgrade) server.on("upgrade", afterReady(options.ready, options.upgrade));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -55,7 +55,8 @@ async function write(e: TestEmulator, tags: string[]) {
 /** What a kill -9 leaves: the files of `dir` as they are now, copied to a new folder. */
 function killed(dir: string): string {
   const copy = mkdtempSync(join(tmpdir(), "chat-emulator-killed-"));
-  for (const name of readdirSync(dir)) copyFileSync(join(dir, name), join(copy, name));
+  // The lock a killed run leaves is taken over with a line of its own (test/data-lock.test.ts); copies leave it out.
+  for (const name of readdirSync(dir)) if (!name.endsWith(".lock")) copyFileSync(join(dir, name), join(copy, name));
   return copy;
 }
 
@@ -157,7 +158,7 @@ describe("change log", () => {
     const after = await persisted(copy, { log: (l) => lines.push(l) });
     expect(plain(after.e)).toEqual(before);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^chat-emulator: warning: .*state\.json\.changes-1: the last change record \(\d+, \d+ bytes\) is incomplete/);
+    expect(lines[0]).toMatch(/^chat-emulator: warning: .*state\.json\.changes-1: the last line \(\d+, \d+ bytes\) has no end of line: a crash cut it off/);
     // The replayed state is checkpointed at start: the log (torn record included) is gone.
     expect(readdirSync(copy).filter((n) => n.includes(".changes-"))).toEqual([]);
     expect(JSON.parse(readFileSync(join(copy, "state.json"), "utf8"))).toEqual(before);

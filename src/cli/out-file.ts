@@ -3,6 +3,7 @@ import { rename, rm } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { prepareWritable } from "../store/persistence.js";
+import { refuseOwnedTarget } from "../store/data-lock.js";
 import { tempName } from "../store/state-writer.js";
 import { fail } from "./args.js";
 
@@ -14,7 +15,13 @@ import { fail } from "./args.js";
  */
 
 export async function checkOut(command: string, path: string | undefined): Promise<void> {
-  if (path !== undefined) await prepareWritable(path).catch((e: Error) => fail(`${command}: ${e.message}`));
+  if (path === undefined) return;
+  try {
+    refuseOwnedTarget(path, "--out");
+  } catch (e) {
+    fail(`${command}: ${(e as Error).message}`);
+  }
+  await prepareWritable(path).catch((e: Error) => fail(`${command}: ${e.message}`));
 }
 
 export async function writeOut<T>(command: string, path: string | undefined, write: (out: Writable) => Promise<T>): Promise<T> {

@@ -1,9 +1,8 @@
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { DEMO_DEFAULTS, defaultUntil, demoState } from "../demo/generate.js";
 import type { EmulatorOptions } from "../index.js";
 import { fail } from "./args.js";
+import { sameFile } from "../util/same-file.js";
 
 /** The CLI flags for where the state comes from and goes at the end: --import, --demo and --export-on-exit. */
 
@@ -26,17 +25,6 @@ export function addStateOptions(program: Command): Command {
         .conflicts(["seed", "import"]),
     )
     .addOption(new Option("--export-on-exit <file>", "write the whole state to this file when the emulator stops cleanly").env("CHAT_EMULATOR_EXPORT_ON_EXIT"));
-}
-
-/** Whether two paths name one file (the same path, or a link to it). */
-function sameFile(a: string, b: string): boolean {
-  if (resolve(a) === resolve(b)) return true;
-  try {
-    const [x, y] = [statSync(a), statSync(b)];
-    return x.dev === y.dev && x.ino === y.ino;
-  } catch {
-    return false;
-  }
 }
 
 /** The emulator options these flags stand for (the seed only when --import or --demo replaces it). */

@@ -29,40 +29,91 @@ export function listLogs(path: string): LogFile[] {
 }
 
 /**
- * Reads the logs' records (one JSON line per batch of changes). A last record without its end of line, or that
- * does not parse, is what a crash in the middle of an append leaves: it is ignored and reported through `warn`,
- * as is anything after a damaged record inside a file (which only damage to the file itself leaves).
+ * The first line of every log file: its format. A file without it (written before formats were numbered) is read
+ * as format 1; a newer format is refused, never read in part.
  */
-export function readLogs(logs: LogFile[], warn: (line: string) => void): Change[][] {
-  const batches: Change[][] = [];
+export const LOG_FORMAT = "chat-emulator/changes@1";
+const HEADER = Buffer.from(JSON.stringify({ format: LOG_FORMAT }) + "\n");
+const KNOWN_FORMAT = /^chat-emulator\/changes@(\d+)$/;
+
+/** A log that cannot be replayed: the start is refused and every file left as it was. */
+export class ReplayError extends Error {}
+
+/** A line that could not be applied, kept byte for byte (see `--recover`). */
+export interface Unapplied {
+  file: string;
+  line: number;
+  bytes: Buffer;
+  why: string;
+}
+
+/**
+ * Replays the logs' lines (one JSON list of changes each) in order through `apply`, which answers why a line
+ * cannot be applied, or undefined. A last line without its end of line is what a crash in the middle of an append
+ * leaves (its request was never answered): it is ignored and reported through `warn`. Any other line that does
+ * not parse or apply throws ReplayError naming the file, the line and why; with `recover` it is set aside instead
+ * (returned, for the caller to keep) and the replay goes on.
+ */
+export function replayLogs(logs: LogFile[], apply: (changes: unknown) => string | undefined, opts: { warn: (line: string) => void; recover?: boolean }): Unapplied[] {
+  const unapplied: Unapplied[] = [];
   for (const { file } of logs) {
-    const text = readFileSync(file, "utf8");
+    const bytes = readFileSync(file);
     let at = 0;
-    let record = 0;
-    while (at < text.length) {
-      const end = text.indexOf("\n", at);
-      record++;
-      const line = end === -1 ? text.slice(at) : text.slice(at, end);
-      let batch: Change[] | undefined;
-      try {
-        batch = end === -1 ? undefined : (JSON.parse(line) as Change[]);
-      } catch {
-        batch = undefined;
-      }
-      if (!Array.isArray(batch)) {
-        const last = end === -1 || end === text.length - 1;
-        warn(
-          last
-            ? `chat-emulator: warning: ${file}: the last change record (${record}, ${line.length} bytes) is incomplete, cut off by a crash while it was written; it is ignored (the request it belonged to was never answered).`
-            : `chat-emulator: warning: ${file}: change record ${record} is damaged; it and the ${text.length - at} bytes after it are ignored.`,
+    for (let line = 1; at < bytes.length; line++) {
+      const end = bytes.indexOf(0x0a, at);
+      if (end === -1) {
+        opts.warn(
+          `chat-emulator: warning: ${file}: the last line (${line}, ${bytes.length - at} bytes) has no end of line: a crash cut it off while it was written, before its request was answered; it is ignored.`,
         );
         break;
       }
-      batches.push(batch);
+      // NUL bytes where a line starts are a write that a crash kept from landing while a later one did (positional
+      // writes): its request was never answered; what follows them is the later write.
+      let from = at;
+      while (bytes[from] === 0 && from < end) from++;
+      if (from > at) opts.warn(`chat-emulator: warning: ${file}, line ${line}: ${from - at} bytes of an unfinished write (never answered) are ignored.`);
+      const text = bytes.toString("utf8", from, end);
+      const why = line === 1 && text.startsWith('{"format"') ? formatProblem(text) : applyLine(text, apply);
+      if (why === FORMAT_TOO_NEW) throw new ReplayError(`${file}: ${why}`);
+      if (why) {
+        if (!opts.recover)
+          throw new ReplayError(
+            `${file}, line ${line}: cannot be applied (${why}). Nothing was changed; --recover moves what cannot be applied aside (byte for byte) and starts without it.`,
+          );
+        unapplied.push({ file, line, bytes: bytes.subarray(at, end + 1), why });
+      }
       at = end + 1;
     }
   }
-  return batches;
+  return unapplied;
+}
+
+const FORMAT_TOO_NEW = `it was written by a newer chat-emulator (its format is newer than ${LOG_FORMAT}): start it with that version`;
+
+function formatProblem(text: string): string | undefined {
+  let format: unknown;
+  try {
+    format = (JSON.parse(text) as { format?: unknown }).format;
+  } catch {
+    return "its format line does not parse";
+  }
+  const m = typeof format === "string" ? KNOWN_FORMAT.exec(format) : null;
+  if (!m) return `its format ${JSON.stringify(String(format).slice(0, 60))} is not a chat-emulator change log's`;
+  return Number(m[1]) > 1 ? FORMAT_TOO_NEW : undefined;
+}
+
+function applyLine(text: string, apply: (changes: unknown) => string | undefined): string | undefined {
+  let changes: unknown;
+  try {
+    changes = JSON.parse(text);
+  } catch {
+    return "it is not JSON";
+  }
+  try {
+    return apply(changes);
+  } catch (e) {
+    return `applying it failed: ${(e as Error).message ?? String(e)}`;
+  }
 }
 
 /**
@@ -107,7 +158,9 @@ export class ChangeLog {
   private gather(): void {
     const changes = this.collect();
     if (changes.length === 0) return;
-    const bytes = Buffer.from(JSON.stringify(changes) + "\n");
+    const line = Buffer.from(JSON.stringify(changes) + "\n");
+    // A file's first line is its format (see LOG_FORMAT).
+    const bytes = this.size === 0 ? Buffer.concat([HEADER, line]) : line;
     this.queued.push(bytes);
     this.size += bytes.length;
   }

@@ -313,100 +313,205 @@ export class ChangeTracker {
   }
 }
 
-/** Applies the logged batches of changes, in order, to saved state data (parsed JSON, not yet checked). */
-export function applyChanges(state: StateData, batches: Change[][]): void {
-  const appOf = (appId: string) => state.apps.find((a) => a.app.appId === appId);
+/**
+ * Applies logged lines of changes, in order, to saved state data (parsed JSON, not yet checked): `line` applies
+ * one line's changes, or none of them when one cannot be applied (it answers why: an unknown kind, a malformed
+ * change, an app or group that is not there), and `finish` puts the grouped parts back in file form.
+ */
+export class Replay {
   // The records of grouped parts while replaying, by group and id, in the live store's order (see GROUPED).
-  const grouped = new Map<AppData, Map<GroupedPart, Map<string | number, Map<string | number, unknown>>>>();
-  for (const changes of batches)
-    for (const change of changes) {
-      switch (change[0]) {
-        case "app": {
-          const at = state.apps.findIndex((a) => a.app.appId === change[1].app.appId);
-          if (at === -1) state.apps.push(change[1]);
-          else state.apps[at] = change[1];
-          break;
+  private readonly grouped = new Map<AppData, Map<GroupedPart, Map<string | number, Map<string | number, unknown>>>>();
+
+  constructor(private readonly state: StateData) {}
+
+  private appOf(appId: string): AppData | undefined {
+    return this.state.apps.find((a) => a.app.appId === appId);
+  }
+
+  private groupOf(app: AppData, guid: string): GroupData | undefined {
+    const byGroup = this.grouped.get(app)?.get("groups");
+    return (byGroup ? byGroup.get(0)?.get(guid) : app.groups.find((g) => g.guid === guid)) as GroupData | undefined;
+  }
+
+  /** Applies one line's changes; answers why it cannot, having changed nothing. */
+  line(changes: unknown): string | undefined {
+    const problem = this.check(changes);
+    if (problem) return problem;
+    for (const change of changes as Change[]) this.apply(change);
+    return undefined;
+  }
+
+  /** Why a line's changes cannot be applied in order to the state as it stands (apps and groups the line itself adds count). */
+  private check(changes: unknown): string | undefined {
+    if (!Array.isArray(changes)) return "it is not a list of changes";
+    const apps = new Set(this.state.apps.map((a) => a.app.appId));
+    const groups = new Set<string>();
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i] as unknown[];
+      const problem = changeProblem(change, apps, (appId, guid) => groups.has(`${appId}/${guid}`) || Boolean(this.groupIn(appId, guid)));
+      if (problem) return `change ${i + 1} ${problem}`;
+      if (change[0] === "app") {
+        const app = change[1] as AppData;
+        apps.add(app.app.appId);
+        for (const g of app.groups ?? []) groups.add(`${app.app.appId}/${g.guid}`);
+      } else if (change[0] === "drop") apps.delete(change[1] as string);
+      else if (change[0] === "grouped" && change[2] === "groups") for (const g of change[3] as GroupRecord[]) groups.add(`${change[1]}/${g.guid}`);
+      else if (change[0] === "set" && change[2] === "groups" && Array.isArray(change[3]))
+        for (const g of change[3] as GroupRecord[]) groups.add(`${change[1]}/${g?.guid}`);
+    }
+    return undefined;
+  }
+
+  private groupIn(appId: string, guid: string): GroupData | undefined {
+    const app = this.appOf(appId);
+    return app && this.groupOf(app, guid);
+  }
+
+  private apply(change: Change): void {
+    const { state } = this;
+    switch (change[0]) {
+      case "app": {
+        const at = state.apps.findIndex((a) => a.app.appId === change[1].app.appId);
+        if (at === -1) state.apps.push(change[1]);
+        else {
+          this.grouped.delete(state.apps[at]);
+          state.apps[at] = change[1];
         }
-        case "drop":
-          state.apps = state.apps.filter((a) => a.app.appId !== change[1]);
-          break;
-        case "order": {
-          const apps = new Map(state.apps.map((a) => [a.app.appId, a]));
-          state.apps = change[1].map((id) => apps.get(id)).filter((a): a is AppData => a !== undefined);
-          break;
+        break;
+      }
+      case "drop":
+        state.apps = state.apps.filter((a) => a.app.appId !== change[1]);
+        break;
+      case "order": {
+        const apps = new Map(state.apps.map((a) => [a.app.appId, a]));
+        state.apps = change[1].map((id) => apps.get(id)).filter((a): a is AppData => a !== undefined);
+        break;
+      }
+      case "births":
+        if (change[1]) state.births = change[1];
+        else delete state.births;
+        break;
+      case "set": {
+        const app = this.appOf(change[1])!;
+        // An optional part emptied (undefined) is logged as null: it is left out, as `toData()` leaves it out.
+        if (change[3] === null) delete (app as unknown as Record<string, unknown>)[change[2]];
+        else (app as unknown as Record<string, unknown>)[change[2]] = change[3];
+        this.grouped.get(app)?.delete(change[2] as GroupedPart);
+        break;
+      }
+      case "messages": {
+        const app = this.appOf(change[1])!;
+        app.messages = mergeMessages(app.messages, change[2], change[3]);
+        break;
+      }
+      case "moderated": {
+        const app = this.appOf(change[1])!;
+        app.moderation ??= defaultModeration(app.app.createdAt);
+        applyModerated(app.moderation.moderated, change[2]);
+        break;
+      }
+      case "people": {
+        const group = this.groupIn(change[1], change[2])!;
+        group.members = applyListChanges(group.members ?? [], change[3], (m) => m.uid);
+        group.bannedUsers = applyListChanges(group.bannedUsers ?? [], change[4], (b) => b.uid);
+        break;
+      }
+      case "queued": {
+        const app = this.appOf(change[1])!;
+        app.moderation ??= defaultModeration(app.app.createdAt);
+        applyQueued(app.moderation, change[2], change[3]);
+        break;
+      }
+      case "grouped": {
+        const app = this.appOf(change[1])!;
+        const part = change[2];
+        const { group, id, merge } = keyed(part);
+        let parts = this.grouped.get(app);
+        if (!parts) this.grouped.set(app, (parts = new Map()));
+        let byGroup = parts.get(part);
+        if (!byGroup) parts.set(part, (byGroup = groupRecords(((app as unknown as Record<string, unknown[]>)[part] ?? []), group, id)));
+        for (const [g, key] of change[4]) {
+          const records = byGroup.get(g);
+          records?.delete(key);
+          if (records?.size === 0) byGroup.delete(g);
         }
-        case "births":
-          if (change[1]) state.births = change[1];
-          else delete state.births;
-          break;
-        case "set": {
-          const app = appOf(change[1]);
-          if (!app) break;
-          // An optional part emptied (undefined) is logged as null: it is left out, as `toData()` leaves it out.
-          if (change[3] === null) delete (app as unknown as Record<string, unknown>)[change[2]];
-          else (app as unknown as Record<string, unknown>)[change[2]] = change[3];
-          grouped.get(app)?.delete(change[2] as GroupedPart);
-          break;
+        for (const r of change[3]) {
+          let records = byGroup.get(group(r));
+          if (!records) byGroup.set(group(r), (records = new Map()));
+          records.set(id(r), merge ? merge(r, records.get(id(r))) : r);
         }
-        case "messages": {
-          const app = appOf(change[1]);
-          if (app) app.messages = mergeMessages(app.messages, change[2], change[3]);
-          break;
-        }
-        case "moderated": {
-          const app = appOf(change[1]);
-          if (!app) break;
-          app.moderation ??= defaultModeration(app.app.createdAt);
-          applyModerated(app.moderation.moderated, change[2]);
-          break;
-        }
-        case "people": {
-          const app = appOf(change[1]);
-          const byGroup = app && grouped.get(app)?.get("groups");
-          const group = (byGroup ? byGroup.get(0)?.get(change[2]) : app?.groups.find((g) => g.guid === change[2])) as GroupData | undefined;
-          if (!group) break;
-          group.members = applyListChanges(group.members, change[3], (m) => m.uid);
-          group.bannedUsers = applyListChanges(group.bannedUsers, change[4], (b) => b.uid);
-          break;
-        }
-        case "queued": {
-          const app = appOf(change[1]);
-          if (!app) break;
-          app.moderation ??= defaultModeration(app.app.createdAt);
-          applyQueued(app.moderation, change[2], change[3]);
-          break;
-        }
-        case "grouped": {
-          const app = appOf(change[1]);
-          if (!app) break;
-          const part = change[2];
-          const { group, id, merge } = keyed(part);
-          let parts = grouped.get(app);
-          if (!parts) grouped.set(app, (parts = new Map()));
-          let byGroup = parts.get(part);
-          if (!byGroup) parts.set(part, (byGroup = groupRecords((app as unknown as Record<string, unknown[]>)[part], group, id)));
-          for (const [g, key] of change[4]) {
-            const records = byGroup.get(g);
-            records?.delete(key);
-            if (records?.size === 0) byGroup.delete(g);
-          }
-          for (const r of change[3]) {
-            let records = byGroup.get(group(r));
-            if (!records) byGroup.set(group(r), (records = new Map()));
-            records.set(id(r), merge ? merge(r, records.get(id(r))) : r);
-          }
-          break;
-        }
+        break;
       }
     }
-  for (const [app, parts] of grouped)
-    for (const [part, byGroup] of parts) {
-      const list: unknown[] = [];
-      for (const records of byGroup.values()) for (const r of records.values()) list.push(r);
-      const { order } = keyed(part);
-      if (order) list.sort(order);
-      (app as unknown as Record<string, unknown[]>)[part] = list;
+  }
+
+  /** Puts the grouped parts back into the state, in file form. */
+  finish(): void {
+    for (const [app, parts] of this.grouped)
+      for (const [part, byGroup] of parts) {
+        const list: unknown[] = [];
+        for (const records of byGroup.values()) for (const r of records.values()) list.push(r);
+        const { order } = keyed(part);
+        if (order) list.sort(order);
+        (app as unknown as Record<string, unknown[]>)[part] = list;
+      }
+    this.grouped.clear();
+  }
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === "string";
+const listOf = (v: unknown, item: (x: unknown) => boolean) => Array.isArray(v) && v.every(item);
+const isKey = (v: unknown) => typeof v === "string" || typeof v === "number";
+const isListChange = (v: unknown) => Array.isArray(v) && v.length === 2 && (v[1] === null || isObj(v[1]));
+/** The number of items of each kind of change (kind included). */
+const ARITY: Record<Change[0], number> = { app: 2, drop: 2, order: 2, births: 2, set: 4, messages: 4, grouped: 5, moderated: 3, queued: 4, people: 5 };
+
+/**
+ * Why a logged change cannot be applied ("is …"), or undefined: its kind, its shape, and the app (or group) it
+ * names, which must be there. A kind this version does not know is what a newer version's log holds.
+ */
+function changeProblem(c: unknown[], apps: Set<string>, hasGroup: (appId: string, guid: string) => boolean): string | undefined {
+  if (!Array.isArray(c) || !isStr(c[0])) return "is not a change record";
+  const kind = c[0] as Change[0];
+  if (!Object.hasOwn(ARITY, kind)) return `is of an unknown kind ${JSON.stringify(kind.slice(0, 40))} (written by a newer chat-emulator?)`;
+  if (c.length !== ARITY[kind]) return `(${kind}) has ${c.length} items instead of ${ARITY[kind]}`;
+  const bad = `(${kind}) is malformed`;
+  switch (kind) {
+    case "app": {
+      const app = c[1] as Record<string, unknown>;
+      return isObj(app) && isObj(app.app) && isStr(app.app.appId) && Array.isArray(app.messages) && Array.isArray(app.groups) ? undefined : bad;
     }
+    case "drop":
+      return isStr(c[1]) ? undefined : bad;
+    case "order":
+      return listOf(c[1], isStr) ? undefined : bad;
+    case "births":
+      return c[1] === null || listOf(c[1], isObj) ? undefined : bad;
+    default:
+      break;
+  }
+  if (!isStr(c[1])) return bad;
+  if (!apps.has(c[1])) return `(${kind}) names app ${JSON.stringify(c[1].slice(0, 40))}, which the state does not have`;
+  switch (kind) {
+    case "set":
+      return isStr(c[2]) && (PART_KEYS as readonly string[]).includes(c[2]) && c[3] !== undefined ? undefined : bad;
+    case "messages":
+      return listOf(c[2], (m) => isObj(m) && typeof m.id === "number") && listOf(c[3], (n) => typeof n === "number") ? undefined : bad;
+    case "moderated":
+      return listOf(c[2], (n) => Number.isInteger(n)) ? undefined : bad;
+    case "queued":
+      return (c[2] === "blocked" || c[2] === "flags") && listOf(c[3], (q) => isListChange(q) && typeof (q as unknown[])[0] === "number") ? undefined : bad;
+    case "grouped":
+      return isStr(c[2]) && Object.hasOwn(GROUPED, c[2]) && listOf(c[3], isObj) && listOf(c[4], (k) => Array.isArray(k) && k.length === 2 && isKey(k[0]) && isKey(k[1]))
+        ? undefined
+        : bad;
+    case "people":
+      if (!isStr(c[2]) || !listOf(c[3], isListChange) || !listOf(c[4], isListChange)) return bad;
+      return hasGroup(c[1], c[2]) ? undefined : `(people) names group ${JSON.stringify(c[2].slice(0, 40))}, which app ${c[1]} does not have`;
+    default:
+      return undefined;
+  }
 }
 
 function groupRecords(

@@ -1,8 +1,9 @@
-import { mkdir, stat } from "node:fs/promises";
-import { dirname } from "node:path";
-import { ChangeLog, listLogs, readLogs } from "./change-log.js";
-import { applyChanges, ChangeTracker, type Change } from "./change-tracker.js";
-import { documentKind, parseSavedState, SeedError } from "./seed.js";
+import { mkdir, open as openFile, stat } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { ChangeLog, listLogs, replayLogs, ReplayError, type Unapplied } from "./change-log.js";
+import { ChangeTracker, Replay, type Change } from "./change-tracker.js";
+import { acquireDataLock, type DataLock } from "./data-lock.js";
+import { documentKind, newerFormat, parseSavedState, SeedError } from "./seed.js";
 import { DocumentError, materialize, readDocumentFile } from "./state-reader.js";
 import { probeWritable, removeStaleTemps, writeStateFile, writeStateFileSync } from "./state-writer.js";
 import type { Store } from "./store.js";
@@ -10,6 +11,36 @@ import type { StateData } from "./types.js";
 import { waiting, type Waiting } from "../util/waiting.js";
 
 export class PersistenceError extends Error {}
+
+interface OpenOptions {
+  now: number;
+  delayMs?: number;
+  log?: (line: string) => void;
+  fsync?: boolean;
+  /** `verify` (tests): see ChangeTracker. */
+  verify?: boolean;
+  /** Set aside the change-log lines that cannot be applied instead of refusing the start (`--recover`). */
+  recover?: boolean;
+}
+
+/** Writes the lines a replay set aside, byte for byte, to the first free `FILE.damaged-<n>`; answers its name. */
+async function keepAside(path: string, lines: Unapplied[]): Promise<string> {
+  for (let n = 1; ; n++) {
+    const name = `${path}.damaged-${n}`;
+    const file = await openFile(name, "wx").catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "EEXIST") return undefined;
+      throw new PersistenceError(`${name}: cannot be written (${e.message}); nothing was changed.`);
+    });
+    if (!file) continue;
+    try {
+      for (const u of lines) await file.write(u.bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    return name;
+  }
+}
 
 /**
  * Makes sure the state can be written to `path` later (missing folders created, temporary files a killed run left
@@ -29,7 +60,7 @@ export async function prepareWritable(path: string): Promise<void> {
  * `mkdir -p`, a level at a time: Node's recursive mkdir never returns on some paths (`/proc/nope` spins at 100 %
  * CPU), where this fails at the first level that cannot be made.
  */
-async function makeFolders(dir: string): Promise<void> {
+export async function makeFolders(dir: string): Promise<void> {
   const missing: string[] = [];
   for (let at = dir; ; at = dirname(at)) {
     const found = await stat(at).catch((e: NodeJS.ErrnoException) => {
@@ -65,6 +96,8 @@ async function readDataFile(path: string): Promise<unknown> {
   if (doc === undefined) return undefined;
   const kind = documentKind(doc);
   if (kind === "seed") throw refuse("this is a seed file: did you mean --seed or --import? (--data takes a state file, which it overwrites)");
+  const newer = newerFormat(doc);
+  if (newer) throw refuse(`was written by a newer chat-emulator (format ${newer}; this version reads chat-emulator/state@1): start it with that version`);
   if (kind !== "state") throw refuse('is not a chat-emulator state file (it has no "format": "chat-emulator/state@1"), and --data overwrites its file');
   return doc;
 }
@@ -130,6 +163,10 @@ export class Persistence {
   /** Whether the data file holds a state the change log's records apply to (see `writeBase`). */
   private based = true;
   private readonly changes: ChangeLog;
+  /** Whether change logs were replayed at load (a checkpoint at start retires them), and the lines set aside. */
+  private replayed = false;
+  private unapplied: Unapplied[] = [];
+  private lock: DataLock | undefined;
 
   private constructor(
     private readonly path: string,
@@ -144,35 +181,61 @@ export class Persistence {
   }
 
   /**
-   * Loads `path` into the store: a state file, or nothing from a missing or empty one (missing folders are
-   * created), with the change logs a killed run left replayed onto it. Refuses with PersistenceError, writing
-   * nothing, a file that is not a state file or cannot be written. The file is first written when the state
-   * changes (or logs were replayed): a run without changes leaves it as it was, or absent.
+   * Loads `path` into the store and starts saving to it: `load`, then `start` (see both). Refuses with
+   * PersistenceError, writing nothing, what `load` refuses.
    */
-  static async open(
-    path: string,
-    store: Store,
-    /** `verify` (tests): see ChangeTracker. */
-    opts: { now: number; delayMs?: number; log?: (line: string) => void; fsync?: boolean; verify?: boolean },
-  ): Promise<Persistence> {
-    const doc = await readDataFile(path);
-    await prepareWritable(path);
+  static async open(path: string, store: Store, opts: OpenOptions): Promise<Persistence> {
+    const persistence = await Persistence.load(path, store, opts);
+    await persistence.start();
+    return persistence;
+  }
+
+  /**
+   * Loads `path` into the store, reading only: a state file, or nothing from a missing or empty one, with the change
+   * logs a killed run left replayed onto it. Refuses with PersistenceError a file that is not a state file, a state
+   * or log of a newer format, and a log line the replay cannot apply (unless `recover`, which sets it aside).
+   * Nothing is written until `start()`: the caller takes the file's lock first, and binds its port before starting.
+   */
+  static async load(path: string, store: Store, opts: OpenOptions): Promise<Persistence> {
     const log = opts.log ?? (() => {});
+    // One process owns a data file: its lock comes before anything of it is read (see data-lock.ts).
+    const lock = await acquireDataLock(path, log);
+    try {
+      const persistence = await Persistence.read(path, store, opts, log);
+      persistence.lock = lock;
+      return persistence;
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  }
+
+  private static async read(path: string, store: Store, opts: OpenOptions, log: (line: string) => void): Promise<Persistence> {
+    const doc = await readDataFile(path);
     let saved = doc as StateData | undefined;
     const logs = listLogs(path);
+    let unapplied: Unapplied[] = [];
     if (logs.length > 0) {
       // What the last run acknowledged after its last checkpoint, replayed onto the data file (or, when it never
-      // wrote one, onto the state it started from); the checkpoint below then deletes the logs.
+      // wrote one, onto the state it started from); the checkpoint at start then deletes the logs.
       saved = saved === undefined ? (JSON.parse(JSON.stringify(store.toData())) as StateData) : (materialize(saved) as StateData);
-      applyChanges(saved, readLogs(logs, log));
+      const replay = new Replay(saved);
+      try {
+        unapplied = replayLogs(logs, (changes) => replay.line(changes), { warn: log, recover: opts.recover });
+      } catch (e) {
+        if (e instanceof ReplayError) throw new PersistenceError(e.message);
+        throw new PersistenceError(`${path}: its change logs cannot be read (${(e as Error).message}); the files were left untouched.`);
+      }
+      replay.finish();
     }
     if (saved !== undefined) {
       try {
         const { apps, births } = parseSavedState(saved, opts.now, path);
         store.replace(apps, births);
       } catch (e) {
-        if (e instanceof SeedError) throw new PersistenceError(`${e.message}; the file was left untouched.`);
-        if (e instanceof DocumentError) throw new PersistenceError(`${path}: ${e.message}; the file was left untouched.`);
+        const logged = logs.length > 0 ? " (with its change logs replayed)" : "";
+        if (e instanceof SeedError) throw new PersistenceError(`${e.message}${logged}; the file was left untouched.`);
+        if (e instanceof DocumentError) throw new PersistenceError(`${path}: ${e.message}${logged}; the file was left untouched.`);
         throw e;
       }
     }
@@ -181,15 +244,32 @@ export class Persistence {
     persistence.stateBytes = (await stat(path).catch(() => undefined))?.size ?? 0;
     persistence.tracker = new ChangeTracker(store, opts.verify);
     persistence.based = saved !== undefined;
-    if (logs.length > 0) {
-      persistence.dirty = true;
-      await persistence.kick();
-      if (persistence.problem) {
-        persistence.close();
-        throw new PersistenceError(`${path}: cannot be written (${persistence.problem}).`);
+    persistence.replayed = logs.length > 0;
+    persistence.unapplied = unapplied;
+    return persistence;
+  }
+
+  /**
+   * The first writes: the path made writable (missing folders, temporary files a killed run left), the lines the
+   * replay set aside kept in `FILE.damaged-<n>`, and, when logs were replayed, a checkpoint that deletes them.
+   * No request may be answered before it ends (server.ts holds them).
+   */
+  async start(): Promise<void> {
+    await prepareWritable(this.path);
+    if (this.unapplied.length > 0) {
+      const kept = await keepAside(this.path, this.unapplied);
+      const lines = this.unapplied.map((u) => `${basename(u.file)} line ${u.line} (${u.why})`).join("; ");
+      this.log(`chat-emulator: --recover: ${this.unapplied.length} change-log line(s) that cannot be applied were moved to ${kept}, byte for byte, and left out: ${lines}.`);
+      this.unapplied = [];
+    }
+    if (this.replayed) {
+      this.dirty = true;
+      await this.kick();
+      if (this.problem) {
+        this.close();
+        throw new PersistenceError(`${this.path}: cannot be written (${this.problem}).`);
       }
     }
-    return persistence;
   }
 
   /** A committed change: into the change log before any answer leaves (at the latest at the end of this turn), into a checkpoint later. */
@@ -340,5 +420,6 @@ export class Persistence {
     clearImmediate(this.committing);
     this.unsubscribe();
     this.changes.close();
+    this.lock?.release();
   }
 }

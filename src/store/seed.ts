@@ -980,10 +980,18 @@ export function documentKind(doc: unknown): "state" | "seed" | undefined {
   return undefined;
 }
 
+/** The format of a seed or state file newer than this version reads (`chat-emulator/state@2`), if it is one. */
+export function newerFormat(doc: unknown): string | undefined {
+  const format = typeof doc === "object" && doc !== null ? (doc as Obj).format : undefined;
+  const m = typeof format === "string" ? /^chat-emulator\/(state|seed)@(\d{1,6})$/.exec(format) : null;
+  return m && Number(m[2]) > 1 ? format as string : undefined;
+}
+
 /** Parses a whole seed or state document. */
 export function parseState(raw: unknown, now: number, source: string): AppData[] {
   const c = new Checker(source);
   const doc = c.obj(raw, "(top level)");
+  if (newerFormat(doc)) c.fail("format", `is ${String(doc.format)}, written by a newer chat-emulator: this version reads chat-emulator/seed@1 and chat-emulator/state@1`);
   if (doc.format !== undefined && doc.format !== "chat-emulator/seed@1" && doc.format !== "chat-emulator/state@1")
     c.fail("format", 'must be "chat-emulator/seed@1" or "chat-emulator/state@1"');
   // A file without apps is not one of ours (`{"hello":"world"}` would start an emulator without apps).

@@ -15,6 +15,18 @@ import { randomHex } from "../util/random.js";
  */
 
 /** The document is not JSON, too deep or too large; the message completes "FILE ..." (e.g. "is not valid JSON"). */
+/**
+ * A parse error without the file's content: V8 quotes the text around the error ("Unexpected token 'h', "hello
+ * secr"... is not valid JSON"), and a file given by mistake may hold secrets. Positions are kept.
+ */
+function notJson(e: unknown): DocumentError {
+  const message = (e as Error).message ?? "";
+  const at = / at position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec(message);
+  const where = at ? (at[2] ? ` at line ${at[2]} column ${at[3]}` : ` at position ${at[1]}`) : "";
+  const what = /end of JSON input/.test(message) ? "it ends too early" : `unexpected content${where}`;
+  return new DocumentError(`is not valid JSON (${what})`);
+}
+
 export class DocumentError extends Error {}
 
 /**
@@ -49,7 +61,7 @@ export class ChunkedArray {
         try {
           parsed = JSON.parse(`[${buf.toString("utf8", 0, length)}]`) as unknown[];
         } catch (e) {
-          throw new DocumentError(`is not valid JSON (${(e as Error).message})`);
+          throw notJson(e);
         }
         for (const item of parsed) yield item;
       }
@@ -180,7 +192,7 @@ class Scanner {
     try {
       doc = JSON.parse(text);
     } catch (e) {
-      throw new DocumentError(`is not valid JSON (${(e as Error).message})`);
+      throw notJson(e);
     }
     const marker = (v: unknown): ChunkedArray | undefined => {
       if (typeof v !== "object" || v === null) return undefined;
