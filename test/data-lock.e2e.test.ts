@@ -1,0 +1,136 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, startClisPerTest } from "./cli.helpers.js";
+import { APP_ID, REST_KEY } from "./helpers.js";
+import { tempDir } from "./tmp.helpers.js";
+
+/** One process owns a data file (docs/durability.md, "One owner per data file"), with the real CLI. */
+
+const start = startClisPerTest();
+
+/** Every file of a folder with its size and modification time: what "touches nothing" compares. */
+function listing(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir)) {
+    const st = statSync(join(dir, name));
+    out[name] = `${st.size}@${st.mtimeMs}`;
+  }
+  return out;
+}
+
+/** Waits until the owner's checkpoint has retired its change logs (it would change the folder meanwhile). */
+async function checkpointed(dir: string) {
+  for (let i = 0; i < 100 && readdirSync(dir).some((n) => n.includes(".changes-")); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
+async function createUser(url: string, uid: string) {
+  const res = await fetch(`${url}/v3/users`, {
+    method: "POST",
+    headers: { apikey: REST_KEY, "content-type": "application/json" },
+    body: JSON.stringify({ uid, name: uid }),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe("one owner per data file", () => {
+  it("refuses a second emulator on the same file at once, exit 2, touching nothing, and names the owner", async () => {
+    const dir = tempDir("lock-two");
+    const data = join(dir, "S.json");
+    const first = await start(["--data", data]);
+    for (let i = 0; i < 5; i++) await createUser(first.url, `u${i}`);
+    await checkpointed(dir);
+    const before = listing(dir);
+    expect(Object.keys(before)).toContain("S.json.lock");
+    expect(JSON.parse(readFileSync(join(dir, "S.json.lock"), "utf8")).pid).toBe(first.child.pid);
+
+    const second = await runCli(["--data", data, "--port", "0"]);
+    expect(second.code).toBe(2);
+    const lines = second.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(data);
+    expect(lines[0]).toContain(`pid ${first.child.pid}`);
+    expect(lines[0]).toMatch(/stop that one first, or give this one another --data file/);
+    expect(listing(dir)).toEqual(before);
+
+    // The first one still owns it: its writes go on and survive a restart.
+    await createUser(first.url, "after");
+    await first.stop("SIGTERM");
+    expect(readdirSync(dir)).not.toContain("S.json.lock");
+    const again = await start(["--data", data]);
+    const res = await fetch(`${again.url}/v3/users/after`, { headers: { apikey: REST_KEY } });
+    expect(res.status).toBe(200);
+  });
+
+  it("a second start on a port in use replays and deletes nothing of the running one's files", async () => {
+    const dir = tempDir("lock-port");
+    const other = tempDir("lock-port-other");
+    const data = join(dir, "S.json");
+    const first = await start(["--data", data]);
+    await createUser(first.url, "kept");
+    const port = new URL(first.url).port;
+    // A different data file, so that the lock passes and the bind fails: nothing beside it may be written.
+    const otherData = join(other, "T.json");
+    writeFileSync(join(other, "T.json.changes-1"), "");
+    const before = listing(other);
+    const second = await runCli(["--data", otherData, "--port", port]);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/already in use/);
+    const after = listing(other);
+    expect(after).toEqual(before); // the lock is given up again; the log was neither replayed nor deleted
+  });
+
+  it("takes over the lock a killed emulator left, saying so in one line, and loses no acknowledged write", async () => {
+    const dir = tempDir("lock-stale");
+    const data = join(dir, "S.json");
+    const first = await start(["--data", data]);
+    for (let i = 0; i < 10; i++) await createUser(first.url, `k${i}`);
+    await first.stop("SIGKILL");
+    expect(readdirSync(dir)).toContain("S.json.lock");
+
+    const again = await start(["--data", data]);
+    expect(again.stderr()).toMatch(new RegExp(`took over the lock of .*S\\.json left by pid ${first.child.pid}, which is no longer running`));
+    for (let i = 0; i < 10; i++) expect((await fetch(`${again.url}/v3/users/k${i}`, { headers: { apikey: REST_KEY } })).status).toBe(200);
+    expect(JSON.parse(readFileSync(join(dir, "S.json.lock"), "utf8")).pid).toBe(again.child.pid);
+  });
+
+  it("refuses export targets that are another emulator's data file, the seed or the import, or the data file", async () => {
+    const dir = tempDir("lock-export");
+    const data = join(dir, "S.json");
+    const owner = await start(["--data", data]);
+    await createUser(owner.url, "mine");
+    await checkpointed(dir);
+    const before = listing(dir);
+
+    const exported = await runCli(["export", "--url", owner.url, "--out", data]);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toMatch(/is the data file of a running chat-emulator \(pid \d+\)/);
+    const onExit = await runCli(["--port", "0", "--export-on-exit", data]);
+    expect(onExit.code).toBe(2);
+    expect(onExit.stderr).toMatch(/is the data file of a running chat-emulator/);
+    expect(listing(dir)).toEqual(before);
+
+    const seed = join(dir, "seed.json");
+    const seedText = JSON.stringify({ apps: [{ app: { appId: APP_ID, name: "A" } }] });
+    writeFileSync(seed, seedText);
+    for (const flag of ["--seed", "--import"]) {
+      const refused = await runCli(["--port", "0", flag, seed, "--export-on-exit", seed]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/is the file the state is seeded or imported from/);
+    }
+    expect(readFileSync(seed, "utf8")).toBe(seedText);
+    const own = await runCli(["--port", "0", "--data", join(dir, "own.json"), "--export-on-exit", join(dir, "own.json")]);
+    expect(own.code).toBe(2);
+    expect(own.stderr).toMatch(/is the --data file, which is saved anyway/);
+  });
+
+  it("does not quote a refused seed file's content", async () => {
+    const dir = tempDir("seed-quote");
+    const seed = join(dir, "secret.json");
+    writeFileSync(seed, "hello secret-token-1234 and more");
+    const refused = await runCli(["--port", "0", "--seed", seed]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is not valid JSON \(unexpected content/);
+    expect(refused.stderr.replace(seed, "")).not.toMatch(/hello|token|more/);
+  });
+});
