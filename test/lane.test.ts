@@ -1,5 +1,8 @@
 import { request as httpRequest } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../src/index.js";
 import { laneFor } from "../src/http/lane.js";
@@ -182,4 +185,60 @@ describe("the platform lane answers as Hono's dispatch does", () => {
     const [one, two] = [await idOf("one"), await idOf("two")];
     expect(await exchange([read(two) + read(one)], 2)).toEqual({ statuses: [200, 200], texts: ["two", "one"] });
   });
+});
+
+describe("pipelined requests see the effects of the ones before them on their connection", () => {
+  /** Writes `raw` to a new connection of `url` at once; resolves with the `count` answers' bodies, in order. */
+  const pipelined = (url: string, raw: string, count: number) =>
+    new Promise<{ statuses: number[]; bodies: any[] }>((resolve, reject) => {
+      const socket = connect(Number(new URL(url).port), "127.0.0.1");
+      let got = "";
+      socket.setEncoding("utf8").on("data", (d: string) => {
+        got += d;
+        const parts = got.split(/HTTP\/1\.1 /).slice(1);
+        if (parts.length < count) return;
+        const bodies = parts.map((p) => p.slice(p.indexOf("\r\n\r\n") + 4));
+        if (!bodies.every((b) => b.endsWith("}"))) return;
+        socket.destroy();
+        resolve({ statuses: parts.map((p) => Number(p.slice(0, 3))), bodies: bodies.map((b) => JSON.parse(b)) });
+      });
+      socket.on("error", reject);
+      socket.write(raw);
+    });
+  const head = (method: string, path: string, extra = "") => `${method} ${path} HTTP/1.1\r\nHost: localhost\r\napikey: ${REST_KEY}\r\n${extra}`;
+  const withBody = (method: string, path: string, body: unknown, extra = "") => {
+    const text = JSON.stringify(body);
+    return `${head(method, path, extra)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+  };
+
+  for (const data of [false, true])
+    it(`a PUT then a GET of a user, and an edit then a read of a message${data ? ", with --data" : ""}`, async () => {
+      const dir = data ? mkdtempSync(join(tmpdir(), "chat-emulator-pipelined-")) : undefined;
+      const em = await startEmulator({ quiet: true, ...(dir ? { data: join(dir, "state.json") } : {}) });
+      try {
+        for (let round = 0; round < 10; round++) {
+          const name = `Renamed ${round}`;
+          const user = await pipelined(em.url, withBody("PUT", "/v3/users/superhero1", { name }) + `${head("GET", "/v3/users/superhero1")}\r\n`, 2);
+          expect(user.statuses).toEqual([200, 200]);
+          expect(user.bodies.map((b) => b.data.name)).toEqual([name, name]);
+        }
+        const sent = await pipelined(
+          em.url,
+          withBody("POST", "/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "before" } }, "onBehalfOf: superhero1\r\n"),
+          1,
+        );
+        const id = sent.bodies[0].data.id as string;
+        const edit = await pipelined(
+          em.url,
+          withBody("PUT", `/v3/messages/${id}`, { data: { text: "after" } }, "onBehalfOf: superhero1\r\n") + `${head("GET", `/v3/messages/${id}`)}\r\n`,
+          2,
+        );
+        expect(edit.statuses).toEqual([200, 200]);
+        // The edit answers its action message, whose entity is the edited message.
+        expect([edit.bodies[0].data.data.entities.on.entity.data.text, edit.bodies[1].data.data.text]).toEqual(["after", "after"]);
+      } finally {
+        await em.close();
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      }
+    });
 });
