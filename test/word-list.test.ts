@@ -44,6 +44,51 @@ describe("word lists", () => {
     );
   });
 
+  it("labelled lists in one automaton find exactly the lists that each list alone finds", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(term, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }), text, (lists, t) => {
+        const options = { edges: "always", anySpace: true } as const;
+        const together = WordList.labelled(lists.map((terms, label) => ({ label, terms })), options)!;
+        const alone = lists.flatMap((terms, label) => (WordList.of(terms, options)!.test(t) ? [label] : []));
+        expect([...together.labelsIn(t)].sort((a, b) => a - b)).toEqual(alone);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the first of many keyword rules that catches a message wins, as rule by rule, for words, lists, patterns and equals", async () => {
+    const e = await emulator();
+    /** The message's moderation status and the rule the blocked-message queue names for it. */
+    const send = async (text: string) => {
+      const sent = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text } }, { onBehalfOf: "superhero1" });
+      const queue = (await e.get("/v3/moderation/blocked-messages?limit=100")).body.data as { ruleId: string; message?: { id: unknown } }[];
+      return { status: sent.body.data.data.moderation.status, ruleId: queue.find((q) => q.message?.id === sent.body.data.id)?.ruleId };
+    };
+    const rule = (id: string, conditions: unknown[]) => e.post("/v3/moderation/rules", { id, name: id, enabled: true, action: ["blockMessage"], conditions });
+    const cond = (category: string, value: string[], operator = "contains") => ({ entity: "message", operand: "text", operator, category, value });
+    expect((await e.post("/v3/moderation/keywords", { id: "kl", name: "KL", searchTerms: ["listed word"] })).status).toBe(200);
+    expect((await rule("r1-pattern", [cond("pattern", ["^zz\\d+$"])])).status).toBe(200);
+    expect((await rule("r2-words", [cond("word", ["alpha", "beta gamma"])])).status).toBe(200);
+    expect((await rule("r3-list", [{ ...cond("word", ["kl"]), isKeywordsReferencePresent: true }])).status).toBe(200);
+    expect((await rule("r4-equals", [cond("word", ["exactly this"], "equals")])).status).toBe(200);
+    expect((await rule("r5-words", [cond("word", ["alpha", "omega"])])).status).toBe(200);
+    const cases: [string, string | undefined][] = [
+      ["say alpha now", "r2-words"],
+      ["omega only", "r5-words"],
+      ["beta   GAMMA", "r2-words"],
+      ["the listed   word here", "r3-list"],
+      ["exactly this", "r4-equals"],
+      ["exactly this and more", undefined],
+      ["zz12", "r1-pattern"],
+      ["alphabet omegas", undefined],
+    ];
+    for (const [text, ruleId] of cases) {
+      const moderation = await send(text);
+      if (ruleId) expect(moderation, text).toMatchObject({ status: "disapproved", ruleId });
+      else expect(moderation.status, text).toBe("approved");
+    }
+  });
+
   it("mask what the former RegExp masked: leftmost, longest, whole words where a word ends", () => {
     fc.assert(
       fc.property(fc.array(term, { minLength: 1, maxLength: 6 }), text, (words, t) => {

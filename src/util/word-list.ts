@@ -47,6 +47,8 @@ export class WordList {
   private readonly ends: number[] = [0];
   /** The nearest node on the fail chain that ends a term. */
   private readonly dict: number[] = [0];
+  /** For a node that ends a term: the labels of the lists it belongs to (see `labelled`). */
+  private readonly labels = new Map<number, number[]>();
 
   private constructor(private readonly options: WordListOptions) {}
 
@@ -64,11 +66,46 @@ export class WordList {
     return list;
   }
 
+  /**
+   * Several lists in one automaton, each term with the label of its list: `labelsIn` finds which lists occur in a
+   * text in one pass, where a list apiece would take a pass apiece (1,000 moderation rules: 1,000 passes).
+   */
+  static labelled(lists: readonly { label: number; terms: readonly string[] }[], options: WordListOptions): WordList | undefined {
+    const list = new WordList(options);
+    let any = false;
+    for (const { label, terms } of lists)
+      for (const raw of terms) {
+        const term = list.normalise(raw.trim());
+        if (term.length === 0) continue;
+        const node = list.insert(term);
+        const labels = list.labels.get(node);
+        if (!labels) list.labels.set(node, [label]);
+        else if (!labels.includes(label)) labels.push(label);
+        any = true;
+      }
+    if (!any) return undefined;
+    list.link();
+    return list;
+  }
+
+  /** The labels of the lists (see `labelled`) any of whose terms occurs in `text` as a whole word. */
+  labelsIn(text: string): Set<number> {
+    const found = new Set<number>();
+    // A term found once needs no second look: its labels are in.
+    const done = new Set<number>();
+    this.scan(this.normalise(text), (_start, _end, node) => {
+      if (done.has(node)) return;
+      done.add(node);
+      for (const label of this.labels.get(node) ?? []) found.add(label);
+    });
+    return found;
+  }
+
   private normalise(text: string): string {
     return lower(this.options.anySpace ? text.replace(/\s+/g, " ") : text);
   }
 
-  private insert(term: string): void {
+  private insert(term: string): number {
     let node = 0;
     for (let i = 0; i < term.length; i++) {
       const c = term.charCodeAt(i);
@@ -88,6 +125,7 @@ export class WordList {
     const before = always || wordAt(term, 0) ? 1 : 0;
     const after = always || wordBefore(term, term.length) ? 2 : 0;
     this.ends[node] = 4 | before | after;
+    return node;
   }
 
   /** Fail and dictionary links, breadth first. */
@@ -107,7 +145,7 @@ export class WordList {
   }
 
   /** Calls `found(start, end)` for each whole-word occurrence, by end then longest first; stops when it returns true. */
-  private scan(text: string, found: (start: number, end: number) => boolean | void): void {
+  private scan(text: string, found: (start: number, end: number, node: number) => boolean | void): void {
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -118,7 +156,7 @@ export class WordList {
         const need = this.ends[o];
         if (need & 1 && wordBefore(text, start)) continue;
         if (need & 2 && wordAt(text, i + 1)) continue;
-        if (found(start, i + 1) === true) return;
+        if (found(start, i + 1, o) === true) return;
       }
     }
   }

@@ -6,7 +6,8 @@ import { WordList } from "../../util/word-list.js";
 
 /**
  * The rule engine: which enabled rule, if any, catches a message. Rules are compiled once per change of rules or
- * keyword lists (a version counter), so a send costs one regular-expression test per condition.
+ * keyword lists (a version counter): a send costs one pass over the message for all word terms of all rules (see
+ * `Compiled`), and one linear-time regular-expression test per pattern condition.
  *
  * - `text` conditions read the text of text messages and the caption of media messages; `custom` conditions read
  *   the strings inside a custom message's customData. `image` and `video` conditions need the platform's AI
@@ -21,16 +22,15 @@ import { WordList } from "../../util/word-list.js";
 
 type Test = (subject: string) => boolean;
 
-function wordTest(terms: string[], operator: ConditionRecord["operator"]): Test | undefined {
+/** How `word` terms are found: whole words, and a phrase with any run of white space between its words. */
+const WORDS = { edges: "always", anySpace: true } as const;
+
+/** `equals` on word terms: the whole text is one of them. (`contains` goes to the app's word automaton.) */
+function wordsEqual(terms: string[]): Test | undefined {
   const clean = terms.map((t) => t.trim()).filter((t) => t.length > 0);
   if (clean.length === 0) return undefined;
-  if (operator === "equals") {
-    const set = new Set(clean.map((t) => t.toLowerCase()));
-    return (s) => set.has(s.trim().toLowerCase());
-  }
-  // A phrase matches with any run of white space between its words.
-  const list = WordList.of(clean, { edges: "always", anySpace: true });
-  return list && ((s) => list.test(s));
+  const set = new Set(clean.map((t) => t.toLowerCase()));
+  return (s) => set.has(s.trim().toLowerCase());
 }
 
 function patternTest(patterns: string[], operator: ConditionRecord["operator"]): Test | undefined {
@@ -56,6 +56,8 @@ function subjectOf(m: Pick<MessageRecord, "category" | "data">, operand: Conditi
 interface CompiledCondition {
   condition: ConditionRecord;
   test?: Test;
+  /** Its `contains` word terms' label in the automaton of its operand (see `Compiled`). */
+  label?: number;
 }
 
 interface CompiledRule {
@@ -67,27 +69,54 @@ interface CompiledRule {
   conditions: CompiledCondition[];
 }
 
-function compileCondition(mod: Moderation, c: ConditionRecord): CompiledCondition {
+/**
+ * A condition compiled: its pattern and `equals` terms as a test; its `contains` word terms (its own, or its keyword
+ * lists') handed to `words` under a label of their own, to be found with every other condition's in one pass.
+ */
+function compileCondition(mod: Moderation, c: ConditionRecord, words: (terms: string[]) => number | undefined): CompiledCondition {
   const raw = c as unknown as Record<string, unknown>;
   const byList = c.isKeywordsReferencePresent || raw.isListReferencePresent === true || raw.isKeywordReferencePresent === true;
-  if (!byList) return { condition: c, test: (c.category === "pattern" ? patternTest : wordTest)(c.value, c.operator) };
-  const words: string[] = [];
+  const wordTerms: string[] = [];
   const patterns: string[] = [];
-  for (const id of c.value) {
-    const list = mod.keywordLists.get(id);
-    if (list) for (const term of list.searchTerms) (list.category === "pattern" ? patterns : words).push(term);
-  }
-  const tests = [wordTest(words, c.operator), patternTest(patterns, c.operator)].filter((t): t is Test => t !== undefined);
-  return { condition: c, test: tests.length ? (s) => tests.some((t) => t(s)) : undefined };
+  if (!byList) (c.category === "pattern" ? patterns : wordTerms).push(...c.value);
+  else
+    for (const id of c.value) {
+      const list = mod.keywordLists.get(id);
+      if (list) for (const term of list.searchTerms) (list.category === "pattern" ? patterns : wordTerms).push(term);
+    }
+  const label = c.operator === "equals" ? undefined : words(wordTerms);
+  const tests = [c.operator === "equals" ? wordsEqual(wordTerms) : undefined, patternTest(patterns, c.operator)].filter((t): t is Test => t !== undefined);
+  return { condition: c, label, test: tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (s) => tests.some((t) => t(s)) };
 }
 
-const compiledRules = new WeakMap<Moderation, { version: number; rules: CompiledRule[] }>();
+/**
+ * The enabled rules of an app, compiled, and one word automaton per operand holding the `contains` word terms of
+ * all their conditions (each condition's under its label): a message is searched once per operand, whatever the
+ * number of rules. 1,000 rules of 10 terms each cost one pass over a 10 KB message, not 1,000.
+ */
+interface Compiled {
+  version: number;
+  rules: CompiledRule[];
+  words: Map<ConditionRecord["operand"], WordList>;
+}
 
-function enabledRules(app: AppState): CompiledRule[] {
+const compiledRules = new WeakMap<Moderation, Compiled>();
+
+function enabledRules(app: AppState): Compiled {
   const mod = app.moderation;
   const cached = compiledRules.get(mod);
-  if (cached?.version === mod.version) return cached.rules;
+  if (cached?.version === mod.version) return cached;
   const rules: CompiledRule[] = [];
+  const lists = new Map<ConditionRecord["operand"], { label: number; terms: string[] }[]>();
+  let labels = 0;
+  const wordsOf = (operand: ConditionRecord["operand"]) => (terms: string[]) => {
+    if (!terms.some((t) => t.trim().length > 0)) return undefined;
+    const label = labels++;
+    let of = lists.get(operand);
+    if (!of) lists.set(operand, (of = []));
+    of.push({ label, terms });
+    return label;
+  };
   for (const rule of mod.rules.values()) {
     const rev = current(rule);
     if (!rev.enabled) continue;
@@ -97,11 +126,17 @@ function enabledRules(app: AppState): CompiledRule[] {
       name: rev.name,
       action: rev.action,
       filters: rev.filters ?? [],
-      conditions: rev.conditions.map((c) => compileCondition(mod, c)),
+      conditions: rev.conditions.map((c) => compileCondition(mod, c, wordsOf(c.operand))),
     });
   }
-  compiledRules.set(mod, { version: mod.version, rules });
-  return rules;
+  const words = new Map<ConditionRecord["operand"], WordList>();
+  for (const [operand, of] of lists) {
+    const list = WordList.labelled(of, WORDS);
+    if (list) words.set(operand, list);
+  }
+  const compiled = { version: mod.version, rules, words };
+  compiledRules.set(mod, compiled);
+  return compiled;
 }
 
 const lower = (v: unknown) => String(v).toLowerCase();
@@ -148,12 +183,21 @@ export function verdictFor(
   app: AppState,
   m: Pick<MessageRecord, "category" | "data" | "sender" | "receiver" | "receiverType">,
 ): Verdict | undefined {
-  for (const r of enabledRules(app)) {
+  const { rules, words } = enabledRules(app);
+  // The labels found in each operand's subject, searched once, when a condition first needs them.
+  const found = new Map<ConditionRecord["operand"], Set<number>>();
+  const wordsIn = (operand: ConditionRecord["operand"], subject: string) => {
+    let labels = found.get(operand);
+    if (!labels) found.set(operand, (labels = words.get(operand)?.labelsIn(subject) ?? new Set()));
+    return labels;
+  };
+  for (const r of rules) {
     if (!r.filters.every((f) => passes(app, f, m))) continue;
-    for (const { condition, test } of r.conditions) {
-      if (!test) continue;
+    for (const { condition, test, label } of r.conditions) {
+      if (!test && label === undefined) continue;
       const subject = subjectOf(m, condition.operand);
-      if (subject !== undefined && test(subject))
+      if (subject === undefined) continue;
+      if ((label !== undefined && wordsIn(condition.operand, subject).has(label)) || test?.(subject))
         return { ruleId: r.rule.id, ruleName: r.name, revisionId: r.revisionId, condition, action: r.action };
     }
   }
