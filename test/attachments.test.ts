@@ -218,6 +218,40 @@ describe("files/upload-url then upload (UI kit 7 composer), and ranges", () => {
     expect((await fetch(`${client()}/files/upload/0123456789abcdef0123456789abcdef`, { method: "POST", body: new FormData() })).status).toBe(403);
     expect((await fetch(`${client()}/media/0123456789abcdef0123456789abcdef.png`)).status).toBe(404);
   });
+
+  it("refuses a name that is not valid Unicode (a lone surrogate) with details; a well-formed one is served", async () => {
+    for (const name of ["\ud800.txt", "a\udc00b.txt", "x\ud83d"]) {
+      const refused = await api("superhero1", "POST", "/files/upload-url", { files: { s: { fileId: "s", name, size: 1, mimeType: "text/plain" } } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe("ERR_BAD_REQUEST");
+      expect(refused.body.error.details).toEqual({ "files.s.name": ["The files.s.name must be valid Unicode text."] });
+    }
+    const fine = await api("superhero1", "POST", "/files/upload-url", { files: { s: { fileId: "s", name: "😀 ünï.txt", size: 1, mimeType: "text/plain" } } });
+    const form = new FormData();
+    form.append("file", new Blob(["s"]), "s.txt");
+    expect((await fetch(fine.body.data.s.request.url, { method: "POST", body: form })).status).toBe(204);
+    const served = await fetch(fine.body.data.s.attachment.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-disposition")).toBe(`inline; filename*=UTF-8''${encodeURIComponent("😀 ünï.txt")}`);
+  });
+
+  it("refuses an upload larger than the size declared to upload-url (413), and changes nothing", async () => {
+    const asked = await api("superhero1", "POST", "/files/upload-url", { files: { d: { fileId: "d", name: "d.bin", size: 10, mimeType: "application/octet-stream" } } });
+    const { request, attachment } = asked.body.data.d;
+    expect(attachment.size).toBe(10);
+    const big = new FormData();
+    big.append("file", new Blob([Buffer.alloc(5 * 1024 * 1024, 1)]), "d.bin");
+    const refused = await fetch(request.url, { method: "POST", body: big });
+    expect(refused.status).toBe(413);
+    expect((await refused.json()).error).toMatchObject({ code: "ERR_FILE_SIZE_EXCEEDED", message: "The file d.bin exceeds the maximum allowed size of 10 bytes." });
+    expect((await fetch(attachment.url)).status).toBe(404);
+    // The declared size itself (or less) is taken.
+    const exact = new FormData();
+    exact.append("file", new Blob([Buffer.alloc(10, 2)]), "d.bin");
+    expect((await fetch(request.url, { method: "POST", body: exact })).status).toBe(204);
+    const served = await fetch(attachment.url);
+    expect([served.status, served.headers.get("content-length")]).toEqual([200, "10"]);
+  });
 });
 
 describe("in process (app.request, as programmatic users and the test helpers call it)", () => {

@@ -62,6 +62,8 @@ export interface UploadTicket {
   mimeType: string;
   uploader: string;
   expiresAt: number;
+  /** The size declared for it: a larger upload is refused (the attachment already says this size). */
+  size: number;
 }
 
 export class FileStore {

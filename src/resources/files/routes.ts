@@ -35,12 +35,13 @@ function mediaType(mimeType: string): (typeof MESSAGE_TYPES)[number] {
 }
 
 /** Keeps one uploaded part, the store's refusals turned into the platform's errors. */
-async function keep(c: Ctx, part: FilePart, meta: { key?: string; name?: string; mimeType?: string }): Promise<StoredFile> {
+async function keep(c: Ctx, part: FilePart, meta: { key?: string; name?: string; mimeType?: string; size?: number }): Promise<StoredFile> {
   const name = meta.name ?? part.name;
   try {
     return await c.get("emulator").files.save(
       { appId: c.get("app").meta.appId, key: meta.key, name, mimeType: mediaTypeOf(meta.mimeType ?? part.mimeType), uploader: c.get("actor")?.uid ?? "", createdAt: c.get("emulator").clock.now() },
       part.stream,
+      Math.min(meta.size ?? FILE_SIZE_MAX, FILE_SIZE_MAX),
     );
   } catch (e) {
     if (e instanceof FileTooLarge) throw apiError("ERR_FILE_SIZE_EXCEEDED", { name, limit: e.limit });
@@ -93,6 +94,8 @@ export async function withSendBody<T>(c: Ctx, fn: (body: Body) => Promise<T> | T
   }
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const FILE_SPEC = {
   fileId: { required: true, type: "string", max: 255 },
   name: { required: true, type: "string", max: 255 },
@@ -117,6 +120,8 @@ export const fileUploads = new Hono<Env>().post("/files/upload-url", async (c) =
   for (const [id, spec] of entries) {
     if (typeof spec !== "object" || spec === null || Array.isArray(spec)) throw badRequest({ [`files.${id}`]: [`The files.${id} must be an object.`] });
     validate(spec as Body, FILE_SPEC);
+    // A name that is not valid Unicode (a lone surrogate) cannot be named in a header when the file is served.
+    if (LONE_SURROGATE.test((spec as Body).name as string)) throw badRequest({ [`files.${id}.name`]: [`The files.${id}.name must be valid Unicode text.`] });
   }
   const specs = entries.map(([, spec]) => spec as { fileId: string; name: string; size: number; mimeType: string });
   // Files meant for a conversation: the sender must be able to send them there (membership, blocks, roles).
@@ -137,7 +142,7 @@ export const fileUploads = new Hono<Env>().post("/files/upload-url", async (c) =
       continue;
     }
     const expiresAt = now + UPLOAD_TTL_SECONDS;
-    const { id, ticket } = files.issueTicket({ appId: app.meta.appId, name: f.name, mimeType: f.mimeType, uploader: actor.uid, expiresAt }, now);
+    const { id, ticket } = files.issueTicket({ appId: app.meta.appId, name: f.name, mimeType: f.mimeType, uploader: actor.uid, expiresAt, size: f.size }, now);
     out[f.fileId] = {
       request: { url: `${clientApiBase(c)}/files/upload/${id}`, method: "POST", body: {} },
       attachment: attachmentOf(c, { key: ticket.key, name: f.name, mimeType: f.mimeType, size: f.size }),
@@ -200,7 +205,8 @@ export const media = new Hono<Env>()
       "Content-Type": file.mimeType,
       "Content-Length": String(Math.max(0, end - start + 1)),
       "Accept-Ranges": "bytes",
-      "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      // A stored name that is not valid Unicode (an older state) is served with U+FFFD rather than failing.
+      "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name.replace(new RegExp(LONE_SURROGATE, "g"), "\uFFFD"))}`,
       "Cache-Control": "private, max-age=86400",
       "Access-Control-Expose-Headers": "Content-Length, Content-Range, Accept-Ranges, Content-Disposition",
       // Files are users' content served from the emulator's own origin, where the control plane lives: an uploaded
