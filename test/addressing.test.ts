@@ -87,3 +87,20 @@ describe("requestPath: the internal path worked out once per request", () => {
     }
   });
 });
+
+describe("unknown routes: the plane's credentials first, then 404, alike on every plane", () => {
+  it("answers 401 without credentials and 404 ERR_API_NOT_FOUND with them, on REST, calls, client and management", async () => {
+    const e = await emulator();
+    const token = (await e.post("/v3/users/superhero1/auth_tokens", {})).body.data.authToken as string;
+    const planes: [string, Record<string, string>, string][] = [
+      [`/${APP_ID}.api-us/v3/nothing`, { apikey: REST_KEY }, "AUTH_ERR_EMPTY_APIKEY"],
+      [`/${APP_ID}.call-us/v3/nothing`, { apikey: REST_KEY }, "AUTH_ERR_EMPTY_APIKEY"],
+      [`/${APP_ID}.apiclient-us/v3.0/nothing`, { appid: APP_ID, authtoken: token }, "AUTH_ERR_EMPTY_AUTH_TOKEN"],
+      ["/apimgmt/nothing", { key: "chat-emulator-management-key", secret: "chat-emulator-management-secret" }, "AUTH_ERR_EMPTY_AUTH_HEADER"],
+    ];
+    for (const [path, credentials, missing] of planes) {
+      expectError(await e.call("GET", path, { key: null }), 401, missing);
+      expectError(await e.call("GET", path, { key: null, headers: credentials }), 404, "ERR_API_NOT_FOUND");
+    }
+  });
+});

@@ -175,9 +175,43 @@ describe("what the calls SDK asks of the calls plane before media", () => {
     expect(incoming.body.data.map((k: any) => k.sessionId)).toContain(sessionId);
     expect(incoming.body.meta.pagination).toMatchObject({ current_page: 1 });
     expect((await calls(callee.token, "GET", "/calls?direction=outgoing")).body.data.map((k: any) => k.sessionId)).not.toContain(sessionId);
-    expect((await calls(caller.token, "GET", `/calls/${sessionId}`)).body.data).toMatchObject({ sessionId, initiator: "superhero1" });
+    // getCallDetails maps a list of call logs; the apikey caller keeps the calls API's single call.
+    const details = await calls(caller.token, "GET", `/calls/${sessionId}`);
+    expect(details.body.data).toEqual([expect.objectContaining({ sessionId, initiator: "superhero1" })]);
+    const byKey = await fetch(`${url()}/${APP_ID}.call-us/v3/calls/${sessionId}`, { headers: { apikey: REST_KEY } });
+    expect((await byKey.json()).data).toMatchObject({ sessionId, initiator: "superhero1" });
     const stranger = await connect("superhero3");
     expect((await calls(stranger.token, "GET", `/calls/${sessionId}`)).body.error.code).toBe("ERR_CALL_NOT_A_PART");
     expect((await calls("nope", "GET", "/calls")).status).toBe(401);
+  });
+
+  it("a call token carries what startSession decodes, and GET call_tokens (callToken header) answers its payload and WEBRTC_HOST", async () => {
+    const caller = await connect("superhero1");
+    const sessionId = sessionOf((await caller.api("POST", "/calls", { receiver: "superhero2", receiverType: "user", type: "video" })).body.data);
+    const base = `${url()}/${APP_ID}.call-us/v3.0`;
+    const made = await fetch(`${base}/call_tokens`, { method: "POST", headers: { authToken: caller.token, "content-type": "application/json" }, body: JSON.stringify({ sessionId }) });
+    const token = (await made.json()).data.token as string;
+    const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString());
+    const data = { appId: APP_ID, region: "us", authToken: caller.token, user: { uid: "superhero1", name: "Iron Man", avatar: expect.any(String) }, sessionId };
+    expect(payload).toMatchObject({ data, room: sessionId });
+
+    const verified = await fetch(`${base}/call_tokens`, { headers: { callToken: token } });
+    expect(verified.status).toBe(200);
+    const body = await verified.json();
+    expect(body.data.payload).toMatchObject({ data, room: sessionId });
+    expect(body.data.settings).toEqual({ WEBRTC_HOST: new URL(url()).host, PRESENTER_MODE_ENABLED: true });
+
+    for (const bad of ["nope", token.slice(0, -2) + "xx"]) {
+      const refused = await fetch(`${base}/call_tokens`, { headers: { callToken: bad } });
+      expect(refused.status).toBe(401);
+      expect((await refused.json()).error.code).toBe("AUTH_ERR_INVALID_CALL_TOKEN");
+    }
+    // A call token does not open the other operations' doors: they still want an apikey or an authToken.
+    const elsewhere = await fetch(`${base}/calls`, { headers: { callToken: token } });
+    expect([elsewhere.status, (await elsewhere.json()).error.code]).toEqual([401, "AUTH_ERR_EMPTY_APIKEY"]);
+    // Once its auth token is gone, the call token is refused too.
+    await fetch(`${url()}/v3/users/superhero1/auth_tokens/${caller.token}`, { method: "DELETE", headers: { apikey: REST_KEY } });
+    const gone = await fetch(`${base}/call_tokens`, { headers: { callToken: token } });
+    expect((await gone.json()).error.code).toBe("AUTH_ERR_INVALID_CALL_TOKEN");
   });
 });

@@ -15,6 +15,8 @@ interface Operation {
   request: string;
   shape: Shape;
   as?: string;
+  /** Authenticate with the call token saved as `ct` (the calls SDK's token check). */
+  callToken?: boolean;
   body?: unknown;
   save?: Record<string, string>;
   /** Where the shape comes from when the reference has no example for it. */
@@ -104,7 +106,9 @@ describe("response shapes (test/fixtures/response-shapes.json)", () => {
     for (const o of doc.operations) {
       const [method, target] = o.request.split(" ");
       const path = fill(target.startsWith("calls:") ? `/${APP_ID}.call-us${target.slice("calls:".length)}` : target);
-      const r = await e.call(method, path, { onBehalfOf: o.as, body: fillBody(o.body) });
+      // The calls SDK's token check authenticates with the call token an earlier entry saved, not an apikey.
+      const auth = o.callToken ? { key: null, headers: { callToken: vars.ct } } : { onBehalfOf: o.as };
+      const r = await e.call(method, path, { ...auth, body: fillBody(o.body) });
       if (r.status !== 200) {
         failures.push(`${o.operation}: status ${r.status} ${JSON.stringify(r.body)}`);
         continue;
@@ -233,6 +237,10 @@ describe("published examples: the cases the shape table does not reach", () => {
     expect(rang.payload.payload).toMatchObject({ sessionId: call.sessionId, callAction: "initiated", callType: expect.any(String) });
     const reaction = logs.find((l) => l.trigger === "message_reaction_added" && l.pushToken === "logs-apns-1");
     expect([reaction.sender, reaction.reactionSender]).toEqual(["superhero1", "superhero3"]);
+    // The published example (a reaction, type "chat"): the call fields and sentAt are there, as null.
+    expect(reaction.payload.payload).toMatchObject({ type: "chat", sessionId: null, callAction: null, callType: null, sentAt: null });
+    expect(Object.keys(reaction.payload.payload)).toEqual(expect.arrayContaining(["sessionId", "callAction", "callType", "sentAt"]));
+    expect(sent.payload.payload).toMatchObject({ type: "chat", sessionId: null, callAction: null, callType: null, sentAt: expect.any(String) });
   });
 
   it("11. GET /users/{uid}/messages without onBehalfOf: page-style meta (perPage, default 100) next to a cursor", async () => {

@@ -7,6 +7,9 @@ export interface JwtClaims {
   authToken: string;
   /** A call token (the calls plane's `call_tokens`): the call session it is for. */
   sessionId?: string;
+  /** A call token's payload as the calls SDK reads it (`data.sessionId`, `data.user`...; see callTokenClaims). */
+  data?: Record<string, unknown>;
+  room?: string;
   iat: number;
 }
 

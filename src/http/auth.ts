@@ -78,9 +78,31 @@ export const clientAuth: Stage = (c, next) => {
 
 /**
  * Calls plane: the `apikey` (backends, `calls.json`), or, without one, the `authToken` of a user as the calls SDK
- * sends it (its call logs and call tokens), who then acts as with `onBehalfOf`.
+ * sends it (its call logs and call tokens), who then acts as with `onBehalfOf`; or, for the SDK's check of a call
+ * token before its media session (`GET call_tokens`), that `callToken`, whose user then acts.
  */
-export const callsAuth: Stage = (c, next) => (header(c, "apikey") === undefined && header(c, "authtoken") !== undefined ? clientAuth(c, next) : appAuth(c, next));
+export const callsAuth: Stage = (c, next) => {
+  if (header(c, "apikey") !== undefined) return appAuth(c, next);
+  if (header(c, "authtoken") !== undefined) return clientAuth(c, next);
+  if (header(c, "calltoken") !== undefined && c.req.method === "GET" && c.req.path.endsWith("/call_tokens")) return callTokenAuth(c, next);
+  return appAuth(c, next);
+};
+
+/** A call token this emulator signed for the addressed app, whose auth token and user still exist. */
+const callTokenAuth: Stage = (c, next) => {
+  const app = addressedApp(c);
+  c.set("app", app);
+  const claims = c.get("emulator").jwt.verify(header(c, "calltoken"));
+  const ours = claims?.sessionId !== undefined && claims.appId === app.meta.appId;
+  // A token made with an auth token lives as long as it; one a backend made (apikey, onBehalfOf) as its user.
+  const token = ours && claims.authToken !== "" ? app.tokens.get(claims.authToken) : undefined;
+  const user = ours && (claims.authToken === "" || token) ? app.activeUser(claims.uid) : undefined;
+  if (!claims || !user) throw apiError("AUTH_ERR_INVALID_CALL_TOKEN");
+  c.set("actor", user);
+  if (token) c.set("authToken", token);
+  c.set("callToken", claims);
+  return next(c);
+};
 
 /** Management plane: headers `key` and `secret` as set by --management-key / --management-secret. */
 export const managementAuth: Stage = (c, next) => {

@@ -34,6 +34,11 @@ export const ERRORS = {
     status: 401,
     message: "The auth token {authToken} does not exist. Please log in again with a valid auth token.",
   },
+  // The calls SDK's token check (`GET call_tokens` with a `callToken` header); the platform's code is not published.
+  AUTH_ERR_INVALID_CALL_TOKEN: {
+    status: 401,
+    message: "The call token is invalid, or its auth token no longer exists. Generate a new one with CometChatCalls.generateToken().",
+  },
   // {missing}: "key and secret headers are" (management plane) or "Basic authorization header is" (`/tenants`).
   AUTH_ERR_EMPTY_AUTH_HEADER: {
     status: 401,

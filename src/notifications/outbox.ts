@@ -369,12 +369,15 @@ function details(app: AppState, plan: Plan, record: Notification): JsonObject {
     tag: String(m.id),
     conversationId: m.conversationId,
     type: plan.kind,
-    sentAt: String(m.sentAt * 1000),
+    // As the published example: the call fields are null outside calls, and a reaction has no sending time.
+    sessionId: plan.call?.sessionId ?? null,
+    callAction: plan.call?.action ?? null,
+    callType: plan.call?.callType ?? null,
+    sentAt: plan.reaction ? null : String(m.sentAt * 1000),
   };
   if (typeof sender.avatar === "string") out.senderAvatar = sender.avatar;
   const receiverAvatar = group ? group.icon : (receiver as JsonObject).avatar;
   if (typeof receiverAvatar === "string") out.receiverAvatar = receiverAvatar;
-  if (plan.call) Object.assign(out, { callAction: plan.call.action, sessionId: plan.call.sessionId, callType: plan.call.callType });
   if (plan.kind === "chat" && at(settings, "preferences.push.includeMessageObjectSetting") !== false) out.message = plan.view() as JsonObject;
   const custom = at(settings, "preferences.push.customJson");
   if (custom && typeof custom === "object" && Object.keys(custom).length > 0) out.custom = custom;

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import { header, type Ctx, type Env } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { backwards, pageMatching, pageOf } from "../../http/pagination.js";
@@ -75,17 +75,34 @@ export const calls = new Hono<Env>()
     const q = new Query(c);
     const hideTranscription = q.bool("hideTranscription");
     q.done();
-    return ok(c, callView(call, c.get("emulator").clock.now(), { single: true, hideTranscription }));
+    const view = callView(call, c.get("emulator").clock.now(), { single: true, hideTranscription });
+    // The calls SDK's getCallDetails (authToken) reads a list of call logs: `(data || []).map(callLogFromJson)`.
+    return ok(c, c.get("authToken") !== undefined ? [view] : view);
   })
 
   // The calls SDK's `generateToken(sessionId, authToken)` before it joins a session's media (the media itself is not
-  // emulated): a token naming the user (the token's owner, or `onBehalfOf` with an apikey) and the session.
+  // emulated): a token naming the user (the token's owner, or `onBehalfOf` with an apikey) and the session, with
+  // the payload the SDK decodes (`data.sessionId`, `data.user`, `data.appId`, `data.region`, `room`).
   .post("/call_tokens", async (c) => {
     const user = onBehalfOf(c, "required");
     const body = await readBody(c);
     validate(body, { sessionId: { required: true, type: "string", max: 255 } });
     const { jwt, clock } = c.get("emulator");
-    return ok(c, { token: jwt.sign({ appId: c.get("app").meta.appId, uid: user.uid, authToken: c.get("authToken")?.authToken ?? "", sessionId: body.sessionId as string }, clock.now()) });
+    const app = c.get("app");
+    const authToken = c.get("authToken")?.authToken ?? "";
+    const sessionId = body.sessionId as string;
+    const data = { appId: app.meta.appId, region: app.meta.region, authToken, user: { uid: user.uid, name: user.name, avatar: user.avatar ?? "" }, sessionId };
+    return ok(c, { token: jwt.sign({ appId: app.meta.appId, uid: user.uid, authToken, sessionId, data, room: sessionId }, clock.now()) });
+  })
+
+  // The calls SDK's check of a call token at `startSession` (header `callToken`, see callsAuth): the token's payload
+  // and the settings its media client reads. WEBRTC_HOST names this emulator: the media client's connection
+  // (XMPP over a WebSocket to xmpp.{WEBRTC_HOST}) is where the emulation stops (docs/calls.md).
+  .get("/call_tokens", (c) => {
+    const claims = c.get("callToken");
+    if (!claims) throw apiError("AUTH_ERR_INVALID_CALL_TOKEN");
+    const { iat: _iat, ...payload } = claims;
+    return ok(c, { payload, settings: { WEBRTC_HOST: header(c, "host") ?? "localhost", PRESENTER_MODE_ENABLED: true } });
   })
 
   .get("/calls/:sessionId/transcriptions", (c) => {
