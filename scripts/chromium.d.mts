@@ -7,4 +7,4 @@ export const NO_CHROMIUM: string;
 /** The browser's path: CHROMIUM_PATH, else the first standard path that exists; throws NO_CHROMIUM otherwise. */
 export function chromiumPath(opts?: { platform?: NodeJS.Platform; env?: NodeJS.ProcessEnv; exists?: (path: string) => boolean }): string;
 /** Headless Chromium through playwright-core, with a fresh profile and no background traffic. */
-export function launchChromium(): Promise<Browser>;
+export function launchChromium(extraArgs?: string[]): Promise<Browser>;

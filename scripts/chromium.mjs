@@ -35,8 +35,11 @@ export function chromiumPath({ platform = process.platform, env = process.env, e
   return found;
 }
 
-/** Headless Chromium with a fresh profile, without the background traffic a closed network refuses. */
-export function launchChromium() {
+/**
+ * Headless Chromium with a fresh profile, without the background traffic a closed network refuses; `extraArgs`
+ * (e.g. fake media devices for the calls SDK) are added.
+ */
+export function launchChromium(extraArgs = []) {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -48,6 +51,7 @@ export function launchChromium() {
       "--disable-component-update",
       "--disable-sync",
       "--disable-dev-shm-usage",
+      ...extraArgs,
     ],
   });
 }

@@ -21,7 +21,7 @@ export class SdkSite {
     readonly emu: RunningEmulator,
   ) {}
 
-  static async start(pkg: string): Promise<SdkSite> {
+  static async start(pkg: string, chromiumArgs: string[] = []): Promise<SdkSite> {
     const emu = await startEmulator({ https: true, quiet: true });
     const source = readFileSync(createRequire(import.meta.url).resolve(pkg), "utf8");
     const html = `<!doctype html><meta charset="utf-8"><title>SDK test</title><script src="/sdk.js"></script>`;
@@ -30,7 +30,7 @@ export class SdkSite {
       else res.writeHead(200, { "content-type": "text/html" }).end(html);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return new SdkSite(server, await launchChromium(), emu);
+    return new SdkSite(server, await launchChromium(chromiumArgs), emu);
   }
 
   /** A REST-plane call, in-process (the server's certificate is self-signed): the same app and events the pages reach. */
@@ -41,14 +41,20 @@ export class SdkSite {
     return res.json();
   }
 
-  /** A page (in its own browser context: its own user) with the SDK initialised against the emulator. */
-  async open(messageListeners: string[]): Promise<Page> {
+  /** A page of the site (in its own browser context: its own user) with the SDK's bundle loaded. */
+  async page(): Promise<Page> {
     const context = await this.browser.newContext({ ignoreHTTPSErrors: true });
     this.contexts.push(context);
     const page = await context.newPage();
     page.on("pageerror", (e) => this.problems.push(e.message || JSON.stringify(e)));
     page.setDefaultTimeout(5000);
     await page.goto(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`);
+    return page;
+  }
+
+  /** A page with the chat SDK initialised against the emulator. */
+  async open(messageListeners: string[]): Promise<Page> {
+    const page = await this.page();
     const host = new URL(this.emu.url).host;
     await page.evaluate(
       async ({ appId, host, names }) => {

@@ -12,8 +12,8 @@ import { internalPath, requestPath } from "./addressing.js";
  */
 
 const ALLOW_METHODS = "GET, POST, PUT, PATCH, DELETE";
-/** What the SDK sends (`onbehalfofuser` on AI calls) and what backends send (`onbehalfof`). */
-const ALLOW_HEADERS = "appid, authtoken, apikey, resource, sdk, content-type, accept, onbehalfofuser, onbehalfof";
+/** What the SDK sends (`onbehalfofuser` on AI calls, `calltoken` from the calls SDK) and what backends send (`onbehalfof`). */
+const ALLOW_HEADERS = "appid, authtoken, apikey, resource, sdk, content-type, accept, onbehalfofuser, onbehalfof, calltoken";
 const ALLOW_ORIGIN = "Access-Control-Allow-Origin";
 
 const CORS = Symbol("cors");

@@ -8,6 +8,8 @@ import { Query, readBody, validate } from "../../http/validate.js";
 import { takesPart } from "../../store/calls.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, type CallRecord, type UserRecord } from "../../store/types.js";
 import { callView, totalParticipants, transcriptionView } from "../../views/calls.js";
+import { groupEntity } from "../../views/groups.js";
+import { actorEntity, entity } from "../../views/messages.js";
 
 /** The call named by the path; with `onBehalfOf`, one that user took part in. */
 function pathCall(c: Ctx, viewer: UserRecord | undefined): CallRecord {
@@ -16,6 +18,19 @@ function pathCall(c: Ctx, viewer: UserRecord | undefined): CallRecord {
   if (!call) throw apiError("ERR_CALL_SESSION_NOT_FOUND", { sessionId });
   if (viewer && !takesPart(call, viewer.uid)) throw apiError("ERR_CALL_NOT_A_PART", { uid: viewer.uid, sessionId });
   return call;
+}
+
+/**
+ * A call as the calls SDK's call logs read it (an `authToken` caller): the calls API's call, with the initiator and
+ * the receiver as entities under `data.entities`, which `CallLog.callLogFromJson` turns into its CallUser and
+ * CallGroup. The `apikey` caller keeps the calls API's documented call.
+ */
+function forSdk(c: Ctx, call: CallRecord, view: Record<string, unknown>): Record<string, unknown> {
+  if (c.get("authToken") === undefined) return view;
+  const app = c.get("app");
+  const group = call.receiverType === "group" ? app.groups.get(call.receiver) : undefined;
+  const receiver = group ? entity(groupEntity(app, group), "group") : entity(actorEntity(app, call.receiver), "user");
+  return { ...view, data: { entities: { initiator: entity(actorEntity(app, call.initiator), "user"), receiver } } };
 }
 
 /** `true`/`false` (or 1/0) when given, undefined when not: the boolean filters select either way. */
@@ -67,7 +82,7 @@ export const calls = new Hono<Env>()
     const matches = tests.length > 0 ? (k: CallRecord) => tests.every((t) => t(k)) : undefined;
     const { items, pagination } = pageMatching(backwards(candidates), matches, f.perPage, f.page, matches ? undefined : candidates.length);
     const now = c.get("emulator").clock.now();
-    return page(c, items.map((k) => callView(k, now, { hideTranscription: f.hideTranscription })), pagination);
+    return page(c, items.map((k) => forSdk(c, k, callView(k, now, { hideTranscription: f.hideTranscription }))), pagination);
   })
 
   .get("/calls/:sessionId", (c) => {
@@ -75,7 +90,7 @@ export const calls = new Hono<Env>()
     const q = new Query(c);
     const hideTranscription = q.bool("hideTranscription");
     q.done();
-    const view = callView(call, c.get("emulator").clock.now(), { single: true, hideTranscription });
+    const view = forSdk(c, call, callView(call, c.get("emulator").clock.now(), { single: true, hideTranscription }));
     // The calls SDK's getCallDetails (authToken) reads a list of call logs: `(data || []).map(callLogFromJson)`.
     return ok(c, c.get("authToken") !== undefined ? [view] : view);
   })
