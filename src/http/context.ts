@@ -2,7 +2,6 @@ import type { Context } from "hono";
 import type { Emulator } from "../emulator.js";
 import type { AppState } from "../store/app-state.js";
 import type { ApiKeyRecord, AuthTokenRecord, UserRecord } from "../store/types.js";
-import type { JwtClaims } from "../client/jwt.js";
 
 /** What a request carries: the emulator (the container, defined at the top next to app.ts) and what the pipeline found. */
 export type Env = {
@@ -14,8 +13,8 @@ export type Env = {
     /** Client plane: the `authToken` owner, who acts as `onBehalfOf` does on the REST plane, and their token. */
     actor: UserRecord;
     authToken: AuthTokenRecord;
-    /** Calls plane: the call token a `callToken` header presented (see callsAuth). */
-    callToken: JwtClaims;
+    /** Calls plane: the claims of the call token a `callToken` header presented (see callsAuth). */
+    callToken: { [claim: string]: unknown; iat: number };
     /** Ids of the rules that applied to the request (set only when some did). */
     appliedRules: string[];
   };
