@@ -100,7 +100,7 @@ const callTokenAuth: Stage = (c, next) => {
   if (!claims || !user) throw apiError("AUTH_ERR_INVALID_CALL_TOKEN");
   c.set("actor", user);
   if (token) c.set("authToken", token);
-  c.set("callToken", claims);
+  c.set("callToken", { ...claims });
   return next(c);
 };
 
