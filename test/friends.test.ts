@@ -30,6 +30,15 @@ describe("friends", () => {
     expect((await e.get("/v3/users/superhero2/friends")).body.data.map((u: any) => u.uid)).toEqual(["superhero1"]);
   });
 
+  // rest-api/friends.mdx: "Maximum of 25 users can be passed in the accepted array."
+  it("refuses more than 25 users in accepted, adding nobody", async () => {
+    const uids = Array.from({ length: 26 }, (_, i) => `f${i}`);
+    const refused = await add("superhero1", uids);
+    expectError(refused, 400, "ERR_BAD_REQUEST");
+    expect(refused.body.error.details).toEqual({ accepted: ["The accepted may not have more than 25 items."] });
+    expect((await add("superhero1", uids.slice(0, 25))).status).toBe(200);
+  });
+
   it("reports self, unknown and existing friends per item", async () => {
     await add("superhero1", ["superhero2"]);
     const r = await add("superhero1", ["superhero1", "ghost", "superhero2"]);

@@ -113,15 +113,46 @@ describe("POST /groups", () => {
     expect((await e.get("/v3/groups?perPage=100")).body.meta.pagination.total).toBe(1);
   });
 
-  it("refuses unknown users in owner, onBehalfOf and members without creating the group", async () => {
+  it("refuses an unknown owner or onBehalfOf without creating the group", async () => {
     expectError(await create({ guid: "g1", name: "G", type: "public", owner: "nobody" }), 404, "ERR_UID_NOT_FOUND");
     expectError(await create({ guid: "g1", name: "G", type: "public" }, "nobody"), 404, "ERR_UID_NOT_FOUND");
-    expectError(
-      await create({ guid: "g1", name: "G", type: "public", members: { participants: ["superhero2", "ghost"] } }),
-      404,
-      "ERR_UID_NOT_FOUND",
-    );
     expectError(await e.get("/v3/groups/g1"), 404, "ERR_GUID_NOT_FOUND");
+  });
+
+  // rest-api/groups.mdx: "Failure to adding a member or banning a user does not result into create group API
+  // failure. However, the individual member failure can be seen in the error objects in members."
+  it("creates the group when a member cannot be added, and reports each member's result in its scope", async () => {
+    const made = await create({ guid: "g1", name: "G", type: "public", members: { participants: ["superhero2", "ghost-user"], usersToBan: ["ghost2"] } });
+    expect(made.status).toBe(200);
+    expect(made.body.data.guid).toBe("g1");
+    const { members } = made.body.data;
+    expect(Object.keys(members).sort()).toEqual(["admins", "moderators", "participants", "usersToBan"]);
+    expect(members.participants.superhero2).toMatchObject({ success: true });
+    expect(members.participants["ghost-user"]).toMatchObject({ success: false, error: { code: "ERR_UID_NOT_FOUND" } });
+    expect(members.usersToBan.ghost2).toMatchObject({ success: false, error: { code: "ERR_UID_NOT_FOUND" } });
+    const list = await e.get("/v3/groups/g1/members");
+    expect(list.body.data.map((m: { uid: string }) => m.uid)).toEqual(["superhero2"]);
+    // Without members, the answer is the group alone.
+    expect((await create({ guid: "g2", name: "G2", type: "public" })).body.data.members).toBeUndefined();
+  });
+
+  // rest-api/groups.mdx: "If the same UID is added to more than one members array then the UID will get the scopes
+  // in the order below admin, moderator, participant ... it will appear in the only members.admins property".
+  it("gives a uid named in several lists the first scope of admin, moderator, participant, and reports it there only", async () => {
+    const made = await create({ guid: "g3", name: "G", type: "public", members: { admins: ["superhero3"], moderators: ["superhero3"], usersToBan: ["superhero3"] } });
+    expect(made.body.data.members.admins.superhero3).toMatchObject({ success: true });
+    expect(made.body.data.members.moderators).toEqual({});
+    expect(made.body.data.members.usersToBan).toEqual({});
+  });
+
+  // rest-api/groups.mdx: "A maximum of 25 users can be added across all the scopes of member objects."
+  it("refuses more than 25 users across the member lists, creating nothing", async () => {
+    const uids = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}${i}`);
+    const refused = await create({ guid: "g4", name: "G", type: "public", members: { participants: uids(20, "p"), moderators: uids(6, "m") } });
+    expectError(refused, 400, "ERR_BAD_REQUEST");
+    expect(refused.body.error.details).toEqual({ members: ["At most 25 users can be added in one request, across all scopes; 26 were given."] });
+    expectError(await e.get("/v3/groups/g4"), 404, "ERR_GUID_NOT_FOUND");
+    expect((await create({ guid: "g4", name: "G", type: "public", members: { participants: uids(25, "p") } })).status).toBe(200);
   });
 
   it("the Auth Key cannot create groups", async () => {

@@ -66,6 +66,17 @@ describe("POST /groups/{guid}/members", () => {
     expect((await e.get("/v3/groups/supergroup")).body.data.membersCount).toBe(3);
   });
 
+  // rest-api/group-members.mdx: "A maximum of 25 users can be added per API Call."
+  it("refuses more than 25 users in one call across the lists, adding nobody", async () => {
+    const uids = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}${i}`);
+    const before = (await e.get("/v3/groups/supergroup")).body.data.membersCount;
+    const refused = await e.post("/v3/groups/supergroup/members", { participants: uids(13, "p"), admins: uids(13, "a") });
+    expectError(refused, 400, "ERR_BAD_REQUEST");
+    expect(refused.body.error.details).toEqual({ members: ["At most 25 users can be added in one request, across all scopes; 26 were given."] });
+    expect((await e.get("/v3/groups/supergroup")).body.data.membersCount).toBe(before);
+    expect((await e.post("/v3/groups/supergroup/members", { participants: uids(25, "p") })).status).toBe(200);
+  });
+
   it("usersToBan bans members and non-members alike", async () => {
     const r = await e.post("/v3/groups/supergroup/members", { usersToBan: ["superhero2", "hero6"] });
     expect(r.body.data).toEqual({ admins: {}, moderators: {}, participants: {}, usersToBan: { superhero2: { success: true }, hero6: { success: true } } });

@@ -180,6 +180,8 @@ export interface FieldSpec {
   max?: number;
   /** Arrays: the fewest items a present array may have (the reference's `minItems`). */
   minItems?: number;
+  /** Arrays: the most items it may have (a documented per-call maximum). */
+  maxItems?: number;
   /** Objects: the only keys allowed (the reference's `additionalProperties: false`). */
   keys?: readonly string[];
   /** Serialized size limit for objects. */
@@ -239,6 +241,7 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
       if (!Array.isArray(v)) return fail(`The ${name} must be an array.`);
       if (spec.max !== undefined && v.length > spec.max) fail(`The ${name} may not have more than ${spec.max} items.`);
       if (spec.minItems !== undefined && v.length < spec.minItems) fail(`The ${name} must have at least ${spec.minItems} items.`);
+      if (spec.maxItems !== undefined && v.length > spec.maxItems) fail(`The ${name} may not have more than ${spec.maxItems} items.`);
       if (spec.items) v.forEach((item, i) => checkField(`${name}.${i}`, item, spec.items!, details));
       break;
   }

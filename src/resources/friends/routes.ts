@@ -9,6 +9,7 @@ import type { UserRecord } from "../../store/types.js";
 import { userConversationId } from "../../store/conversation-ids.js";
 import { pathUser, requireUser } from "../users/lookup.js";
 import { relatedUsersPage } from "../blocked-users/flags.js";
+import { USERS_PER_CALL } from "../groups/membership.js";
 
 export const FRIENDS_PER_USER = 1000;
 
@@ -34,7 +35,8 @@ export const friends = new Hono<Env>()
   .post("/users/:uid/friends", async (c) => {
     const user = pathUser(c);
     const body = await readBody(c);
-    validate(body, { ...UIDS("accepted"), addToConversations: { type: "boolean" } });
+    // rest-api/friends: "Maximum of 25 users can be passed in the accepted array."
+    validate(body, { accepted: { ...UIDS("accepted").accepted, maxItems: USERS_PER_CALL }, addToConversations: { type: "boolean" } });
     const app = c.get("app");
     const now = c.get("emulator").clock.now();
     const accepted: Record<string, unknown> = keyedMap();

@@ -1,4 +1,8 @@
-import { apiError } from "../../http/errors.js";
+import { apiError, badRequest, keyedMap } from "../../http/errors.js";
+import { bulkFailure } from "../../http/reply.js";
+import type { Body, Schema } from "../../http/validate.js";
+import { messageView } from "../../views/messages.js";
+import { requireUser } from "../users/lookup.js";
 import { normalizeUid } from "../../http/auth.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
@@ -265,4 +269,62 @@ export function changeScope(
   app.groups.touchMember(group.guid, user.uid);
   recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: scope, old } });
   return member;
+}
+
+const UID_LIST = { type: "array", items: { required: true, type: "string" } } as const;
+/** The lists of add-members and of `members` on create, with the scope each gives. */
+export const MEMBER_LISTS = { admins: "admin", moderators: "moderator", participants: "participant" } as const satisfies Record<string, Scope>;
+
+export const MEMBERS: Schema = {
+  admins: UID_LIST,
+  moderators: UID_LIST,
+  participants: UID_LIST,
+  usersToBan: UID_LIST,
+};
+
+/** "A maximum of 25 users can be added per API Call" (add members), "across all the scopes" (group create). */
+export const USERS_PER_CALL = 25;
+
+/** Refuses lists that name more than USERS_PER_CALL users in all (400 with `details` under `field`). */
+export function requireAtMostPerCall(lists: Body, field: string): void {
+  const total = Object.keys(MEMBERS).reduce((n, k) => n + ((lists[k] as unknown[] | undefined)?.length ?? 0), 0);
+  if (total > USERS_PER_CALL)
+    throw badRequest({ [field]: [`At most ${USERS_PER_CALL} users can be added in one request, across all scopes; ${total} were given.`] });
+}
+
+/**
+ * Adds (and bans) the users the lists name, each on its own: a result per user in its list, `{success: true, data}`
+ * or the error, all four lists present. A uid named in several lists counts in the first of admins, moderators,
+ * participants, usersToBan, and appears only there.
+ */
+export function addMemberLists(app: AppState, now: number, group: GroupRecord, lists: Body, actor: UserRecord | undefined): Record<string, Record<string, unknown>> {
+  const data: Record<string, Record<string, unknown>> = {};
+  const seen = new Set<string>();
+  const first = (uid: string) => {
+    const key = normalizeUid(uid);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  for (const [list, scope] of Object.entries(MEMBER_LISTS) as [string, Scope][]) {
+    data[list] = keyedMap();
+    for (const uid of ((lists[list] as string[] | undefined) ?? []).filter(first)) {
+      try {
+        const message = addMember(app, now, group, requireUser(app, uid), scope, actor);
+        data[list][uid] = { success: true, data: messageView(app, message) };
+      } catch (e) {
+        data[list][uid] = bulkFailure(e);
+      }
+    }
+  }
+  data.usersToBan = keyedMap();
+  for (const uid of ((lists.usersToBan as string[] | undefined) ?? []).filter(first)) {
+    try {
+      banUser(app, now, group, requireUser(app, uid), actor, { membersOnly: false });
+      data.usersToBan[uid] = { success: true };
+    } catch (e) {
+      data.usersToBan[uid] = bulkFailure(e);
+    }
+  }
+  return data;
 }

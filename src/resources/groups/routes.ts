@@ -6,30 +6,17 @@ import { ok, okCached, page, success } from "../../http/reply.js";
 import { Query, RANGE, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
-import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type Scope, type UserRecord } from "../../store/types.js";
+import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type UserRecord } from "../../store/types.js";
 import { SYSTEM_UID } from "../../views/messages.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireUser } from "../users/lookup.js";
 import { COUNT_OPS, listGroups } from "./list.js";
-import { addMember, banUser, makeAdmin, pathGroup, requireAdmin, requireRoom, requireVisible } from "./membership.js";
+import { addMemberLists, makeAdmin, MEMBERS, pathGroup, requireAdmin, requireAtMostPerCall, requireRoom, requireVisible } from "./membership.js";
 import { groupView } from "../../views/groups.js";
 import { allowList, requireAllowed, requireListed } from "../roles/enforce.js";
 
 const GUID = /^[A-Za-z0-9-]+$/;
 
-const UID_LIST = { type: "array", items: { required: true, type: "string" } } as const;
-/** The lists of add-members and of `members` on create, with the scope each gives. */
-export const MEMBER_LISTS = { admins: "admin", moderators: "moderator", participants: "participant" } as const satisfies Record<
-  string,
-  Scope
->;
-
-export const MEMBERS: Schema = {
-  admins: UID_LIST,
-  moderators: UID_LIST,
-  participants: UID_LIST,
-  usersToBan: UID_LIST,
-};
 
 const ATTRIBUTES: Schema = {
   type: { type: "string", in: GROUP_TYPES },
@@ -80,26 +67,20 @@ export function requirePassword(body: Body, current?: GroupRecord): void {
   if (type === "password" && !password) throw apiError("ERR_EMPTY_GROUP_PASS");
 }
 
-/** The `members` of a create request, checked in full before anything is created. */
-function initialMembers(app: AppState, raw: unknown, admins: UserRecord[]): { user: UserRecord; scope: Scope | "banned" }[] {
-  if (raw === undefined || raw === null) return [];
+/**
+ * The `members` of a create request, checked before anything is created: its shape and the 25 users a call may
+ * add. Each user's own failure (unknown, quota) is reported in its list once the group exists (addMemberLists).
+ */
+function memberLists(raw: unknown): Body | undefined {
+  if (raw === undefined || raw === null) return undefined;
   const body = raw as Body;
   const lists = Object.keys(MEMBERS);
   validate(
     Object.fromEntries(lists.map((k) => [`members.${k}`, body[k]])),
     Object.fromEntries(lists.map((k) => [`members.${k}`, MEMBERS[k]])),
   );
-  const out: { user: UserRecord; scope: Scope | "banned" }[] = [];
-  const seen = new Set(admins.map((u) => u.uid));
-  for (const [list, scope] of [...Object.entries(MEMBER_LISTS), ["usersToBan", "banned"] as const]) {
-    for (const uid of (body[list] as string[] | undefined) ?? []) {
-      const user = requireUser(app, uid);
-      if (seen.has(user.uid)) continue;
-      seen.add(user.uid);
-      out.push({ user, scope: scope as Scope | "banned" });
-    }
-  }
-  return out;
+  requireAtMostPerCall(body, "members");
+  return body;
 }
 
 /**
@@ -144,18 +125,20 @@ export const groups = new Hono<Env>()
     applyAttributes(group, body);
     if (owner) group.owner = owner.uid;
     const admins = [...new Set([owner, creator])].filter((u) => u !== undefined);
-    const members = initialMembers(app, body.members, admins);
-    // Every check happens before the group exists, so a refused create leaves nothing behind.
-    requireRoom(app, guid, [...admins, ...members.filter((m) => m.scope !== "banned").map((m) => m.user)]);
+    const lists = memberLists(body.members);
+    // Every check of the request happens before the group exists, so a refused create leaves nothing behind;
+    // "failure to add a member or ban a user does not result in a create group failure" (rest-api/groups).
+    requireRoom(app, guid, admins);
 
     app.groups.add(group);
     for (const admin of admins) makeAdmin(app, now, group, admin, creator);
-    for (const { user, scope } of members) {
-      if (scope === "banned") banUser(app, now, group, user, undefined, { membersOnly: false });
-      else if (!app.groups.member(guid, user.uid)) addMember(app, now, group, user, scope, undefined);
-    }
+    // The owner and creator are admins already: the lists do not name them again.
+    const others = lists && Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, Array.isArray(v) ? v.filter((uid) => !admins.some((a) => a.uid === normalizeUid(String(uid)))) : v]));
+    const members = others && addMemberLists(app, now, group, others, undefined);
     app.emit("group_created", () => ({ group: groupPayload(app, group), by: byPayload(creator) }));
-    return ok(c, groupView(app, group, { viewer: creator ?? owner, tags: group.tags.length > 0 }));
+    const view = groupView(app, group, { viewer: creator ?? owner, tags: group.tags.length > 0 });
+    // Each member's result in its list, as add-members answers them.
+    return ok(c, members ? { ...view, members } : view);
   })
 
   .get("/groups", (c) => {

@@ -1,14 +1,12 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
-import { badRequest, keyedMap } from "../../http/errors.js";
+import { badRequest } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { pageMatching } from "../../http/pagination.js";
-import { bulkFailure, ok, page, success, prependCursor } from "../../http/reply.js";
+import { ok, page, success, prependCursor } from "../../http/reply.js";
 import { Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
 import { SCOPES, type Scope } from "../../store/types.js";
-import { MEMBER_LISTS, MEMBERS } from "../groups/routes.js";
-import { addMember, banUser, changeScope, pathGroup, removeMember, requireVisible } from "../groups/membership.js";
-import { messageView } from "../../views/messages.js";
+import { addMemberLists, changeScope, MEMBERS, pathGroup, removeMember, requireAtMostPerCall, requireVisible } from "../groups/membership.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../../views/users.js";
 import { requireScopeAllowed, scopeAllowList } from "../roles/enforce.js";
@@ -35,28 +33,8 @@ export async function addMembers(c: Ctx) {
   const body = await readBody(c);
   validate(body, ADD);
   requireSomeList(body);
-  const now = c.get("emulator").clock.now();
-  const data: Record<string, Record<string, unknown>> = {};
-  for (const [list, scope] of Object.entries(MEMBER_LISTS) as [string, Scope][]) {
-    data[list] = keyedMap();
-    for (const uid of (body[list] as string[] | undefined) ?? []) {
-      try {
-        const message = addMember(app, now, group, requireUser(app, uid), scope, actor);
-        data[list][uid] = { success: true, data: messageView(app, message) };
-      } catch (e) {
-        data[list][uid] = bulkFailure(e);
-      }
-    }
-  }
-  data.usersToBan = keyedMap();
-  for (const uid of (body.usersToBan as string[] | undefined) ?? []) {
-    try {
-      banUser(app, now, group, requireUser(app, uid), actor, { membersOnly: false });
-      data.usersToBan[uid] = { success: true };
-    } catch (e) {
-      data.usersToBan[uid] = bulkFailure(e);
-    }
-  }
+  requireAtMostPerCall(body, "members");
+  const data = addMemberLists(app, c.get("emulator").clock.now(), group, body, actor);
   // All four lists, `{}` for one that named nobody (the SDK reads the keys of each).
   return ok(c, data);
 }
