@@ -206,8 +206,14 @@ describe("PUT /groups/{guid}", () => {
     expect(ignored.body.data.owner).toBe("superhero1");
     const moved = await e.put("/v3/groups/supergroup", { owner: "superhero5" });
     expect(moved.body.data).toMatchObject({ owner: "superhero5", membersCount: 4 });
+    // sdk/javascript/transfer-group-ownership.mdx: "The new owner gets admin scope and the previous owner becomes a
+    // participant."
     const members = await e.get("/v3/groups/supergroup/members?scopes=admin");
-    expect(members.body.data.map((m: any) => m.uid)).toEqual(["superhero1", "superhero5"]);
+    expect(members.body.data.map((m: any) => m.uid)).toEqual(["superhero5"]);
+    const former = (await e.get("/v3/groups/supergroup/members?scopes=participant")).body.data.find((m: any) => m.uid === "superhero1");
+    expect(former).toMatchObject({ uid: "superhero1", scope: "participant" });
+    const actions = await e.get("/v3/groups/supergroup/messages?category=action&limit=5");
+    expect(actions.body.data.map((m: any) => [m.data.action, m.data.entities.on.entity.uid, m.data.newScope ?? m.data.extras?.scope?.new])).toContainEqual(["scopeChanged", "superhero1", "participant"]);
   });
 
   it("needs a password to become a password group, and drops it when leaving that type", async () => {

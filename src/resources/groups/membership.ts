@@ -196,12 +196,17 @@ export function makeAdmin(app: AppState, now: number, group: GroupRecord, user: 
     requireRoom(app, group.guid, [user]);
     app.groups.addMember(group.guid, { uid: user.uid, scope: "admin", joinedAt: now });
     noteArrival(app, user.uid, group.guid);
-  } else if (member.scope !== "admin") {
-    const old = member.scope;
-    member.scope = "admin";
-    app.groups.touchMember(group.guid, user.uid);
-    recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: "admin", old } });
-  }
+  } else rescope(app, now, group, user, "admin", actor);
+}
+
+/** Gives a member `scope` (with its scopeChanged action) when they have another; no checks (ownership's own rules). */
+export function rescope(app: AppState, now: number, group: GroupRecord, user: UserRecord, scope: Scope, actor: UserRecord | undefined): void {
+  const member = app.groups.member(group.guid, user.uid);
+  if (!member || member.scope === scope) return;
+  const old = member.scope;
+  member.scope = scope;
+  app.groups.touchMember(group.guid, user.uid);
+  recordAction(app, now, group, "scopeChanged", actor, user, { scope: { new: scope, old } });
 }
 
 /** Kick (by someone else) or leave (oneself; the owner cannot leave). */

@@ -11,7 +11,7 @@ import { SYSTEM_UID } from "../../views/messages.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { requireUser } from "../users/lookup.js";
 import { COUNT_OPS, listGroups } from "./list.js";
-import { addMemberLists, makeAdmin, MEMBERS, pathGroup, requireAdmin, requireAtMostPerCall, requireRoom, requireVisible } from "./membership.js";
+import { addMemberLists, makeAdmin, MEMBERS, rescope, pathGroup, requireAdmin, requireAtMostPerCall, requireRoom, requireVisible } from "./membership.js";
 import { groupView } from "../../views/groups.js";
 import { allowList, requireAllowed, requireListed } from "../roles/enforce.js";
 
@@ -85,7 +85,7 @@ function memberLists(raw: unknown): Body | undefined {
 
 /**
  * Changes a group (`change`) and, with `newOwner`, hands it over: the new owner becomes an admin member (added or
- * promoted). Emits group_updated, then group_owner_transferred when the owner changed.
+ * promoted), the former owner, if still a member, a participant. Emits group_updated, then group_owner_transferred when the owner changed.
  */
 export function updateGroup(
   app: AppState,
@@ -103,6 +103,9 @@ export function updateGroup(
     g.updatedBy = actor?.uid ?? SYSTEM_UID;
   });
   if (newOwner) makeAdmin(app, now, group, newOwner, undefined);
+  // sdk/javascript/transfer-group-ownership: "the previous owner becomes a participant".
+  const former = newOwner && oldOwner !== undefined && oldOwner !== newOwner.uid ? app.users.get(oldOwner) : undefined;
+  if (former) rescope(app, now, group, former, "participant", undefined);
   app.emit("group_updated", () => ({ group: groupPayload(app, group), by: byPayload(actor) }));
   if (newOwner && newOwner.uid !== oldOwner)
     app.emit("group_owner_transferred", () => ({ group: { ...groupPayload(app, group), oldOwner }, by: byPayload(actor) }));
