@@ -189,6 +189,19 @@ describe("GET /messages/{id}, PUT, DELETE", () => {
     expectError(await e.put(`/v3/messages/${m.id}`, { data: { text: 1 } }), 400, "ERR_INVALID_MESSAGE_TEXT");
   });
 
+  // sdk/javascript/edit-message.mdx: to edit, "you need to be either the sender of the message or the
+  // admin/moderator of the group"; its table gives group owners and moderators "All messages in the group".
+  it("lets a group's admins and moderators edit any member's message; a participant only their own", async () => {
+    expect((await e.put("/v3/groups/supergroup/members/superhero3", { scope: "moderator" })).status).toBe(200);
+    expect((await e.post("/v3/groups/supergroup/members", { participants: ["superhero4"] })).status).toBe(200);
+    const m = (await text("supergroup", "typo", "superhero2", "group")).body.data;
+    const byModerator = await e.put(`/v3/messages/${m.id}`, { data: { text: "fixed by a moderator" } }, { onBehalfOf: "superhero3" });
+    expect(byModerator.status).toBe(200);
+    expect(byModerator.body.data.data.entities.on.entity).toMatchObject({ id: m.id, editedBy: "superhero3", data: { text: "fixed by a moderator" } });
+    expect((await e.put(`/v3/messages/${m.id}`, { data: { text: "fixed by the admin" } }, { onBehalfOf: "superhero1" })).status).toBe(200);
+    expectError(await e.put(`/v3/messages/${m.id}`, { data: { text: "x" } }, { onBehalfOf: "superhero4" }), 403, "ERR_MESSAGE_NOT_A_SENDER");
+  });
+
   it("deletes softly by default (deletedAt/deletedBy, `deleted` action), permanently on request", async () => {
     const m = (await text("supergroup", "oops", "superhero2", "group")).body.data;
     expectError(await e.del(`/v3/messages/${m.id}`, undefined, { onBehalfOf: "superhero3" }), 403, "ERR_MESSAGE_NOT_A_SENDER");

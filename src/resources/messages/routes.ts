@@ -61,7 +61,10 @@ function sendToMany(c: Ctx, sender: UserRecord | undefined, content: Content, ta
   return ok(c, out);
 }
 
-/** Who may change a message: the app; its sender; for deletes in a group, also its admins and moderators. */
+/**
+ * Who may change a message: the app; its sender; in a group, also its owner, admins and moderators
+ * (sdk/javascript/edit-message and delete-message: "the sender of the message or the admin/moderator of the group").
+ */
 function requireAuthor(app: AppState, m: MessageRecord, actor: UserRecord | undefined, action: "edit" | "delete"): void {
   const done = action === "edit" ? "edited" : "deleted";
   if (m.category === "action" || m.category === "call")
@@ -77,7 +80,7 @@ function requireAuthor(app: AppState, m: MessageRecord, actor: UserRecord | unde
     if (action === "edit") requireScopeAllowed(app, group!, actor, "editMessage");
   }
   if (actor.uid === m.sender) return;
-  if (action === "delete" && (scope === "admin" || scope === "moderator")) return;
+  if (scope === "admin" || scope === "moderator" || (group && group.owner === actor.uid)) return;
   throw apiError("ERR_MESSAGE_NOT_A_SENDER", { uid: actor.uid, id: m.id, action });
 }
 
