@@ -244,6 +244,31 @@ describe("realtime: events reach who may see them", () => {
     expect(left.deviceId).toBe(member.deviceId);
   });
 
+  // sdk/javascript/delivery-read-receipts.mdx, all-real-time-listeners.mdx: onMessagesDeliveredToAll "triggered when
+  // a group message is delivered to all members", onMessagesReadByAll when it is read by all.
+  it("tells a group message's sender once it is delivered to all and read by all members", async () => {
+    const a = await connect("superhero1");
+    const b = await connect("superhero2");
+    const c = await connect("superhero3");
+    const sent = await a.api("POST", "/messages", { receiver: "supergroup", receiverType: "group", category: "message", type: "text", data: { text: "to all" } });
+    const id = sent.body.data.id;
+    const all = (action: string) => (f: any) => f.type === "receipts" && f.body.action === action && f.body.messageId === id;
+    await b.api("POST", "/groups/supergroup/conversation/delivered", { messageId: id });
+    await a.next((f) => all("delivered")(f) && f.sender === "superhero2");
+    await none(a, all("deliveredToAll"));
+    await c.api("POST", "/groups/supergroup/conversation/delivered", { messageId: id });
+    const delivered = await a.next(all("deliveredToAll"));
+    expect(delivered).toMatchObject({ appId: APP_ID, receiver: "supergroup", receiverType: "group", type: "receipts", body: { action: "deliveredToAll", messageId: id, user: { uid: "superhero3" }, timestamp: expect.any(Number) } });
+    await b.api("POST", "/groups/supergroup/conversation/read", { messageId: id });
+    await none(a, all("readByAll"));
+    await c.api("POST", "/groups/supergroup/conversation/read", { messageId: id });
+    await a.next(all("readByAll"));
+    // Once each, and only to the sender.
+    await c.api("POST", "/groups/supergroup/conversation/read", { messageId: id });
+    await none(b, all("readByAll"));
+    expect([a.frames.filter(all("deliveredToAll")).length, a.frames.filter(all("readByAll")).length]).toEqual([1, 1]);
+  });
+
   it("tells the sender of deliveries, marked over the client plane or the socket, and nobody else", async () => {
     const a = await connect("superhero1");
     const b = await connect("superhero2");

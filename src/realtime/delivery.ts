@@ -58,6 +58,9 @@ function envelope(app: AppState, m: MessageRecord, type: string, sender: string,
   return frame;
 }
 
+/** The receipt events: each goes to the message's sender as a `receipts` frame (its `body.action` says which). */
+const RECEIPTS = new Set(["message_read_receipt", "message_delivery_receipt", "message_delivered_to_all_receipt", "message_read_by_all_receipt"]);
+
 /** The frame a domain event becomes, or undefined for events clients do not hear about. */
 export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delivery | undefined {
   if (e.trigger === FEED_ITEM_SENT) {
@@ -80,7 +83,7 @@ export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delive
         return envelope(app, m, "reaction", reaction.uid, deviceId, body);
       },
     };
-  if (e.trigger === "message_read_receipt" || e.trigger === "message_delivery_receipt")
+  if (RECEIPTS.has(e.trigger))
     return {
       about: m,
       only: m.sender,

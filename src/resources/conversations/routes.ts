@@ -7,7 +7,7 @@ import { ok, page, pageCached, success } from "../../http/reply.js";
 import { asBool, Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
-import type { GroupRecord, MessageRecord, UserRecord } from "../../store/types.js";
+import type { ConversationState, GroupRecord, MessageRecord, UserRecord } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
 import { groupView } from "../../views/groups.js";
 import { parseConversationId, visibleTo, type Visible } from "../../views/access.js";
@@ -289,6 +289,7 @@ async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRec
  */
 export function markReceipt(app: AppState, action: "delivered" | "read", reader: UserRecord, m: MessageRecord, receiver: string, now: number): void {
   const state = app.conversations.ensure(reader.uid, m.conversationId);
+  const had = { delivered: app.messages.upTo(m, state.deliveredId), read: app.messages.upTo(m, state.readId) };
   if (action === "read") {
     state.readId = app.messages.later(state.readId, m.id);
     state.readAt = now;
@@ -299,11 +300,37 @@ export function markReceipt(app: AppState, action: "delivered" | "read", reader:
     state.deliveredId = app.messages.later(state.deliveredId, delivered);
     state.deliveredAt = now;
   }
+  // The reader who completes a group message's receipts (the last member to deliver or read it) completes them for
+  // its sender too: delivered to all, read by all (sdk/javascript/delivery-read-receipts).
+  if (m.receiverType !== "group" || reader.uid === m.sender) return;
+  if (!had.delivered && everyMember(app, m, (s) => app.messages.upTo(m, s?.deliveredId))) emitReceipt(app, "deliveredToAll", reader, m, receiver, now);
+  if (action === "read" && !had.read && everyMember(app, m, (s) => app.messages.upTo(m, s?.readId))) emitReceipt(app, "readByAll", reader, m, receiver, now);
 }
 
-/** The receipt webhook events: the reader marks messages of `receiver` (a uid or guid) up to `m`. */
-function emitReceipt(app: AppState, action: "delivered" | "read", reader: UserRecord, m: MessageRecord, receiver: string, at: number): void {
-  app.emit(action === "read" ? "message_read_receipt" : "message_delivery_receipt", () => ({
+/**
+ * Whether every member of a group message's group but its sender passes `marked`; never for groups of more than
+ * RECEIPT_MEMBERS members, whose receipts the platform does not keep (rest-api/groups/create: "Delivery and read
+ * receipts for groups: up to 300 online users").
+ */
+const RECEIPT_MEMBERS = 300;
+function everyMember(app: AppState, m: MessageRecord, marked: (state: ConversationState | undefined) => boolean): boolean {
+  const members = app.groups.membership(m.receiver).members;
+  if (members.size > RECEIPT_MEMBERS) return false;
+  for (const uid of members.keys()) if (uid !== m.sender && !marked(app.conversations.state(uid, m.conversationId))) return false;
+  return true;
+}
+
+/** The receipt events, each a frame of the SDK's `receipts` type for the message's sender (see RECEIPT_TRIGGERS). */
+const RECEIPT_TRIGGERS = {
+  delivered: "message_delivery_receipt",
+  read: "message_read_receipt",
+  deliveredToAll: "message_delivered_to_all_receipt",
+  readByAll: "message_read_by_all_receipt",
+} as const;
+
+/** A receipt event: the reader marks messages of `receiver` (a uid or guid) up to `m` (or completes them for all). */
+function emitReceipt(app: AppState, action: keyof typeof RECEIPT_TRIGGERS, reader: UserRecord, m: MessageRecord, receiver: string, at: number): void {
+  app.emit(RECEIPT_TRIGGERS[action], () => ({
     receiver,
     receiverType: m.receiverType,
     type: "receipts",
