@@ -15,7 +15,16 @@ let alice: Page;
 let bob: Page;
 let carol: Page;
 
-const LISTENERS = ["onTextMessageReceived", "onMessageEdited", "onMessageDeleted", "onMessageReactionAdded", "onMessagesRead", "onTypingStarted"];
+const LISTENERS = [
+  "onTextMessageReceived",
+  "onMessageEdited",
+  "onMessageDeleted",
+  "onMessageReactionAdded",
+  "onMessagesRead",
+  "onTypingStarted",
+  "onMessagesDeliveredToAll",
+  "onMessagesReadByAll",
+];
 const open = () => site.open(LISTENERS);
 
 beforeAll(async () => {
@@ -141,11 +150,19 @@ describe("the official JavaScript SDK against the emulator", () => {
     const token = (await site.rest("POST", "/users/carol/auth_tokens", {})).data.authToken;
     await carol.evaluate((t) => (window as any).CometChat.login(t), token);
     await connected(carol);
-    await alice.evaluate(() => {
+    const id = await alice.evaluate(async () => {
       const C = (window as any).CometChat;
-      return C.sendMessage(new C.TextMessage("team", "team only", C.RECEIVER_TYPE.GROUP));
+      return (await C.sendMessage(new C.TextMessage("team", "team only", C.RECEIVER_TYPE.GROUP))).getId();
     });
     await event(bob, "onTextMessageReceived", "x.text === 'team only'");
+    // Bob is the team's only other member: his receipts complete the message's (delivery-read-receipts.mdx).
+    await bob.evaluate((id) => {
+      const C = (window as any).CometChat;
+      C.markAsDelivered(id, "team", C.RECEIVER_TYPE.GROUP, "alice");
+      C.markAsRead(id, "team", C.RECEIVER_TYPE.GROUP, "alice");
+    }, id);
+    expect(await event(alice, "onMessagesDeliveredToAll", `x.messageId == ${id}`)).toMatchObject({ receiptType: "deliveredToAll", receiver: "team" });
+    expect(await event(alice, "onMessagesReadByAll", `x.messageId == ${id}`)).toMatchObject({ receiptType: "readByAll", receiver: "team" });
     await carol.waitForTimeout(200);
     expect(await carol.evaluate(() => (window as any).events.filter((e: any) => e.name === "onTextMessageReceived").length)).toBe(0);
 
