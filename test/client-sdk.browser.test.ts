@@ -24,6 +24,7 @@ const LISTENERS = [
   "onTypingStarted",
   "onMessagesDeliveredToAll",
   "onMessagesReadByAll",
+  "onInteractionGoalCompleted",
 ];
 const open = () => site.open(LISTENERS);
 
@@ -143,6 +144,24 @@ describe("the official JavaScript SDK against the emulator", () => {
     const handed = await alice.evaluate(() => (window as any).CometChat.transferGroupOwnership("crew", "bob"));
     expect(handed).toMatch(/bob/);
     expect((await site.rest("GET", "/groups/crew")).data.owner).toBe("bob");
+  });
+
+  // sdk/javascript/interactive-messages.mdx: onInteractionGoalCompleted once Bob's interactions meet the goal.
+  it("tells Alice and Bob when Bob completes an interactive form's goal", async () => {
+    const form = {
+      receiver: "bob",
+      receiverType: "user",
+      category: "interactive",
+      type: "form",
+      data: {
+        interactiveData: { title: "Survey", formFields: [], submitElement: { elementType: "button", elementId: "submitButton", buttonText: "Send", action: { actionType: "urlNavigation", url: "https://x.io" } } },
+        interactionGoal: { type: "anyOf", elementIds: ["submitButton"] },
+      },
+    };
+    const id = (await site.rest("POST", "/messages", form, "alice")).data.id;
+    await bob.evaluate((id) => (window as any).CometChat.markAsInteracted(Number(id), "submitButton"), id);
+    for (const page of [alice, bob])
+      expect(await event(page, "onInteractionGoalCompleted", `x.messageId == ${id}`)).toMatchObject({ receiverId: "bob", interactions: [{ elementId: "submitButton" }] });
   });
 
   it("delivers a group message to members, not to outsiders, and tells Alice when Bob logs out", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { APP_ID } from "./helpers.js";
+import { APP_ID, surveyForm } from "./helpers.js";
 import { text, useSocketServer } from "./realtime.helpers.js";
 
 /** Protocol tests with a plain WebSocket client, against a real server (what the SDK does, frame by frame). */
@@ -267,6 +267,35 @@ describe("realtime: events reach who may see them", () => {
     await c.api("POST", "/groups/supergroup/conversation/read", { messageId: id });
     await none(b, all("readByAll"));
     expect([a.frames.filter(all("deliveredToAll")).length, a.frames.filter(all("readByAll")).length]).toEqual([1, 1]);
+  });
+
+  // sdk/javascript/interactive-messages.mdx: onInteractionGoalCompleted when a user's interactions meet the goal.
+  it("tells an interactive message's sender and the interacting user when the goal is completed, once", async () => {
+    const a = await connect("superhero1");
+    const b = await connect("superhero2");
+    const c = await connect("superhero3");
+    const form = surveyForm("superhero2");
+    const goal = { type: "anyOf", elementIds: ["submit"] };
+    const sent = await a.api("POST", "/messages", { ...form, data: { ...form.data, interactionGoal: goal } });
+    const id = sent.body.data.id;
+    const completed = (f: any) => f.type === "interaction_completed" && f.body.messageId === id;
+    expect((await b.api("PATCH", `/messages/${id}/interacted`, { interactions: ["name"] })).status).toBe(200);
+    await none(a, completed);
+    expect((await b.api("PATCH", `/messages/${id}/interacted`, { interactions: ["submit"] })).status).toBe(200);
+    const frame = await a.next(completed);
+    expect(frame).toMatchObject({
+      appId: APP_ID,
+      receiver: "superhero2",
+      receiverType: "user",
+      sender: "superhero2",
+      messageSender: "superhero1",
+      type: "interaction_completed",
+      body: { messageId: id, user: { uid: "superhero2" }, interactions: [{ elementId: "name" }, { elementId: "submit" }] },
+    });
+    await b.next(completed);
+    await b.api("PATCH", `/messages/${id}/interacted`, { interactions: ["submit"] });
+    await none(c, completed);
+    expect(a.frames.filter(completed)).toHaveLength(1);
   });
 
   it("tells the sender of deliveries, marked over the client plane or the socket, and nobody else", async () => {

@@ -18,10 +18,16 @@ export type Delivery =
       frame(): Record<string, unknown>;
       /** The message whose conversation decides who gets the frame. */
       about: MessageRecord;
-      /** Only this user (receipts go to the message's sender). */
-      only?: string;
+      /** Only these users (receipts go to the message's sender). */
+      only?: string | readonly string[];
     }
   | { frame(): Record<string, unknown>; only: string };
+
+/**
+ * The event of an interactive message's goal completed by a user (`{user, interactions}`): the SDK's
+ * `interaction_completed` frame (onInteractionGoalCompleted), to the message's sender and that user.
+ */
+export const INTERACTION_GOAL_COMPLETED = "message_interaction_goal_completed";
 
 /** The event a new notification feed item makes (`{feedItem}`): a `notification_feed_item` frame to its receiver. */
 export const FEED_ITEM_SENT = "notification_feed_item_sent";
@@ -83,6 +89,18 @@ export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delive
         return envelope(app, m, "reaction", reaction.uid, deviceId, body);
       },
     };
+  if (e.trigger === INTERACTION_GOAL_COMPLETED) {
+    const { user } = e.data() as { user: { uid: string } };
+    return {
+      about: m,
+      only: [m.sender, user.uid],
+      frame() {
+        const body = { ...(e.data() as Record<string, unknown>), messageId: String(m.id) };
+        // No deviceId: the SDK drops frames of its own session, and the interacting session is to hear this one too.
+        return { ...envelope(app, m, "interaction_completed", user.uid, undefined, body), messageSender: m.sender };
+      },
+    };
+  }
   if (RECEIPTS.has(e.trigger))
     return {
       about: m,

@@ -283,7 +283,8 @@ export class Realtime {
     if (e.trigger === AUTH_TOKENS_REVOKED) return this.revoke(e.app.meta.appId, e.data() as TokensRevoked);
     const delivery = deliveryOf(e, originDevice());
     if (!delivery) return;
-    const uids = delivery.only !== undefined ? (online.has(delivery.only) ? [delivery.only] : []) : "about" in delivery ? recipients(e.app, delivery.about, online) : [];
+    const only = typeof delivery.only === "string" ? [delivery.only] : delivery.only && [...new Set(delivery.only)];
+    const uids = only ? only.filter((uid) => online.has(uid)) : "about" in delivery ? recipients(e.app, delivery.about, online) : [];
     // Nobody who may see it is online: the frame is never built.
     if (uids.length > 0) this.deliver(e.app.meta.appId, uids, delivery.frame());
   }

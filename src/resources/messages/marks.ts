@@ -10,6 +10,8 @@ import { rolePermission, scopePermission } from "../roles/enforce.js";
 import { pathMessage } from "../../views/access.js";
 import { interactableIds } from "./send.js";
 import { messageView, SYSTEM_UID } from "../../views/messages.js";
+import { userEntity } from "../../views/users.js";
+import { INTERACTION_GOAL_COMPLETED } from "../../realtime/delivery.js";
 
 /** The platform's limits: pinned messages per conversation (user and app pins together), saved messages per user. */
 export const PINNED_MESSAGES_LIMIT = 100;
@@ -86,6 +88,33 @@ export const messageMarks = new Hono<Env>()
     const unknown = elements.flatMap((id, i) => (declared.has(id) ? [] : [i]));
     if (unknown.length > 0)
       throw badRequest(Object.fromEntries(unknown.map((i) => [`interactions.${i}`, [`The element ${elements[i]} is not an interactive element of the message ${m.id}.`]])));
+    const before = goalMet(m, app.interactions.of(actor.uid, m.id));
     for (const id of elements) app.interactions.add(actor.uid, m.id, id, now);
+    const interactions = app.interactions.of(actor.uid, m.id);
+    // sdk/javascript/interactive-messages: onInteractionGoalCompleted, when this user's interactions meet the goal.
+    if (!before && goalMet(m, interactions))
+      app.emit(INTERACTION_GOAL_COMPLETED, () => ({ user: userEntity(actor), interactions: interactions?.map((i) => ({ ...i })) ?? [] }), m);
     return success(c, `The message id ${m.id} has been marked as interacted for the user ${actor.uid}.`);
   });
+
+/**
+ * Whether a user's interactions meet an interactive message's `interactionGoal`: `anyAction` any element, `anyOf` /
+ * `oneOf` one of `elementIds`, `allOf` all of them, `none` (the default) never.
+ */
+function goalMet(m: MessageRecord, done: readonly { elementId: string }[] | undefined): boolean {
+  if (!done || done.length === 0) return false;
+  const goal = (m.data.interactionGoal ?? {}) as { type?: string; elementIds?: string[] };
+  const ids = goal.elementIds ?? [];
+  const has = (id: string) => done.some((d) => d.elementId === id);
+  switch (goal.type) {
+    case "anyAction":
+      return true;
+    case "anyOf":
+    case "oneOf":
+      return ids.some(has);
+    case "allOf":
+      return ids.length > 0 && ids.every(has);
+    default:
+      return false;
+  }
+}
