@@ -298,6 +298,28 @@ describe("realtime: events reach who may see them", () => {
     expect(a.frames.filter(completed)).toHaveLength(1);
   });
 
+  // sdk/javascript/ai-moderation.mdx: a message "is held in a PENDING state while the moderation service analyzes
+  // it, then marked as APPROVED or DISAPPROVED via the onMessageModerated event".
+  it("answers the SDK's send of a screened message as pending, then tells its sender the verdict", async () => {
+    const rule = { id: "no-darn", name: "No darn", enabled: true, action: ["blockMessage"], conditions: [{ entity: "message", operand: "text", operator: "contains", category: "word", value: ["darn"] }] };
+    expect((await rest("POST", "/moderation/rules", rule)).status).toBe(200);
+    const a = await connect("superhero1");
+    const b = await connect("superhero2");
+    const send = (text: string) => a.api("POST", "/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text } });
+    const verdict = (id: string) => (f: any) => f.type === "on_moderation_status_changed" && f.body.id === id;
+    for (const [text, status] of [["well darn it", "disapproved"], ["all fine", "approved"]] as const) {
+      const sent = await send(text);
+      expect(sent.status).toBe(200);
+      expect(sent.body.data.data.moderation).toEqual({ status: "pending" });
+      const frame = await a.next(verdict(sent.body.data.id));
+      expect(frame).toMatchObject({ appId: APP_ID, sender: "superhero1", receiver: "superhero2", body: { id: sent.body.data.id, data: { text, moderation: { status } } } });
+      await none(b, verdict(sent.body.data.id));
+    }
+    // A REST (apikey) send answers the verdict at once, as the REST examples show.
+    const byKey = await rest("POST", "/messages", { receiver: "superhero2", receiverType: "user", data: { text: "darn" } }, "superhero1");
+    expect(byKey.body.data.data.moderation.status).toBe("disapproved");
+  });
+
   it("tells the sender of deliveries, marked over the client plane or the socket, and nobody else", async () => {
     const a = await connect("superhero1");
     const b = await connect("superhero2");

@@ -20,6 +20,8 @@ export type Delivery =
       about: MessageRecord;
       /** Only these users (receipts go to the message's sender). */
       only?: string | readonly string[];
+      /** Sent this many milliseconds later (see MODERATION_VERDICT_DELAY_MS). */
+      after?: number;
     }
   | { frame(): Record<string, unknown>; only: string };
 
@@ -28,6 +30,14 @@ export type Delivery =
  * `interaction_completed` frame (onInteractionGoalCompleted), to the message's sender and that user.
  */
 export const INTERACTION_GOAL_COMPLETED = "message_interaction_goal_completed";
+
+/**
+ * The moderation engine's verdict on a message (`moderation_engine_approved` / `_blocked`) reaches its sender as an
+ * `on_moderation_status_changed` frame (the SDK's onMessageModerated) this long after the send, so after the send's
+ * answer (which the SDK's send shows as `pending`): the order sdk/javascript/ai-moderation draws.
+ */
+export const MODERATION_VERDICT_DELAY_MS = 50;
+const MODERATION_VERDICTS = new Set(["moderation_engine_approved", "moderation_engine_blocked"]);
 
 /** The event a new notification feed item makes (`{feedItem}`): a `notification_feed_item` frame to its receiver. */
 export const FEED_ITEM_SENT = "notification_feed_item_sent";
@@ -101,6 +111,13 @@ export function deliveryOf(e: DomainEvent, deviceId: string | undefined): Delive
       },
     };
   }
+  if (MODERATION_VERDICTS.has(e.trigger))
+    return {
+      about: m,
+      only: m.sender,
+      after: MODERATION_VERDICT_DELAY_MS,
+      frame: () => envelope(app, m, "on_moderation_status_changed", m.sender, undefined, messageView(app, m)),
+    };
   if (RECEIPTS.has(e.trigger))
     return {
       about: m,

@@ -286,7 +286,10 @@ export class Realtime {
     const only = typeof delivery.only === "string" ? [delivery.only] : delivery.only && [...new Set(delivery.only)];
     const uids = only ? only.filter((uid) => online.has(uid)) : "about" in delivery ? recipients(e.app, delivery.about, online) : [];
     // Nobody who may see it is online: the frame is never built.
-    if (uids.length > 0) this.deliver(e.app.meta.appId, uids, delivery.frame());
+    if (uids.length === 0) return;
+    const frame = delivery.frame();
+    if ("after" in delivery && delivery.after) setTimeout(() => this.deliver(e.app.meta.appId, uids, frame), delivery.after).unref();
+    else this.deliver(e.app.meta.appId, uids, frame);
   }
 
   /** A frame from an authenticated client: typing and transient messages are relayed, receipts recorded. */

@@ -26,6 +26,14 @@ export function moderationInfo(v: Verdict): Record<string, unknown>[] {
   return [{ rule: { id: v.ruleId, name: v.ruleName, revisionId: v.revisionId, action: v.action }, condition: { ...v.condition, weight: 1 } }];
 }
 
+/**
+ * A screened message as the SDK's send answers it: `pending` while "the moderation service analyzes it"; the
+ * verdict follows as onMessageModerated (sdk/javascript/ai-moderation; see realtime/delivery.ts).
+ */
+export function asPending(m: MessageRecord): MessageRecord {
+  return m.data.moderation === undefined ? m : { ...m, data: { ...m.data, moderation: { status: "pending" } } };
+}
+
 /** A message held back by moderation (blocked, not approved since). */
 export function isHeld(m: MessageRecord): boolean {
   return (m.data.moderation as JsonObject | undefined)?.status === "disapproved";
