@@ -25,6 +25,7 @@ const LISTENERS = [
   "onMessagesDeliveredToAll",
   "onMessagesReadByAll",
   "onInteractionGoalCompleted",
+  "onMessageModerated",
 ];
 const open = () => site.open(LISTENERS);
 
@@ -162,6 +163,20 @@ describe("the official JavaScript SDK against the emulator", () => {
     await bob.evaluate((id) => (window as any).CometChat.markAsInteracted(Number(id), "submitButton"), id);
     for (const page of [alice, bob])
       expect(await event(page, "onInteractionGoalCompleted", `x.messageId == ${id}`)).toMatchObject({ receiverId: "bob", interactions: [{ elementId: "submitButton" }] });
+  });
+
+  // sdk/javascript/ai-moderation.mdx: sendMessage resolves PENDING, then onMessageModerated brings the verdict.
+  it("answers a screened send as pending, then tells Alice the verdict with onMessageModerated", async () => {
+    const rule = { id: "no-darn", name: "No darn", enabled: true, action: ["blockMessage"], conditions: [{ entity: "message", operand: "text", operator: "contains", category: "word", value: ["darn"] }] };
+    expect((await site.rest("POST", "/moderation/rules", rule)).data.id).toBe("no-darn");
+    const sent = await alice.evaluate(async () => {
+      const C = (window as any).CometChat;
+      const m = await C.sendMessage(new C.TextMessage("bob", "well darn it", C.RECEIVER_TYPE.USER));
+      return { id: m.getId(), status: m.getData().moderation?.status };
+    });
+    expect(sent.status).toBe("pending");
+    expect(await event(alice, "onMessageModerated", `x.id == ${sent.id}`)).toMatchObject({ data: { moderation: { status: "disapproved" } } });
+    await site.rest("DELETE", "/moderation/rules/no-darn");
   });
 
   it("delivers a group message to members, not to outsiders, and tells Alice when Bob logs out", async () => {
