@@ -3,7 +3,7 @@ import { DEFAULT_MANAGEMENT_KEY, DEFAULT_MANAGEMENT_SECRET, PersistenceError, Se
 import { fail, intArg } from "./cli/args.js";
 import { runCert } from "./cli/cert.js";
 import { runDemo } from "./cli/demo.js";
-import { COMMANDS, commandList, firstWord, unknownCommand } from "./cli/commands.js";
+import { COMMANDS, commandList, firstWord, unknownCommand, unknownOptions } from "./cli/commands.js";
 import { runExec, splitExecArgs } from "./cli/exec.js";
 import { runExport } from "./cli/export.js";
 import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
@@ -40,8 +40,9 @@ function banner(e: RunningEmulator, data: string | undefined, guarded: boolean, 
     rows.push(["REST", e.baseUrl()]);
     rows.push(["Calls", `${e.url}/${app.appId}.call-${app.region}/v3`]);
     rows.push(["App ID", `${app.appId}  (region ${app.region})`]);
-    rows.push(["REST API Key", `${app.restApiKey}  (fullAccess)`]);
-    rows.push(["Auth Key", `${app.authKey}  (authOnly)`]);
+    // A seed may give an app no key of a scope: no row then, rather than an empty key.
+    if (app.restApiKey) rows.push(["REST API Key", `${app.restApiKey}  (fullAccess)`]);
+    if (app.authKey) rows.push(["Auth Key", `${app.authKey}  (authOnly)`]);
   } else rows.push(["Apps", "none (create one through the management API)"]);
   rows.push(["Management", e.management.url]);
   rows.push(["Management key", e.management.key]);
@@ -70,7 +71,12 @@ function stoppedLine(data: string | undefined, exportedTo: string | undefined): 
 
 export async function main(argv = process.argv): Promise<void> {
   // `help` and `help demo` as `--help` and `demo --help` (exec's options are the emulator's: the main help).
-  if (argv[2] === "help") argv = [...argv.slice(0, 2), ...(argv[3] !== "exec" && COMMANDS.some((c) => c.name === argv[3]) ? [argv[3]] : []), "--help"];
+  if (argv[2] === "help") {
+    const topic = argv[3];
+    if (topic !== undefined && !COMMANDS.some((c) => c.name === topic))
+      fail(`help: there is no command ${JSON.stringify(topic)}; the commands are ${COMMANDS.map((c) => c.name).join(", ")} (chat-emulator help shows them all).`);
+    argv = [...argv.slice(0, 2), ...(topic !== undefined && topic !== "exec" ? [topic] : []), "--help"];
+  }
   if (argv[2] === "demo") return runDemo(argv.slice(3));
   if (argv[2] === "export") return runExport(argv.slice(3));
   if (argv[2] === "cert") return runCert(argv.slice(3));
@@ -101,16 +107,17 @@ export async function main(argv = process.argv): Promise<void> {
       "Commands (each but exec has its own --help: chat-emulator help demo):",
       commandList(),
       "",
-      "exec runs the command after -- against a fresh emulator, then stops it and exits with the command's exit code;",
-      "the emulator's options may stand before or after the word exec. The command gets CHAT_EMULATOR_URL,",
-      "CHAT_EMULATOR_BASE_URL, CHAT_EMULATOR_APP_ID, CHAT_EMULATOR_REGION, CHAT_EMULATOR_API_KEY and",
-      "CHAT_EMULATOR_AUTH_KEY in its environment.",
+      "exec runs the command after -- against a fresh emulator, then stops it and exits with the command's",
+      "exit code; the emulator's options may stand before or after the word exec. The command gets",
+      "CHAT_EMULATOR_URL, CHAT_EMULATOR_BASE_URL, CHAT_EMULATOR_APP_ID, CHAT_EMULATOR_REGION,",
+      "CHAT_EMULATOR_API_KEY and CHAT_EMULATOR_AUTH_KEY in its environment.",
     ].join("\n"),
   );
 
   const takesValue = (flag: string) => program.options.some((opt) => (opt.long === flag || opt.short === flag) && (opt.required || opt.optional));
   const exec = splitExecArgs(argv, takesValue);
   if (exec.withoutDashDash) fail(`exec needs -- before the command (the command's own options are not the emulator's): chat-emulator ${exec.withoutDashDash}`);
+  unknownOptions(exec.argv.slice(2), [...program.options.flatMap((opt) => (opt.long ? [opt.long] : [])), "--help", "--version"]);
   const word = firstWord(exec.argv.slice(2), takesValue);
   if (word) unknownCommand(word.word, COMMANDS.some((c) => c.name === word.word));
   try {
@@ -168,7 +175,8 @@ export async function main(argv = process.argv): Promise<void> {
     if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") fail(`cannot bind to host ${o.host}.`);
     throw e;
   }
-  const stopped = o.quiet ? undefined : stoppedLine(o.data, o.exportOnExit);
+  // Under exec the state's fate is the run's own business: a line about memory being gone would be noise in CI.
+  const stopped = o.quiet || (exec.command && !o.data && !o.exportOnExit) ? undefined : stoppedLine(o.data, o.exportOnExit);
   // The signal handlers come before the banner: whoever waits for the banner may signal at once.
   if (!exec.command) {
     let stopping = false;

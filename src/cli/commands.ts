@@ -25,10 +25,24 @@ function distance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** The command list as the help and the errors print it. */
+/** The command list as the help and the errors print it: each usage, with what it does below it (within 100 columns). */
 export function commandList(): string {
-  const width = COMMANDS.reduce((max, c) => Math.max(max, c.usage.length), 0);
-  return ["  chat-emulator [options]".padEnd(width + 2) + "   run the emulator", ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}   ${c.does}`)].join("\n");
+  return [{ usage: "chat-emulator [options]", does: "run the emulator" }, ...COMMANDS].map((c) => `  ${c.usage}\n      ${c.does}`).join("\n");
+}
+
+/**
+ * Ends the CLI on an option it does not know, naming the nearest known one (`--prot 5703` and `--prot=5703` name
+ * `--port`): otherwise the value would be taken for an unknown command. Options after `--` are the command's own.
+ */
+export function unknownOptions(args: string[], known: readonly string[]): void {
+  for (const arg of args) {
+    if (arg === "--") return;
+    if (!arg.startsWith("--")) continue;
+    const flag = arg.split("=")[0];
+    if (known.includes(flag)) continue;
+    const near = known.filter((k) => distance(flag, k) <= 2);
+    fail(`unknown option ${flag}.${near.length > 0 ? ` Did you mean ${near.join(" or ")}?` : ""} (chat-emulator --help lists the options.)`);
+  }
 }
 
 /**
