@@ -76,6 +76,19 @@ describe("CLI guidance", () => {
     expect(readme).toContain("chat-emulator [options] exec [options] -- <command...>");
   });
 
+  it("names the nearest option for an unknown one, with its value or after =, and refuses help on no command", async () => {
+    for (const args of [["--prot", "5703"], ["--prot=5703"]]) {
+      const r = await runCli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe("chat-emulator: unknown option --prot. Did you mean --port? (chat-emulator --help lists the options.)");
+    }
+    const nonsense = await runCli(["help", "nonsense"]);
+    expect([nonsense.code, nonsense.stdout]).toEqual([2, ""]);
+    expect(nonsense.stderr.trim().split("\n")).toEqual([expect.stringContaining('help: there is no command "nonsense"; the commands are exec, demo, export, cert')]);
+    const help = await runCli(["--help"]);
+    expect(help.stdout.split("\n").filter((line) => line.length > 100)).toEqual([]);
+  });
+
   it("refuses exec without -- before the command, with the line it meant", async () => {
     const r = await runCli(["exec", "npm", "--version"]);
     expect(r.code).toBe(2);
@@ -86,10 +99,13 @@ describe("CLI guidance", () => {
     expect([withFlags.code, withFlags.stderr]).toEqual([2, expect.stringContaining("chat-emulator exec --port 0 -q -- node -e 1")]);
   });
 
-  it("says on stop what became of the state", async () => {
+  it("says on stop what became of the state; under exec a state in memory goes without a word", async () => {
     const memory = await runCli(["--port", "0", "exec", "--", process.execPath, "-e", "0"], {}, 15_000);
     expect(memory.code).toBe(0);
-    expect(memory.stderr).toContain("chat-emulator stopped; the state was in memory and is gone");
+    expect(memory.stderr).not.toContain("in memory and is gone");
+    const cli0 = await start([]);
+    expect(await cli0.stop("SIGINT")).toBe(0);
+    await vi.waitFor(() => expect(cli0.stdout()).toContain("chat-emulator stopped; the state was in memory and is gone"), { timeout: 5000 });
     const dir = mkdtempSync(join(tmpdir(), "chat-emulator-stop-"));
     try {
       const data = join(dir, "state.json");
