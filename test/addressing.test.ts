@@ -87,3 +87,33 @@ describe("requestPath: the internal path worked out once per request", () => {
     }
   });
 });
+
+describe("near misses of an unknown route", () => {
+  const hintOf = async (r: Promise<{ status: number; body: any }>) => {
+    const err = expectError(await r, 404, "ERR_API_NOT_FOUND");
+    expect(err.message).toBe("The API endpoint is invalid. Please verify the API call.");
+    return err.devMessage as string;
+  };
+
+  it("names the served path within a typo or two, with the same method", async () => {
+    expect(await hintOf(e.get("/v3/user/alice"))).toContain("did you mean GET /v3/users/{uid}?");
+    expect(await hintOf(e.post("/v3/group", { guid: "g", name: "G", type: "public" }))).toContain("did you mean POST /v3/groups?");
+  });
+
+  it("names the methods a served path answers to a wrong method", async () => {
+    expect(await hintOf(e.call("PATCH", "/v3/users"))).toContain("Hint: /v3/users answers POST, GET, PUT, DELETE, not PATCH.");
+  });
+
+  it("names the plane that serves a path called on another", async () => {
+    expect(await hintOf(e.get("/v3/apps"))).toContain("GET /apimgmt/apps is served on the management plane, not the REST plane.");
+  });
+
+  it("journals and logs the hint, and says nothing for a path far from any route", async () => {
+    await e.get("/v3/user/alice");
+    const journal = await e.get("/_emulator/requests?limit=1");
+    expect(journal.status).toBe(200);
+    expect(JSON.stringify(journal.body)).toContain("did you mean GET /v3/users/{uid}?");
+    const far = await hintOf(e.get("/v3/nothing/like/this/at/all"));
+    expect(far).not.toContain("Hint:");
+  });
+});
