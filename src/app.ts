@@ -167,7 +167,13 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
   mountOn(CALLS, calls, CALLS.auth);
 
-  const nearMisses = new NearMisses(taken);
+  // What the client plane serves: its own routes and the REST routes the SDK calls.
+  const clientOwn = new Set([clientSettingsRoute, media, clientOnly, callSignalling, fileUploads].flatMap((r) => r.routes.map((x) => `${x.method} ${x.path}`)));
+  const nearMisses = new NearMisses(taken, (method, internal) => {
+    if (!internal.startsWith(CLIENT.at)) return true;
+    const path = internal.slice(CLIENT.at.length);
+    return clientOwn.has(`${method} ${path}`) || sdkServes(method, path);
+  });
 
   // Any other path: journaled, ruled and authenticated as its plane would be, then not found.
   const unmatched = [MGMT, REST, CLIENT, CALLS].map((p) => ({ prefix: p.prefix, handler: chain([...platform, ...p.auth], notFound) }));

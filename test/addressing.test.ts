@@ -108,6 +108,12 @@ describe("near misses of an unknown route", () => {
     expect(await hintOf(e.get("/v3/apps"))).toContain("GET /apimgmt/apps is served on the management plane, not the REST plane.");
   });
 
+  it("names the REST plane for a REST operation the SDK does not call on the client plane", async () => {
+    const token = (await e.post("/v3/users/superhero1/auth_tokens", {})).body.data.authToken as string;
+    const hint = await hintOf(e.get(`/${APP_ID}.apiclient-us/v3.0/apikeys`, { key: null, headers: { authtoken: token } }));
+    expect(hint).toContain("GET /v3/apikeys is served on the REST plane, not the client plane.");
+  });
+
   it("journals and logs the hint, and says nothing for a path far from any route", async () => {
     await e.get("/v3/user/alice");
     const journal = await e.get("/_emulator/requests?limit=1");

@@ -26,12 +26,15 @@ const segmentsOf = (path: string) => path.split("/").filter((s, i) => s !== "" &
 export class NearMisses {
   readonly #served: Served[] = [];
 
-  /** `routes`: "METHOD /@plane/..." keys of the mounted platform routes (see pipeline.ts `mount`). */
-  constructor(routes: Iterable<string>) {
+  /**
+   * `routes`: "METHOD /@plane/..." keys of the mounted platform routes (see pipeline.ts `mount`); `serves` leaves
+   * out those mounted only to answer not found (the REST routes the SDK does not call on the client plane).
+   */
+  constructor(routes: Iterable<string>, serves: (method: string, internal: string) => boolean) {
     for (const key of routes) {
       const [method, internal] = key.split(" ");
       const plane = planeOf(internal);
-      if (!plane || !PLANES[plane] || method === "ALL") continue;
+      if (!plane || !PLANES[plane] || method === "ALL" || !serves(method, internal)) continue;
       const path = apiPath(internal.replace(/^\/@(rest|client|calls)\/:appId\/:region/, "/@$1/x/x"));
       const segments = segmentsOf(path).map((s) => (s.startsWith(":") ? undefined : s));
       const shown = (plane === "mgmt" ? "/apimgmt" : "") + path.replace(/:(\w+)/g, "{$1}");
