@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { addressHint, internalPath } from "./http/addressing.js";
+import { NearMisses } from "./http/near-miss.js";
 import { PlaneRouter } from "./http/plane-router.js";
 import { appAuth, callsAuth, clientAuth, managementAuth } from "./http/auth.js";
 import { clientOnly, clientSettingsRoute } from "./client/routes.js";
@@ -121,7 +122,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   };
   const platform = [withEmulator, journalStage, envelope, faultsStage];
   const notFound: Handler = (c) => {
-    throw withHint(apiError("ERR_API_NOT_FOUND"), addressHint(c.req.header("host") ?? "", c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2))));
+    const target = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
+    throw withHint(apiError("ERR_API_NOT_FOUND"), addressHint(c.req.header("host") ?? "", target) ?? nearMisses.hint(c.req.method, c.req.path));
   };
   // Each plane: its internal paths (see addressing.ts), where its routes live, and how it authenticates.
   const MGMT = { prefix: "/@mgmt", at: "/@mgmt", auth: [managementAuth] };
@@ -164,6 +166,14 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   mountOn(CLIENT, fileUploads, CLIENT.auth);
   mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
   mountOn(CALLS, calls, CALLS.auth);
+
+  // What the client plane serves: its own routes and the REST routes the SDK calls.
+  const clientOwn = new Set([clientSettingsRoute, media, clientOnly, callSignalling, fileUploads].flatMap((r) => r.routes.map((x) => `${x.method} ${x.path}`)));
+  const nearMisses = new NearMisses(taken, (method, internal) => {
+    if (!internal.startsWith(CLIENT.at)) return true;
+    const path = internal.slice(CLIENT.at.length);
+    return clientOwn.has(`${method} ${path}`) || sdkServes(method, path);
+  });
 
   // Any other path: journaled, ruled and authenticated as its plane would be, then not found.
   const unmatched = [MGMT, REST, CLIENT, CALLS].map((p) => ({ prefix: p.prefix, handler: chain([...platform, ...p.auth], notFound) }));

@@ -104,3 +104,39 @@ describe("unknown routes: the plane's credentials first, then 404, alike on ever
     }
   });
 });
+
+describe("near misses of an unknown route", () => {
+  const hintOf = async (r: Promise<{ status: number; body: any }>) => {
+    const err = expectError(await r, 404, "ERR_API_NOT_FOUND");
+    expect(err.message).toBe("The API endpoint is invalid. Please verify the API call.");
+    return err.devMessage as string;
+  };
+
+  it("names the served path within a typo or two, with the same method", async () => {
+    expect(await hintOf(e.get("/v3/user/alice"))).toContain("did you mean GET /v3/users/{uid}?");
+    expect(await hintOf(e.post("/v3/group", { guid: "g", name: "G", type: "public" }))).toContain("did you mean POST /v3/groups?");
+  });
+
+  it("names the methods a served path answers to a wrong method", async () => {
+    expect(await hintOf(e.call("PATCH", "/v3/users"))).toContain("Hint: /v3/users answers POST, GET, PUT, DELETE, not PATCH.");
+  });
+
+  it("names the plane that serves a path called on another", async () => {
+    expect(await hintOf(e.get("/v3/apps"))).toContain("GET /apimgmt/apps is served on the management plane, not the REST plane.");
+  });
+
+  it("names the REST plane for a REST operation the SDK does not call on the client plane", async () => {
+    const token = (await e.post("/v3/users/superhero1/auth_tokens", {})).body.data.authToken as string;
+    const hint = await hintOf(e.get(`/${APP_ID}.apiclient-us/v3.0/apikeys`, { key: null, headers: { authtoken: token } }));
+    expect(hint).toContain("GET /v3/apikeys is served on the REST plane, not the client plane.");
+  });
+
+  it("journals and logs the hint, and says nothing for a path far from any route", async () => {
+    await e.get("/v3/user/alice");
+    const journal = await e.get("/_emulator/requests?limit=1");
+    expect(journal.status).toBe(200);
+    expect(JSON.stringify(journal.body)).toContain("did you mean GET /v3/users/{uid}?");
+    const far = await hintOf(e.get("/v3/nothing/like/this/at/all"));
+    expect(far).not.toContain("Hint:");
+  });
+});

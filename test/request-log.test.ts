@@ -83,6 +83,8 @@ describe("request log of errors and address mistakes", () => {
     [`/${APP_ID}.chat-us/v3/users`, "chat is no plane"],
     [`/${APP_ID}.api-de/v3/users`, "de is no region"],
     [`/users`, "start with /v3"],
+    [`/v3/user/superhero1`, "did you mean GET /v3/users/{uid}?"],
+    [`/v3/apps`, "GET /apimgmt/apps is served on the management plane"],
   ])("%s: 404 with a hint in devMessage and in the log line", async (path, hint) => {
     const { e, lines: logLines } = await logged({ logFormat: "json" });
     const res = await fetch(`${e.url}${path}`, { headers: { apikey: REST_KEY } });
