@@ -39,7 +39,6 @@ async function team(e: TestEmulator) {
 describe("a group whose owner left its members", () => {
   const removals: [string, (e: TestEmulator) => Promise<unknown>][] = [
     ["the owner is deleted permanently", (e) => e.del("/v3/users/boss", { permanent: true })],
-    ["the owner is deleted (soft)", (e) => e.del("/v3/users/boss", {})],
     ["the owner is kicked with the API key", (e) => e.del("/v3/groups/team/members/boss")],
     ["the owner is banned with the API key", (e) => e.post("/v3/groups/team/bannedusers/boss")],
   ];

@@ -316,13 +316,29 @@ describe("PUT /users/{uid}", () => {
 });
 
 describe("DELETE /users/{uid}", () => {
-  it("soft-deletes: the user is gone but the uid stays taken", async () => {
+  // rest-api/users/delete.mdx: "By default, deleting a user only deactivates them."
+  it("deactivates by default: listed as deactivated, the uid taken, active again with uidsToActivate", async () => {
     const r = await e.del("/v3/users/superhero5");
     expect(r.body).toEqual({ data: { success: true, message: "User with superhero5 has been deleted successfully." } });
-    expectError(await e.get("/v3/users/superhero5"), 404, "ERR_UID_NOT_FOUND");
-    expect((await e.get("/v3/users?withDeactivated=true")).body.meta.pagination.total).toBe(4);
+    expect((await e.get("/v3/users?onlyDeactivated=true")).body.data.map((u: { uid: string }) => u.uid)).toEqual(["superhero5"]);
+    expect((await e.get("/v3/users")).body.data.map((u: { uid: string }) => u.uid)).not.toContain("superhero5");
     expectError(await create({ uid: "superhero5", name: "again" }), 400, "ERR_UID_ALREADY_EXISTS");
-    expectError(await e.del("/v3/users/superhero5"), 404, "ERR_UID_NOT_FOUND");
+    // Deactivated, its auth tokens no longer open the client plane.
+    const reactivated = await e.put("/v3/users", { uidsToActivate: ["superhero5"] });
+    expect(reactivated.body.data).toEqual({ nonDeactivatedUids: ["superhero5"] });
+    expect((await e.get("/v3/users/superhero5")).body.data.uid).toBe("superhero5");
+  });
+
+  // rest-api/users/delete.mdx: "To permanently delete a user along with all their messages, conversations, and
+  // associated data, you must include permanent: true."
+  it("deletes permanently with the user's messages and one-on-one conversations", async () => {
+    const dm = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "mine" } }, { onBehalfOf: "superhero3" });
+    const inGroup = await e.post("/v3/messages", { receiver: "supergroup", receiverType: "group", data: { text: "in the group" } }, { onBehalfOf: "superhero3" });
+    const other = await e.post("/v3/messages", { receiver: "supergroup", receiverType: "group", data: { text: "someone else's" } }, { onBehalfOf: "superhero2" });
+    expect((await e.del("/v3/users/superhero3", { permanent: true })).status).toBe(200);
+    for (const m of [dm, inGroup]) expectError(await e.get(`/v3/messages/${m.body.data.id}`), 404, "ERR_MESSAGE_ID_NOT_FOUND");
+    expect((await e.get(`/v3/messages/${other.body.data.id}`)).status).toBe(200);
+    expectError(await e.get("/v3/users/superhero3/conversation", { onBehalfOf: "superhero2" }), 404, "ERR_UID_NOT_FOUND");
   });
 
   it("deletes permanently, also after a soft delete, freeing the uid", async () => {

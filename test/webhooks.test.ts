@@ -218,7 +218,7 @@ describe("delivery", () => {
     await e.post("/v3/groups/supergroup/members", { participants: ["superhero4"] }, { onBehalfOf: "superhero1" });
     await e.put("/v3/groups/supergroup/members/superhero2", { scope: "moderator" });
     await e.put("/v3/groups/supergroup", { owner: "superhero2" });
-    await e.del("/v3/users/superhero3");
+    await e.del("/v3/users/superhero3", { permanent: true });
     const all = await waitDelivered(11); // every event above, the last one included
     const by: Record<string, any> = {};
     for (const d of all) by[d.event] ??= d.payload.data;

@@ -325,6 +325,20 @@ export class AppState {
     this.userNotes.put(user);
   }
 
+  /**
+   * What a permanent delete takes along besides the user (rest-api/users/delete: "all their messages, conversations,
+   * and associated data"): their one-on-one conversations whole, and in their groups the messages they sent, with
+   * the threads under them.
+   */
+  dropUserContent(uid: string): void {
+    for (const conversationId of [...this.conversations.directOf(uid)]) this.dropConversation(conversationId);
+    for (const guid of this.groups.groupsOf(uid).keys())
+      for (const m of this.messages.conversation(groupConversationId(guid)).filter((x) => x.sender === uid)) {
+        for (const reply of [...this.messages.thread(m.id)]) this.removeMessage(reply);
+        this.removeMessage(m);
+      }
+  }
+
   /** Soft delete: the uid stays taken, the user leaves every list and lookup. */
   softDeleteUser(user: UserRecord, at: number): void {
     if (user.deletedAt !== undefined) return;

@@ -210,15 +210,21 @@ export const users = new Hono<Env>()
     const uid = normalizeUid(c.req.param("uid"));
     const user = app.users.get(uid);
     const permanent = asBool(body.permanent);
-    // A soft-deleted user can still be deleted permanently (that frees the uid).
+    // A user soft-deleted by an older version can still be deleted permanently (that frees the uid).
     if (!user || (user.deletedAt !== undefined && !permanent)) throw apiError("ERR_UID_NOT_FOUND", { uid });
+    // rest-api/users/delete: "By default, deleting a user only deactivates them": as `DELETE /users` deactivates,
+    // so listed with onlyDeactivated and back with uidsToActivate.
+    if (!permanent) {
+      app.setDeactivated(user, c.get("emulator").clock.now());
+      return success(c, `User with ${uid} has been deleted successfully.`);
+    }
     if (user.deletedAt === undefined)
       for (const guid of app.groups.groupsOf(uid).keys())
         app.emit("group_member_removed", () => {
           const group = app.groups.get(guid)!;
           return { group: groupPayload(app, group), members: { [uid]: userView(user) }, by: byPayload(undefined) };
         });
-    if (permanent) app.deleteUserPermanently(user);
-    else app.softDeleteUser(user, c.get("emulator").clock.now());
+    app.dropUserContent(uid);
+    app.deleteUserPermanently(user);
     return success(c, `User with ${uid} has been deleted successfully.`);
   });
