@@ -7,6 +7,14 @@ beforeEach(async () => {
 });
 
 describe("POST /_emulator/reset", () => {
+  it("refuses unknown fields with 400 and details, resetting nothing", async () => {
+    await e.post("/v3/users", { uid: "kept", name: "Kept" });
+    const r = await e.post("/_emulator/reset", { bogus: 1, app: APP_ID }, { key: null });
+    const err = expectError(r, 400, "ERR_BAD_REQUEST");
+    expect(err.details).toEqual({ bogus: ["The bogus field is not allowed."], app: ["The app field is not allowed."] });
+    expect((await e.get("/v3/users/kept")).status).toBe(200);
+  });
+
   it("returns every app to the seed by default", async () => {
     await e.post("/v3/users", { uid: "temp", name: "Temp" });
     await e.del("/v3/users/superhero1", { permanent: true });

@@ -6,6 +6,7 @@ import { parseSavedState, readingDocument, SeedError } from "../store/seed.js";
 import { DocumentError, readDocumentStream } from "../store/state-reader.js";
 import { stateText } from "../store/state-writer.js";
 import { deliveries } from "./webhooks.js";
+import { Input } from "./input.js";
 import { notificationsRoutes } from "./notifications.js";
 import { appsRoutes } from "./apps.js";
 import { extensionCallRoutes } from "./extension-calls.js";
@@ -57,6 +58,10 @@ export const control = new Hono<Env>()
 
   .post("/reset", async (c) => {
     const body = await readBody(c);
+    // Unknown fields are refused, as on every control route (a typo such as "app" must not reset every app).
+    const input = new Input();
+    input.object(body, "", ["appId", "to"]);
+    input.done();
     validate(body, { appId: { type: "string" }, to: { type: "string", in: ["seed", "empty"] } });
     const { store } = c.get("emulator");
     const appId = (body.appId as string | undefined)?.toLowerCase();
