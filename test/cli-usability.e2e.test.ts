@@ -89,6 +89,23 @@ describe("CLI guidance", () => {
     expect(help.stdout.split("\n").filter((line) => line.length > 100)).toEqual([]);
   });
 
+  // One fact, one page: the flag table lives in docs/cli.md, and holds exactly the flags and variables the CLI has.
+  it("docs/cli.md's flag table names every flag and environment variable of --help, and no other", async () => {
+    const help = (await runCli(["--help"])).stdout;
+    const options = help.slice(help.indexOf("Options:"), help.indexOf("Commands"));
+    const flags = (text: string) => new Set([...text.matchAll(/(?<![\w-])--[a-z][a-z-]+/g)].map((m) => m[0]));
+    const envs = (text: string) => new Set([...text.matchAll(/CHAT_EMULATOR_[A-Z_]+/g)].map((m) => m[0]));
+    const doc = readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8");
+    const table = doc
+      .split("\n")
+      .filter((line) => /^\| `-/.test(line))
+      .map((line) => line.split(" | ").slice(0, 2).join(" | "))
+      .join("\n");
+    const optionFlags = new Set([...options.split("\n").map((l) => /^\s+(?:-\w, )?(--[a-z-]+)/.exec(l)?.[1]).filter((f): f is string => f !== undefined)]);
+    expect([...flags(table)].sort()).toEqual([...optionFlags].sort());
+    expect([...envs(table)].sort()).toEqual([...envs(options)].sort());
+  });
+
   it("refuses exec without -- before the command, with the line it meant", async () => {
     const r = await runCli(["exec", "npm", "--version"]);
     expect(r.code).toBe(2);

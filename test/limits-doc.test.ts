@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { STATE_BODY_LIMIT } from "../src/control/routes.js";
+import { JOURNAL_BODY_LIMIT } from "../src/control/journal.js";
+import { DRAIN_BYTES } from "../src/http/drain.js";
+import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from "../src/http/validate.js";
+import { FORM_LIMIT_BYTES } from "../src/resources/moderation/input.js";
+import { USERS_PER_CALL } from "../src/resources/groups/membership.js";
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/server.js";
+
+/**
+ * One fact, one page: the limits live in the table of docs/security-and-data-safety.md, and each figure there is the
+ * constant the code uses (a limit changed in the code fails here until the table says so).
+ */
+
+const page = readFileSync(new URL("../docs/security-and-data-safety.md", import.meta.url), "utf8");
+const table = page.slice(page.indexOf("## Limits"));
+/** The table's row whose first cell starts with `what`. */
+const row = (what: string) => {
+  const line = table.split("\n").find((l) => l.startsWith(`| ${what}`));
+  if (!line) throw new Error(`no row "${what}" in the limits table`);
+  return line;
+};
+
+const KB = 1024;
+const MB = 1024 * KB;
+const human = (bytes: number) => (bytes >= 1024 * MB ? `${bytes / (1024 * MB)} GiB` : bytes >= MB ? `${bytes / MB} MB` : `${bytes / KB} KB`);
+
+describe("the limits table holds the code's figures", () => {
+  it("bodies, nesting, drains and the journal's copy", () => {
+    expect(row("Request body, most platform and control operations")).toContain(human(BODY_LIMIT_BYTES));
+    const larger = row("Request body, larger operations");
+    expect(larger).toContain(`${human(JOURNAL_BODY_LIMIT)} push certificates and the request journal's copy`);
+    expect(larger).toContain(`${human(FORM_LIMIT_BYTES)} moderation forms`);
+    expect(larger).toContain(`${human(STATE_BODY_LIMIT)} \`PUT /_emulator/state\``);
+    expect(row("JSON nesting")).toContain(`${MAX_JSON_DEPTH} levels`);
+    expect(row("Body refused before it is read")).toContain(`declared over ${DRAIN_BYTES / MB} MiB`);
+  });
+
+  it("timeouts and users per call", () => {
+    expect(row("Request headers")).toContain(`${HEADERS_TIMEOUT_MS / 1000} s to arrive`);
+    expect(row("Whole request")).toContain(`${REQUEST_TIMEOUT_MS / 1000} s to arrive`);
+    expect(row("Users added in one call")).toContain(`| ${USERS_PER_CALL},`);
+  });
+});
