@@ -66,6 +66,25 @@ describe("Dockerfile build stage", () => {
     expect(stray).toEqual([]);
   });
 
+  // No Docker engine runs here: the image is never started. What it would run is checked against the CLI instead.
+  it("starts the CLI the package installs, with flags and variables the CLI has, and checks health as the CLI answers it", async () => {
+    const [, runtime] = stages(readFileSync(join(ROOT, "Dockerfile"), "utf8"));
+    const arg = (op: string) => runtime.find((s) => s.op === op)?.args ?? "";
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    expect(JSON.parse(arg("ENTRYPOINT"))).toEqual([Object.keys(pkg.bin)[0]]);
+    const help = execFileSync(process.execPath, [join(ROOT, "bin/chat-emulator.js"), "--help"], { encoding: "utf8" });
+    for (const flag of JSON.parse(arg("CMD")).filter((a: string) => a.startsWith("--"))) expect(help).toContain(`${flag} `);
+    const env = runtime.filter((s) => s.op === "ENV").map((s) => s.args).join(" ");
+    for (const name of env.match(/CHAT_EMULATOR_[A-Z_]+/g) ?? []) expect(help).toContain(name);
+    // The health check's script ships in the package, probes the port the image exposes, and the CLI's default.
+    const healthcheck = /CMD \["node", "node_modules\/chat-emulator\/(dist\/healthcheck\.js)"\]/.exec(arg("HEALTHCHECK"));
+    expect(healthcheck).not.toBeNull();
+    expect(existsSync(join(ROOT, healthcheck![1]))).toBe(true);
+    expect(arg("EXPOSE")).toBe("4780");
+    expect(env).toContain("CHAT_EMULATOR_PORT=4780");
+    expect(help).toMatch(/default:\s+4780/);
+  });
+
   const work = mkdtempSync(join(tmpdir(), "chat-emulator-docker-"));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
