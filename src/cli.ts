@@ -196,6 +196,12 @@ export async function main(argv = process.argv): Promise<void> {
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    // Under npx or `npm start`, a signal to npm does not reach this process (npm runs it through a shell): when npm
+    // goes, this process is handed to another parent, and it stops as if signalled.
+    if (process.env.npm_command) {
+      const parent = process.ppid;
+      setInterval(() => process.ppid !== parent && stop(), 500).unref();
+    }
   }
   if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken), stateRows(o)));
   if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"), stopped);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { APP_ID, REST_KEY } from "./helpers.js";
 import { startRegistry } from "./registry.helpers.js";
 import { tempDir } from "./tmp.helpers.js";
@@ -108,6 +108,26 @@ describe("npm package", () => {
     const e = await startCommand("npx", ["chat-emulator", "--port", "0"], { cwd: fromCheckout, env: npmEnv(), group: true });
     expect(await userName(e.url, "superhero3")).toBe("Spiderman");
     await e.stop("SIGTERM");
+  });
+
+  // npm passes a TERM to the shell it runs the command in, not to the command: the emulator notices its parent go.
+  // (An INT to npm alone reaches nobody: npm leaves it to the terminal, which sends Ctrl-C to the whole group.)
+  it("stops with npx: a TERM sent to the npx process alone stops the emulator under it", async () => {
+    {
+      const e = await startCommand("npx", ["chat-emulator", "--port", "0"], { cwd: project, env: npmEnv() });
+      expect(await userName(e.url, "superhero1")).toBe("Iron Man");
+      await e.stop("SIGTERM"); // npx alone, not its process group
+      await vi.waitFor(
+        async () => {
+          const answered = await fetch(`${e.url}/_emulator/health`).then(
+            () => true,
+            () => false,
+          );
+          expect(answered).toBe(false);
+        },
+        { timeout: 10_000, interval: 200 },
+      );
+    }
   });
 
   it("installs from a registry with `npm install -D chat-emulator`: what `npm publish` uploads, without install scripts", async () => {
