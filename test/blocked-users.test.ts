@@ -70,11 +70,13 @@ describe("blocked users", () => {
     expect(r.body.data.map((m: any) => m.data.text)).toContain("from 3");
   });
 
-  it("deleting a user removes their blocks and friendships", async () => {
+  it("deleting a user permanently removes their blocks and friendships; a deactivation keeps them for their return", async () => {
     await block("superhero1", ["superhero2"]);
     await e.post("/v3/users/superhero1/friends", { accepted: ["superhero3"] });
+    await e.del("/v3/users/superhero3"); // deactivated (rest-api/users/delete)
+    expect((await e.get("/_emulator/state")).body.apps[0].friends).toHaveLength(1);
     await e.del("/v3/users/superhero2", { permanent: true });
-    await e.del("/v3/users/superhero3");
+    await e.del("/v3/users/superhero3", { permanent: true });
     expect((await e.get("/v3/users/superhero1/blockedusers")).body.data).toEqual([]);
     const state = (await e.get("/_emulator/state")).body.apps[0];
     expect(state.blocks).toEqual([]);
