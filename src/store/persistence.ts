@@ -186,7 +186,12 @@ export class Persistence {
    */
   static async open(path: string, store: Store, opts: OpenOptions): Promise<Persistence> {
     const persistence = await Persistence.load(path, store, opts);
-    await persistence.start();
+    try {
+      await persistence.start();
+    } catch (e) {
+      persistence.close(); // and its lock
+      throw e;
+    }
     return persistence;
   }
 
@@ -194,7 +199,8 @@ export class Persistence {
    * Loads `path` into the store, reading only: a state file, or nothing from a missing or empty one, with the change
    * logs a killed run left replayed onto it. Refuses with PersistenceError a file that is not a state file, a state
    * or log of a newer format, and a log line the replay cannot apply (unless `recover`, which sets it aside).
-   * Nothing is written until `start()`: the caller takes the file's lock first, and binds its port before starting.
+   * It takes the file's lock first (data-lock.ts); nothing else is written until `start()`, which the caller runs
+   * once its port is bound.
    */
   static async load(path: string, store: Store, opts: OpenOptions): Promise<Persistence> {
     const log = opts.log ?? (() => {});
