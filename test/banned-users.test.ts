@@ -72,4 +72,21 @@ describe("banned users", () => {
     expect((await e.get("/v3/groups/supergroup/bannedusers")).body.data).toEqual([]);
     expect((await e.get("/v3/groups/supergroup")).body.data.membersCount).toBe(1);
   });
+
+  it("lists each ban with the user's former scope (participant for a non-member) and bannedAt, kept through the state file", async () => {
+    await e.put("/v3/groups/supergroup/members/superhero2", { scope: "moderator" });
+    await ban("superhero2");
+    await e.post("/v3/groups/supergroup/members", { usersToBan: ["superhero5"] });
+    const listed = async () => (await e.get("/v3/groups/supergroup/bannedusers")).body.data.map((u: any) => [u.uid, u.scope, typeof u.bannedAt]);
+    expect(await listed()).toEqual([
+      ["superhero2", "moderator", "number"],
+      ["superhero5", "participant", "number"],
+    ]);
+    const state = (await e.get("/_emulator/state", { key: null })).body;
+    expect((await e.put("/_emulator/state", state, { key: null })).status).toBe(200);
+    expect(await listed()).toEqual([
+      ["superhero2", "moderator", "number"],
+      ["superhero5", "participant", "number"],
+    ]);
+  });
 });

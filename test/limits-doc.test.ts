@@ -6,6 +6,7 @@ import { DRAIN_BYTES } from "../src/http/drain.js";
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from "../src/http/validate.js";
 import { FORM_LIMIT_BYTES } from "../src/resources/moderation/input.js";
 import { USERS_PER_CALL } from "../src/resources/groups/membership.js";
+import { MESSAGE_BODY_LIMIT, MESSAGE_DATA } from "../src/resources/messages/send.js";
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/server.js";
 
 /**
@@ -35,6 +36,7 @@ describe("the limits table holds the code's figures", () => {
     expect(larger).toContain(`${human(STATE_BODY_LIMIT)} \`PUT /_emulator/state\``);
     expect(row("JSON nesting")).toContain(`${MAX_JSON_DEPTH} levels`);
     expect(row("Body refused before it is read")).toContain(`declared over ${DRAIN_BYTES / MB} MiB`);
+    expect(row("Message send, thread reply and edit")).toContain(`${human(MESSAGE_BODY_LIMIT)} body, of which ${MESSAGE_DATA.maxKb} KB \`data\``);
   });
 
   it("timeouts and users per call", () => {

@@ -9,6 +9,7 @@ import { PACKAGE_ROOT } from "../paths.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
 import { MAX_KEYWORD_TERM, type ModerationData } from "./moderation.js";
 import type {
+  BanRecord,
   AgentRecord,
   ApiKeyRecord,
   AppData,
@@ -242,11 +243,13 @@ function group(c: Checker, raw: unknown, path: string, createdAt: number, kind: 
   });
   g.bannedUsers = c.arr(o.bannedUsers, `${path}.bannedUsers`).map((b, i) => {
     const bo = c.obj(b, `${path}.bannedUsers[${i}]`);
-    return {
+    const ban: BanRecord = {
       uid: c.id(bo.uid, `${path}.bannedUsers[${i}].uid`),
       bannedAt: c.optInt(bo.bannedAt, `${path}.bannedUsers[${i}].bannedAt`) ?? g.createdAt,
       bannedBy: bo.bannedBy === undefined ? "app_system" : c.str(bo.bannedBy, `${path}.bannedUsers[${i}].bannedBy`),
     };
+    if (bo.scope !== undefined) ban.scope = c.oneOf(bo.scope, `${path}.bannedUsers[${i}].scope`, SCOPES);
+    return ban;
   });
   const members = new Set(g.members.map((m) => m.uid));
   // A seed's owner is a member; in saved state the owner may be no member (nor user) any more: deleting, kicking or
@@ -291,6 +294,7 @@ function message(c: Checker, raw: unknown, path: string, sentAt: number): ReadMe
   if (o.tags !== undefined) m.tags = c.tags(o.tags, `${path}.tags`);
   for (const k of ["editedAt", "deletedAt", "deliveredAt", "readAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
   if (o.imported === true) m.imported = true;
+  if (o.largeGroup === true) m.largeGroup = true;
   for (const k of ["editedBy", "deletedBy", "pinnedBy"] as const) if (o[k] !== undefined) m[k] = c.intern(c.str(o[k], `${path}.${k}`));
   for (const k of ["quotedMessageId", "pinnedAt"] as const) setIf(m, k, c.optInt(o[k], `${path}.${k}`));
   if ((m.pinnedBy === undefined) !== (m.pinnedAt === undefined)) c.fail(`${path}.pinnedAt`, "goes with pinnedBy: give both or neither");

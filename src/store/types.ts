@@ -118,6 +118,8 @@ export interface BanRecord {
   uid: string;
   bannedAt: number;
   bannedBy: string;
+  /** Their scope in the group when banned (rest-api/banned-users: "Former scope of the user"); none for a non-member. */
+  scope?: Scope;
 }
 
 /** A group as files hold it: its members (in join order) and banned users inline. */
@@ -161,6 +163,8 @@ export interface MessageRecord {
   pinnedAt?: number;
   /** Imported through the data-import API (its muid is unique among imported messages). */
   imported?: true;
+  /** Sent while its group had more than 300 members: it updates no conversation and is unread for nobody. */
+  largeGroup?: true;
   /** Imported history: when the receiver got and read it (Unix seconds). */
   deliveredAt?: number;
   readAt?: number;

@@ -37,7 +37,8 @@ export const bannedUsers = new Hono<Env>()
     const bans = app.groups.membership(group.guid).bans;
     const active = app.deactivatedCount > 0 ? (b: { uid: string }) => !!app.activeUser(b.uid) : undefined;
     const result = pageMatching(bans.values(), active, perPage, pageNo, active ? undefined : bans.size);
-    const data = result.items.map((b) => userView(app.users.get(b.uid)!, { list: true }));
+    // rest-api/banned-users: each ban has the user's former `scope` (a non-member's is participant) and `bannedAt`.
+    const data = result.items.map((b) => ({ ...userView(app.users.get(b.uid)!, { list: true }), scope: b.scope ?? "participant", bannedAt: b.bannedAt }));
     const last = result.items.at(-1);
     return page(c, data, result.pagination, { cursor: prependCursor(c, last?.bannedAt) });
   });

@@ -59,7 +59,9 @@ export const blockedUsersAt = (base: string) =>
       const user = owner(c);
       const app = c.get("app");
       const q = new Query(c);
-      const direction = q.oneOf("direction", ["blockedByMe", "hasBlockedMe", "both"] as const) ?? "blockedByMe";
+      // Without `direction`: the SDK's BlockedUsersRequestBuilder documents `both` as its default and sends nothing,
+      // so an authToken caller gets both; the REST operation lists the users the owner blocked (docs/coverage.md).
+      const direction = q.oneOf("direction", ["blockedByMe", "hasBlockedMe", "both"] as const) ?? (c.get("authToken") === undefined ? "blockedByMe" : "both");
       const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
       const pageNo = q.int("page", { def: 1, min: 1 });
       q.done();

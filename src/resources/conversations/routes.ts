@@ -8,7 +8,7 @@ import { asBool, Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { ConversationState, GroupRecord, MessageRecord, UserRecord } from "../../store/types.js";
-import { pathGroup } from "../groups/membership.js";
+import { FULL_FEATURE_MEMBERS, pathGroup } from "../groups/membership.js";
 import { groupView } from "../../views/groups.js";
 import { parseConversationId, visibleTo, type Visible } from "../../views/access.js";
 import { sourceOf, unreadCount, type Source } from "../messages/list.js";
@@ -164,7 +164,8 @@ function conversationView(app: AppState, e: Entry, opts: ViewOptions = {}): Reco
     createdAt: first?.sentAt ?? e.updatedAt,
     updatedAt: e.updatedAt,
   };
-  if (e.last) {
+  // "The lastMessage property is not visible if the message has been deleted" (rest-api/conversations).
+  if (e.last && e.last.deletedAt === undefined) {
     const last = messageView(app, e.last, e.viewer);
     last.receipts = { data: receiptsOf(app, e.last) };
     out.lastMessage = last;
@@ -309,13 +310,12 @@ export function markReceipt(app: AppState, action: "delivered" | "read", reader:
 
 /**
  * Whether every member of a group message's group but its sender passes `marked`; never for groups of more than
- * RECEIPT_MEMBERS members, whose receipts the platform does not keep (rest-api/groups/create: "Delivery and read
- * receipts for groups: up to 300 online users").
+ * FULL_FEATURE_MEMBERS members, whose receipts the platform does not keep (rest-api/groups/create: "Delivery and
+ * read receipts for groups: up to 300 online users").
  */
-const RECEIPT_MEMBERS = 300;
 function everyMember(app: AppState, m: MessageRecord, marked: (state: ConversationState | undefined) => boolean): boolean {
   const members = app.groups.membership(m.receiver).members;
-  if (members.size > RECEIPT_MEMBERS) return false;
+  if (members.size > FULL_FEATURE_MEMBERS) return false;
   for (const uid of members.keys()) if (uid !== m.sender && !marked(app.conversations.state(uid, m.conversationId))) return false;
   return true;
 }

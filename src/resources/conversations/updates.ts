@@ -30,6 +30,7 @@ export function conversationUpdater(app: AppState, rules = updateRules(app)): Up
   if (updater) return updater;
   const [replies, groupActions, messageActions, calls, custom] = [...rules].map((c) => c === "1");
   updater = (m) => {
+    if (m.largeGroup) return false;
     if (m.parentId !== undefined) return replies;
     if (m.category === "action") return m.type === "groupMember" ? groupActions : messageActions;
     if (m.category === "call") return calls;

@@ -6,7 +6,7 @@ import { requireUser } from "../users/lookup.js";
 import { normalizeUid } from "../../http/auth.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
-import type { GroupRecord, JsonObject, MemberRecord, MessageRecord, Scope, UserRecord } from "../../store/types.js";
+import type { BanRecord, GroupRecord, JsonObject, MemberRecord, MessageRecord, Scope, UserRecord } from "../../store/types.js";
 import { actorEntity, entity, SYSTEM_UID, subjectEntity } from "../../views/messages.js";
 import { noteArrival, noteDeparture } from "../../views/access.js";
 import { groupEntity } from "../../views/groups.js";
@@ -240,7 +240,9 @@ export function banUser(
   requireAllowed(app, actor, "u.banMembers");
   requireClearance(app, group, actor, user.uid, member?.scope);
   if (member) app.groups.removeMember(group.guid, user.uid);
-  app.groups.addBan(group.guid, { uid: user.uid, bannedAt: now, bannedBy: actor?.uid ?? SYSTEM_UID });
+  const ban: BanRecord = { uid: user.uid, bannedAt: now, bannedBy: actor?.uid ?? SYSTEM_UID };
+  if (member) ban.scope = member.scope;
+  app.groups.addBan(group.guid, ban);
   if (member) {
     recordAction(app, now, group, "banned", actor, user);
     noteDeparture(app, user.uid, group.guid);
@@ -289,6 +291,12 @@ export const MEMBERS: Schema = {
 
 /** "A maximum of 25 users can be added per API Call" (add members), "across all the scopes" (group create). */
 export const USERS_PER_CALL = 25;
+
+/**
+ * The size up to which a group has every feature (rest-api/groups/create): beyond it "the conversations and unread
+ * message counts are not updated" and delivery and read receipts are not kept.
+ */
+export const FULL_FEATURE_MEMBERS = 300;
 
 /** Refuses lists that name more than USERS_PER_CALL users in all (400 with `details` under `field`). */
 export function requireAtMostPerCall(lists: Body, field: string): void {

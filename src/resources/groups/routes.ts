@@ -22,7 +22,7 @@ const ATTRIBUTES: Schema = {
   type: { type: "string", in: GROUP_TYPES },
   password: { type: "string", max: 100 },
   icon: { type: "string", max: 3000, url: true },
-  description: { type: "string", max: 1000 },
+  description: { type: "string", max: 255 },
   metadata: { type: "object", maxKb: 5 },
   owner: { type: "string", max: 100 },
   tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },

@@ -268,7 +268,7 @@ export function unreadCount(app: AppState, viewer: UserRecord, sources: Source[]
         continue;
       }
       const unread = m.id <= s.until && m.readAt === undefined && m.sender !== viewer.uid;
-      if (unread && m.category !== "action" && m.parentId === undefined && !skip?.(m)) n++;
+      if (unread && m.category !== "action" && m.parentId === undefined && !m.largeGroup && !skip?.(m)) n++;
     }
   }
   return n;

@@ -5,7 +5,7 @@ import { applyExtensions } from "../../extensions/effects.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageCategory, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
-import { pathGroup } from "../groups/membership.js";
+import { FULL_FEATURE_MEMBERS, pathGroup } from "../groups/membership.js";
 import { friendsOnly, requireAllowed, requireListed, requireScopeAllowed } from "../roles/enforce.js";
 import { requireUser } from "../users/lookup.js";
 import { messageView, SYSTEM_UID } from "../../views/messages.js";
@@ -14,6 +14,13 @@ import { userView } from "../../views/users.js";
 import { isHeld, moderateSend } from "../moderation/screen.js";
 
 export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;
+
+/**
+ * rest-api/messages: "The message JSON payload (including metadata) can be up to 65,536 characters (~65 KB)" and
+ * "The `data` object within a message must not exceed 10 KB": a send's or an edit's body may be 64 KB, its `data` 10.
+ */
+export const MESSAGE_BODY_LIMIT = 64 * 1024;
+export const MESSAGE_DATA = { type: "object", maxKb: 10 } as const;
 const MENTION = /<@uid:([A-Za-z0-9-]+)>/g;
 
 /** What a sender wants to say, checked: everything of a message but who it goes to. */
@@ -39,6 +46,7 @@ export function readContent(body: Body): Content {
   if (category !== "message" && category !== "custom" && category !== "interactive")
     throw apiError("ERR_INVALID_MESSAGE_CATEGORY", { category: String(category) });
   if (body.data !== undefined && !isObject(body.data)) throw apiError("ERR_INVALID_MESSAGE_DATA");
+  validate(body, { data: MESSAGE_DATA });
   // `entities` is the platform's to fill in (a rest copy keeps the object fast, where `delete` would not).
   const { entities: _ignored, ...data } = (body.data as JsonObject | undefined) ?? {};
   let type: string;
@@ -198,6 +206,7 @@ export function store(
     updatedAt: now,
   };
   if (content.muid !== undefined) m.muid = content.muid;
+  if (receiverType === "group" && app.groups.membership(m.receiver).members.size > FULL_FEATURE_MEMBERS) m.largeGroup = true;
   if (parentId !== undefined) m.parentId = parentId;
   if (content.tags) m.tags = [...content.tags];
   if (content.quotedMessageId !== undefined) m.quotedMessageId = content.quotedMessageId;

@@ -16,7 +16,7 @@ const SETTINGS: Schema = {
   "settings.sendMessagesTo": { type: "string", in: MODES },
 };
 const ATTRIBUTES: Schema = {
-  description: { type: "string", max: 1000 },
+  description: { type: "string", max: 255 },
   metadata: { type: "object", maxKb: 5 },
   settings: { type: "object" },
 };
@@ -103,6 +103,8 @@ function releaseRole(app: AppState, role: string): void {
   for (const user of [...(app.usersByRole.get(role) ?? [])]) app.updateUser(user, (u) => (u.role = DEFAULT_ROLE.role));
 }
 
+export const ROLES_PER_APP = 25;
+
 export const roles = new Hono<Env>()
   .post("/roles", async (c) => {
     const body = await readBody(c);
@@ -114,6 +116,9 @@ export const roles = new Hono<Env>()
     const app = c.get("app");
     const id = (body.role as string).toLowerCase();
     if (app.roles.has(id)) throw apiError("ERR_ROLE_ALREADY_EXISTS", { role: id });
+    // The built-in default role aside (rest-api/constraints-rate-limits-and-errors: "Maximum 25").
+    if (app.roles.size - 1 >= ROLES_PER_APP)
+      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${ROLES_PER_APP} roles.` });
     const role: RoleRecord = { role: id, name: body.name as string, createdAt: c.get("emulator").clock.now() };
     applyAttributes(role, body);
     app.roles.set(id, role);
