@@ -1,4 +1,5 @@
 import { fail } from "./args.js";
+import { editDistance as distance } from "../util/edit-distance.js";
 
 /**
  * The CLI's commands, for the help text and for guiding a mistyped one. Without a command, `chat-emulator` runs the
@@ -14,16 +15,6 @@ export const COMMANDS: readonly { name: string; usage: string; does: string }[] 
 /** Words a newcomer tries for "run the emulator", which needs no command. */
 const RUN_WORDS = new Set(["start", "run", "serve", "server", "up"]);
 
-/** Edit distance, for "did you mean" (the words are short). */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
-}
 
 /** The command list as the help and the errors print it: each usage, with what it does below it (within 100 columns). */
 export function commandList(): string {
