@@ -11,7 +11,7 @@ import { ApiError, apiError, withHint } from "./http/errors.js";
 import { chain, mount, renderError, settle, type Handler, type Stage } from "./http/pipeline.js";
 import { wasCachedRead } from "./http/reply.js";
 import { control } from "./control/routes.js";
-import { ConnectionReset, faultsStage, journalStage } from "./control/middleware.js";
+import { adviceStage, ConnectionReset, faultsStage, journalStage } from "./control/middleware.js";
 import { INSPECTOR_PATH } from "./control/ui-session.js";
 import { apps } from "./resources/apps/routes.js";
 import { webhooks } from "./resources/webhooks/routes.js";
@@ -120,7 +120,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     reads.begin();
     return settle(c, next, ended, failed);
   };
-  const platform = [withEmulator, journalStage, envelope, faultsStage];
+  const platform = [withEmulator, journalStage, adviceStage, envelope, faultsStage];
   const notFound: Handler = (c) => {
     const target = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
     throw withHint(apiError("ERR_API_NOT_FOUND"), addressHint(c.req.header("host") ?? "", target) ?? nearMisses.hint(c.req.method, c.req.path));

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { callerPath, DEFAULT_LABEL, requestPath } from "./http/addressing.js";
 import { ANSWERED_ERROR, maskKey, type AnsweredError } from "./http/errors.js";
 import { INSPECTOR_HEADER } from "./control/ui-session.js";
+import { ADVISED, type Advice } from "./http/advice.js";
 
 /**
  * Request log: one line per request (method, app, path, status, ms), as text for people or JSON for machines.
@@ -34,6 +35,8 @@ export interface RequestLogEntry {
   /** An error answer's code, and the hint its devMessage carries for an address mistake. */
   code?: string;
   hint?: string;
+  /** Request advice: what the platform would have ignored (docs/insight.md). */
+  advice?: string[];
 }
 
 /** Query parameters holding secrets: their values are masked like keys in the journal's headers. */
@@ -61,7 +64,7 @@ function describe(req: IncomingMessage, defaultAppId: () => string | undefined):
 export function formatEntry(e: RequestLogEntry, format: LogFormat): string {
   if (format === "json") return JSON.stringify(e);
   const clock = new Date(e.time).toTimeString().slice(0, 8);
-  return `${clock} ${e.method.padEnd(6)} ${e.app ?? "-"} ${e.path} ${e.status}${e.code ? ` ${e.code}` : ""}${e.aborted ? " (aborted)" : ""} ${e.ms}ms${e.hint ? `  ${e.hint}` : ""}`;
+  return `${clock} ${e.method.padEnd(6)} ${e.app ?? "-"} ${e.path} ${e.status}${e.code ? ` ${e.code}` : ""}${e.aborted ? " (aborted)" : ""} ${e.ms}ms${e.hint ? `  ${e.hint}` : ""}${e.advice ? `  advice: ${e.advice.join("; ")}` : ""}`;
 }
 
 /** The listener wrapper for `requestLog`/`logFormat` options, or undefined (no wrapper at all) without a sink. */
@@ -92,6 +95,8 @@ export function logRequests(listener: RequestListener, options: RequestLogOption
         entry.code = error.code;
         if (error.hint) entry.hint = error.hint;
       }
+      const advice = (res as { [ADVISED]?: readonly Advice[] })[ADVISED];
+      if (advice) entry.advice = advice.map((a) => a.message);
       if (!res.writableFinished) entry.aborted = true;
       options.write(formatEntry(entry, format));
     });

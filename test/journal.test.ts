@@ -35,6 +35,8 @@ describe("GET /_emulator/requests", () => {
         responseBody: { data: expect.objectContaining({ uid: "journaled", createdAt: 1704164645 }) },
         durationMs: expect.any(Number),
         rules: [],
+        // POST /v3/users reads no query parameter: the platform ignores `source`.
+        advice: [{ code: "unknown-query-parameter", in: "query", name: "source", message: "unknown query parameter `source` (ignored by the platform)" }],
       },
     ]);
     expect(JSON.stringify(r.body)).not.toContain(REST_KEY);

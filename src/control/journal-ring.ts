@@ -1,5 +1,6 @@
 import { callerPath } from "../http/addressing.js";
 import type { Plane } from "./request.js";
+import { NO_ADVICE, type Advice } from "../http/advice.js";
 
 /**
  * The journal's storage: a ring of entries whose text (URL, headers, bodies) lives off the JS heap, in byte
@@ -38,6 +39,8 @@ export interface Recorded {
   responseText: string | null;
   durationMs: number;
   rules: string[];
+  /** Request advice (http/advice.ts): what the platform would have ignored. */
+  advice: readonly Advice[];
 }
 
 /** An entry read back: the recorded facts, headers as `name\nvalue\n...` text, and the API path. */
@@ -80,6 +83,7 @@ export class Ring {
   private readonly planes: (Plane | null)[];
   private readonly appIds: (string | null)[];
   private readonly rules: string[][];
+  private readonly advice: (readonly Advice[])[];
   /** The overflow log's chunks, allocated as the log first reaches them. */
   private readonly log: Buffer[] = [];
   /** The log's size: whole chunks. */
@@ -97,6 +101,7 @@ export class Ring {
     this.planes = new Array<Plane | null>(capacity).fill(null);
     this.appIds = new Array<string | null>(capacity).fill(null);
     this.rules = new Array<string[]>(capacity).fill([]);
+    this.advice = new Array<readonly Advice[]>(capacity).fill(NO_ADVICE);
     this.logBytes = Math.max(MIN_OVERFLOW_BUDGET, Math.floor((capacity * OVERFLOW_PER_ENTRY) / LOG_CHUNK) * LOG_CHUNK);
     this.logStart = new Float64Array(capacity).fill(GONE);
   }
@@ -122,6 +127,7 @@ export class Ring {
     this.planes[slot] = r.plane;
     this.appIds[slot] = r.appId;
     this.rules[slot] = r.rules;
+    this.advice[slot] = r.advice;
     const bytes = this.chunk(slot);
     let at = (slot % this.slotsPerChunk) * SLOT_BYTES;
     const end = at + SLOT_BYTES;
@@ -209,6 +215,7 @@ export class Ring {
       plane: this.planes[slot],
       appId: this.appIds[slot],
       rules: [...this.rules[slot]],
+      advice: this.advice[slot],
       url,
       path: callerPath(url),
       headerText: parts[1] ?? "",
@@ -222,5 +229,6 @@ export class Ring {
     this.log.length = 0;
     this.logStart.fill(GONE);
     this.rules.fill([]);
+    this.advice.fill(NO_ADVICE);
   }
 }

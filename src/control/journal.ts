@@ -3,6 +3,7 @@ import { MAX_JSON_DEPTH, nestedDeeper } from "../http/validate.js";
 import { compileGlob } from "./glob.js";
 import { Ring, type Recorded, type Stored } from "./journal-ring.js";
 import type { Plane } from "./request.js";
+import type { Advice } from "../http/advice.js";
 
 export type { Recorded, RawHeaders } from "./journal-ring.js";
 
@@ -38,6 +39,8 @@ export interface JournalEntry {
   durationMs: number;
   /** Ids of the rules that touched the request. */
   rules: string[];
+  /** What the request sent that the platform would have ignored, with the names it probably meant (docs/insight.md). */
+  advice: readonly Advice[];
 }
 
 export interface JournalFilter {
@@ -102,6 +105,7 @@ export function entryView(r: Stored): JournalEntry {
     responseBody: body(r.responseText),
     durationMs: Math.round(r.durationMs * 100) / 100,
     rules: r.rules,
+    advice: r.advice,
   };
 }
 

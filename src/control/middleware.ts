@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import { header, type Ctx } from "../http/context.js";
-import { settle, type Handler, type Out, type Stage } from "../http/pipeline.js";
+import { renderError, settle, type Handler, type Out, type Stage } from "../http/pipeline.js";
+import { ADVICE_HEADER, ADVISED, adviceFor, adviceHeaderValue, NO_ADVICE, strictRefusal, type Advice } from "../http/advice.js";
 import { ApiError, ERRORS } from "../http/errors.js";
 import { bodyTextRead, readText } from "../http/validate.js";
 import { ANSWER_TEXT, answerJson } from "../http/reply.js";
@@ -108,6 +109,7 @@ function write(c: Ctx, durationMs: number, requestText: string | null, res: Resp
     responseText: keptText(c),
     durationMs,
     rules: c.get("appliedRules") ?? NO_RULES,
+    advice: (c as Advised)[ADVICE] ?? NO_ADVICE,
   });
   return res!;
 }
@@ -140,6 +142,39 @@ function resetConnection(c: Ctx): void {
 function tooManyRequests(headers: Record<string, string>): ApiError {
   const { status, message } = ERRORS.ERR_TOO_MANY_REQUESTS;
   return new ApiError("ERR_TOO_MANY_REQUESTS", status, message, message, undefined, headers);
+}
+
+// The request's advice, for the journal entry (set by adviceStage).
+const ADVICE = Symbol("advice");
+type Advised = Ctx & { [ADVICE]?: readonly Advice[] };
+
+/**
+ * Advice stage (http/advice.ts), inside the journal and outside the envelope: once a REST or management request is
+ * answered with success, what it sent that the operation never read becomes advice for the journal entry and the
+ * log line, the `x-chat-emulator-advice` header when asked, or a 400 ERR_EMULATOR_STRICT in strict mode.
+ * The client and calls planes are the official SDKs' traffic and are not advised.
+ */
+export const adviceStage: Stage = (c, next) => {
+  const path = c.req.path;
+  if (!path.startsWith("/@rest/") && !path.startsWith("/@mgmt")) return next(c);
+  return settle(c, next, advise, rethrow);
+};
+
+const rethrow = (_c: Ctx, e: unknown): never => {
+  throw e;
+};
+
+function advise(c: Ctx, res: Response): Response {
+  if (res.status >= 400) return res;
+  const advice = adviceFor(c, rawHeaders(c));
+  if (advice.length === 0) return res;
+  (c as Advised)[ADVICE] = advice;
+  const outgoing = (c.env as { outgoing?: { [ADVISED]?: readonly Advice[] } } | undefined)?.outgoing;
+  if (outgoing) outgoing[ADVISED] = advice;
+  const settings = c.get("emulator").control.advice;
+  if (settings.strict) return renderError(c, strictRefusal(advice));
+  if (settings.header) res.headers.set(ADVICE_HEADER, adviceHeaderValue(advice));
+  return res;
 }
 
 /** Rules stage: latency, injected errors and connection resets, then the rate limits, before auth and the resources. */

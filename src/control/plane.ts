@@ -24,6 +24,10 @@ export interface ControlOptions {
    * inspector answer: the names you reach the emulator by, e.g. "emulator.ci.internal".
    */
   allowedHosts?: string[];
+  /** Refuse requests with request advice (400 ERR_EMULATOR_STRICT) instead of answering them (docs/insight.md). */
+  strict?: boolean;
+  /** Send each request's advice in the `x-chat-emulator-advice` response header. */
+  adviceHeader?: boolean;
 }
 
 /** `--latency`: "250" is 250 ms; "100-400" is 100 ms plus up to 300 ms of jitter. */
@@ -53,6 +57,8 @@ export class ControlPlane {
   /** What enabled extensions would have asked outside services (a subscriber of the store's events). */
   readonly extensionCalls = new ExtensionCalls();
   readonly allowedHosts: ReadonlySet<string>;
+  /** Request advice settings: as a response header, and as a refusal (strict). */
+  readonly advice: { header: boolean; strict: boolean };
   /** performance.now() when the last request arrived (control calls included). */
   lastRequestAt = 0;
 
@@ -67,6 +73,7 @@ export class ControlPlane {
       () => clock.nowMs(),
       () => performance.now() - this.lastRequestAt,
     );
+    this.advice = { header: opts.adviceHeader === true, strict: opts.strict === true };
     this.token = opts.controlToken || undefined;
     this.allowedHosts = new Set((opts.allowedHosts ?? []).map(hostName));
     if (opts.latency !== undefined) {

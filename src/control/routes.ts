@@ -18,6 +18,7 @@ import { sessionRoutes } from "./sessions.js";
 import { clockRoutes } from "./clock-routes.js";
 import { journalRoutes } from "./journal-routes.js";
 import { rateLimitRoutes } from "./rate-limit-routes.js";
+import { adviceRoutes } from "./advice-routes.js";
 import { rulesRoutes } from "./rules-routes.js";
 import { snapshotRoutes } from "./snapshot-routes.js";
 import { guardControl } from "./guard.js";
@@ -112,7 +113,8 @@ export const control = new Hono<Env>()
   .route("/requests", journalRoutes)
   .route("/clock", clockRoutes)
   .route("/snapshots", snapshotRoutes)
-  .route("/rate-limits", rateLimitRoutes);
+  .route("/rate-limits", rateLimitRoutes)
+  .route("/advice", adviceRoutes);
 
 control.route("/", controlCalls);
 control.route("/", controlAiAndCampaigns);

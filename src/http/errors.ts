@@ -345,6 +345,11 @@ export const ERRORS = {
     message: "The emulator answers, but {reason}. Acknowledged writes may be lost when it stops.",
   },
   ERR_WAIT_TIMEOUT: { status: 408, message: "No request matching the filters arrived within {timeoutMs} ms." },
+  // Strict mode (`--strict`): request advice answered as a refusal. The emulator's own code, never the platform's.
+  ERR_EMULATOR_STRICT: {
+    status: 400,
+    message: "The request has what the platform would ignore: {advice}. (chat-emulator strict mode; not a platform error)",
+  },
 
   // Management
   ERR_APP_NOT_FOUND: { status: 404, message: "The app {appId} does not exist. Please use a correct appId." },

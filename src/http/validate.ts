@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { ApiError, badRequest, keyedMap, type Details } from "./errors.js";
 import { header, type Ctx } from "./context.js";
 import { CREDENTIALS_REFUSED, holdsCredentials } from "../util/called-url.js";
+import { queryRead, reads, trackBody } from "./advice.js";
 
 /**
  * Request validation with the platform's (Laravel-style) sentences, collected per field into `details`.
@@ -37,6 +38,7 @@ export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES, maxDepth = MAX_
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw badRequest({ body: ["The request body must be a JSON object."] });
+  trackBody(c, parsed);
   return parsed as Body;
 }
 
@@ -250,6 +252,7 @@ function checkField(name: string, v: unknown, spec: FieldSpec, details: Details)
 
 /** Validates `body` against `schema`; throws 400 ERR_BAD_REQUEST with every failing field's sentences. */
 export function validate(body: Body, schema: Schema): void {
+  reads(body, schema);
   const details: Details = keyedMap();
   for (const [name, spec] of Object.entries(schema)) checkField(name, body[name], spec, details);
   if (Object.keys(details).length > 0) throw badRequest(details);
@@ -298,6 +301,7 @@ export class Query {
 
   private values(name: string): string[] | undefined {
     if (this.none) return undefined;
+    queryRead(this.c, name);
     return (this.params ??= this.c.req.queries())[name];
   }
 

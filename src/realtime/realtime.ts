@@ -18,6 +18,7 @@ import { userView } from "../views/users.js";
 import { deliveryOf, recipients } from "./delivery.js";
 import { originDevice, withOriginDevice } from "../http/origin.js";
 import { sessionView, Sessions, type FrameRecord, type PresenceSubscription, type Session, type SessionView } from "./sessions.js";
+import { NO_ADVICE } from "../http/advice.js";
 
 /** Frames larger than this close the socket (the SDK's largest, a transient message, is far smaller). */
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -390,6 +391,7 @@ export class Realtime {
       responseText: reply === null ? null : JSON.stringify(reply),
       durationMs: 0,
       rules,
+      advice: NO_ADVICE,
     });
   }
 }

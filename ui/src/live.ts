@@ -17,6 +17,8 @@ export interface JournalEntry {
   responseBody: unknown;
   durationMs: number;
   rules: string[];
+  /** What the platform would have ignored (request advice). */
+  advice: { code: string; in: string; name: string; suggestion?: string; message: string }[];
 }
 
 export interface Delivery {

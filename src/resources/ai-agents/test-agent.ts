@@ -5,6 +5,7 @@ import type { JsonObject } from "../../store/types.js";
 import { randomUuid } from "../../util/random.js";
 import { CREDENTIALS_REFUSED, holdsCredentials } from "../../util/called-url.js";
 import { checkAgentBody } from "./fields.js";
+import { reads } from "../../http/advice.js";
 
 const TIMEOUT_MS = 10_000;
 
@@ -22,6 +23,7 @@ function deploymentUrl(meta: JsonObject | undefined): string | undefined {
  */
 export async function testAgent(c: Ctx) {
   const body = await readBody(c);
+  reads(body, Object.keys(body)); // the whole body is the agent's configuration (checkAgentBody)
   let config = body;
   validate(body, { uid: { type: "string", max: 100 } });
   if (body.uid !== undefined) {

@@ -8,6 +8,7 @@ import { groupView } from "../../views/groups.js";
 import { messageView } from "../../views/messages.js";
 import { userView } from "../../views/users.js";
 import { importGroup, importMember, importMessage, importUser } from "./entities.js";
+import { reads } from "../../http/advice.js";
 
 /** The documented limits: 50 entities per request, 60 requests per minute per endpoint (with --rate-limit). */
 export const IMPORT_BATCH = 50;
@@ -63,6 +64,7 @@ function importRoute(kind: Kind) {
   return async (c: Ctx) => {
     takeImportSlot(c, kind.wrapper);
     const body = await readBody(c, IMPORT_BODY_LIMIT);
+    reads(body, [kind.wrapper]);
     const entries = itemsOf(body, kind);
     const app = c.get("app");
     const now = c.get("emulator").clock.now();

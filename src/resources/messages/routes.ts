@@ -20,8 +20,10 @@ import { commitDelete, commitEdit } from "./changes.js";
 import { withSendBody } from "../files/routes.js";
 import { receiptsOf } from "./receipts.js";
 import { asPending, isHeld, moderateEdit } from "../moderation/screen.js";
+import { reads } from "../../http/advice.js";
 
 function receiverOf(body: Body): { receiverType: ReceiverType; receiver: string } | undefined {
+  reads(body, ["receiver", "receiverType", "multipleReceivers"]);
   if (body.receiver === undefined || body.receiver === null || body.receiver === "") return undefined;
   if (typeof body.receiver !== "string") throw apiError("ERR_EMPTY_RECEIVER");
   if (body.receiverType !== "user" && body.receiverType !== "group")
@@ -164,6 +166,7 @@ function replyInThread(c: Ctx, sender: UserRecord, parent: MessageRecord, body: 
   if (parent.parentId !== undefined) throw apiError("ERR_MESSAGE_THREAD_NESTING", { id });
   if (parent.category !== "message" && parent.category !== "custom")
     throw apiError("ERR_WRONG_MESSAGE_THREAD_CATEGORY", { id, category: parent.category });
+  reads(body, ["multipleReceivers"]);
   if (body.multipleReceivers !== undefined) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
   // The receiver defaults to the parent's conversation; one that is given must be that conversation.
   const target = receiverOf(body) ?? {

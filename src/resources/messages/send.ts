@@ -12,6 +12,7 @@ import { messageView, SYSTEM_UID } from "../../views/messages.js";
 import { canSee } from "../../views/access.js";
 import { userView } from "../../views/users.js";
 import { isHeld, moderateSend } from "../moderation/screen.js";
+import { reads } from "../../http/advice.js";
 
 export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;
 
@@ -37,6 +38,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** The body of a send (or thread send), checked in the platform's order with its specific codes. */
 export function readContent(body: Body): Content {
+  reads(body, ["category", "type", "data"]);
   validate(body, {
     muid: { type: "string", max: 255 },
     tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },

@@ -8,6 +8,7 @@ import { listProblem, patternProblem } from "../../util/safe-regex.js";
 import { currentList, listLimit, byPathId, readForm, splitTerms } from "./input.js";
 import { ID_MESSAGE, MODERATION_ID } from "./rules.js";
 import { keywordView } from "./views.js";
+import { reads } from "../../http/advice.js";
 
 /** Keyword lists (`/moderation/keywords`): words, phrases or patterns that rule conditions refer to by id. */
 
@@ -16,6 +17,7 @@ const MAX_TERMS = 10_000;
 
 /** The terms a body gives (see `readForm` for forms), and whether a CSV file gave some. */
 function termsOf(body: Body): { terms?: unknown[]; csv: boolean } {
+  reads(body, ["file", "searchTerms"]);
   const files = Array.isArray(body.file) ? (body.file as { csv?: string }[]) : [];
   const fromCsv = files.flatMap((f) => (typeof f?.csv === "string" ? splitTerms(f.csv) : []));
   const raw = body.searchTerms;

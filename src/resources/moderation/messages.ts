@@ -17,6 +17,7 @@ import { currentList, listLimit } from "./input.js";
 import { verdictFor } from "./engine.js";
 import { block, isHeld, moderateEdit } from "./screen.js";
 import { checkDeliverable, deliver } from "./review.js";
+import { reads } from "../../http/advice.js";
 
 /**
  * The moderation "message" API (`/moderation/messages`): a message submitted through it is always screened by
@@ -125,6 +126,7 @@ export const moderationMessages = new Hono<Env>()
     });
     if (body.sentAt !== undefined && body.sentAt !== null && !/^\d{10}$/.test(String(body.sentAt)))
       throw badRequest({ sentAt: ["The sentAt must be a Unix timestamp in seconds (10 digits)."] });
+    reads(body, ["senderUserDetails", "receiverUserDetails", "receiverGroupDetails"]);
     const sender = details(body, "senderUserDetails", "uid");
     const receiverUser = body.receiverType === "user" ? details(body, "receiverUserDetails", "uid") : undefined;
     const receiverGroup = body.receiverType === "group" ? details(body, "receiverGroupDetails", "guid") : undefined;

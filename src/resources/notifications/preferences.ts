@@ -22,6 +22,7 @@ import {
   usesPrivacy,
 } from "../../notifications/settings.js";
 import { checkSettingsPatch, isClock } from "../../notifications/validate-settings.js";
+import { reads } from "../../http/advice.js";
 
 /** App settings (§18.1), user preferences, muted conversations, timezone (§18.3) and contact details (§18.4). */
 
@@ -203,6 +204,7 @@ export const userPreferences = {
   async update(c: Ctx): Promise<UserRecord> {
     const user = queryUser(c);
     const body = (await readBody(c)) as JsonObject;
+    reads(body, Object.keys(body)); // merged whole: preferencesUpdate refuses what it does not know
     const app = c.get("app");
     const update = preferencesUpdate(app, body);
     const record = app.notifications.ensureUser(user.uid);
@@ -261,6 +263,7 @@ export const preferences = new Hono<Env>()
   .get("/notifications/v1/settings", (c) => ok(c, appSettings(c.get("app"))))
   .patch("/notifications/v1/settings", async (c) => {
     const body = (await readBody(c)) as JsonObject;
+    reads(body, Object.keys(body)); // merged whole, after checkSettingsPatch
     const { details, done } = problems();
     checkSettingsPatch(body, DEFAULT_SETTINGS, details);
     done();

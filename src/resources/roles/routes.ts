@@ -9,6 +9,7 @@ import { DEFAULT_ROLE } from "../../store/app-state.js";
 import { SCOPES, type Json, type JsonObject, type RoleRecord, type Scope } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
 import { FEATURES, FEATURE_KEYS, invalidValue, normalizeValue, ROLE_PERMISSIONS, SCOPE_PERMISSIONS, type PermissionSpec } from "./catalogue.js";
+import { reads } from "../../http/advice.js";
 
 const MODES = ["all", "friendsOnly"];
 const SETTINGS: Schema = {
@@ -22,6 +23,7 @@ const ATTRIBUTES: Schema = {
 };
 
 function validateRole(body: Body, schema: Schema): void {
+  reads(body, schema);
   const settings = (body.settings ?? {}) as Body;
   validate({ ...body, "settings.listUsers": settings.listUsers, "settings.sendMessagesTo": settings.sendMessagesTo }, {
     ...schema,

@@ -73,6 +73,18 @@ function RequestDrawer({ entry, dir, onClose }: { entry: JournalEntry; dir: Dire
           ["app", entry.appId],
           ["plane", entry.plane],
           ["rules", entry.rules.length ? entry.rules.join(", ") : "none"],
+          [
+            "advice",
+            entry.advice.length ? (
+              <ul class="advice">
+                {entry.advice.map((a) => (
+                  <li key={`${a.in}.${a.name}`}>{a.message}</li>
+                ))}
+              </ul>
+            ) : (
+              "none"
+            ),
+          ],
           ["journal id", String(entry.id)],
         ]}
       />
@@ -179,7 +191,14 @@ export function RequestsView({ app, dir }: { app: AppInfo | undefined; dir: Dire
               <td>
                 <Badge tone={statusTone(e.status)}>{e.status ?? "reset"}</Badge>
               </td>
-              <td class="code nowrap">{errorCode(e) && <code>{errorCode(e)}</code>}</td>
+              <td class="code nowrap">
+                {errorCode(e) && <code>{errorCode(e)}</code>}
+                {e.advice.length > 0 && (
+                  <Badge tone="amber" title={e.advice.map((a) => a.message).join("\n")}>
+                    advice
+                  </Badge>
+                )}
+              </td>
               <td class="right">{e.durationMs.toFixed(1)}</td>
               <td>
                 {e.rules.map((r) => (

@@ -1,0 +1,143 @@
+import type { Ctx } from "./context.js";
+import { apiError, keyedMap, type ApiError } from "./errors.js";
+import { editDistance } from "../util/edit-distance.js";
+
+/**
+ * Request advice: what a request to the REST or management plane sent that the platform silently ignores — a body
+ * field no validation of the operation names, a query parameter the operation never reads, a header that looks
+ * like one of the platform's but is not read (`on-behalf-of`) — each with the nearest name it knows. The answer
+ * stays the platform's; the advice goes into the journal entry, the log line and, when asked, a response header
+ * (`x-chat-emulator-advice`), or refuses the request in strict mode.
+ *
+ * What an operation knows is what it reads: the body fields its `validate()` schemas name (and `reads()` declares),
+ * and the query parameters it asks the `Query` reader for. So advice is given for requests the operation handled
+ * (a 2xx or 3xx answer); a refused request's reads stop at the refusal.
+ */
+
+export type AdviceCode = "unknown-body-field" | "unknown-query-parameter" | "unknown-header";
+
+export interface Advice {
+  code: AdviceCode;
+  /** Where: `body`, `query` or `header`. */
+  in: "body" | "query" | "header";
+  /** The name as sent. */
+  name: string;
+  /** The nearest name the operation knows, when one is close. */
+  suggestion?: string;
+  message: string;
+}
+
+export const NO_ADVICE: readonly Advice[] = [];
+
+/** Where a Node response carries its request's advice, for the request log (as `ANSWERED_ERROR` carries errors). */
+export const ADVISED = Symbol("chat-emulator advice");
+
+/** The header that carries a request's advice when `adviceHeader` is on. */
+export const ADVICE_HEADER = "x-chat-emulator-advice";
+
+// Kept on the context (symbols, not c.set: a map write per request) and, for the body, beside it.
+const BODY = Symbol("adviceBody");
+const QUERY_READ = Symbol("adviceQueryRead");
+type Tracked = Ctx & { [BODY]?: object; [QUERY_READ]?: Set<string> };
+
+/** The body fields named so far, per request body object (nested objects are not tracked). */
+const knownFields = new WeakMap<object, Set<string>>();
+
+/** The request's parsed body: its fields count as known once a schema names them (`validate`) or `reads` does. */
+export function trackBody(c: Ctx, body: object): void {
+  (c as Tracked)[BODY] = body;
+  knownFields.set(body, new Set());
+}
+
+/** The fields of `body` a schema names (or a handler reads directly) are known. */
+export function reads(body: object, names: Record<string, unknown> | readonly string[]): void {
+  const known = knownFields.get(body);
+  if (!known) return;
+  if (Array.isArray(names)) for (const name of names) known.add(name);
+  else for (const name in names) known.add(name);
+}
+
+/** A query parameter the operation asked for. */
+export function queryRead(c: Ctx, name: string): void {
+  ((c as Tracked)[QUERY_READ] ??= new Set()).add(name);
+}
+
+/** The platform's own request headers, by their lowercase name, and how they are written in its docs. */
+const PLATFORM_HEADERS = ["apikey", "appId", "onBehalfOf", "authtoken", "callToken", "resource"];
+const normalized = (name: string) => name.toLowerCase().replace(/[-_\s]/g, "");
+const HEADER_NAMES = new Map(PLATFORM_HEADERS.map((h) => [normalized(h), h]));
+/** Per distinct header name: the platform header it was probably meant as, or null (memo: a few names recur). */
+const headerVerdicts = new Map<string, string | null>();
+const MAX_VERDICTS = 1000;
+
+function meantHeader(name: string): string | null {
+  let verdict = headerVerdicts.get(name);
+  if (verdict !== undefined) return verdict;
+  verdict = null;
+  const lower = name.toLowerCase();
+  if (!HEADER_NAMES.has(lower)) {
+    const n = normalized(name);
+    const same = HEADER_NAMES.get(n);
+    if (same) verdict = same;
+    else if (n.length >= 5) for (const [key, shown] of HEADER_NAMES) if (editDistance(n, key, 1) <= 1) verdict = shown;
+  }
+  if (headerVerdicts.size < MAX_VERDICTS) headerVerdicts.set(name, verdict);
+  return verdict;
+}
+
+/** The nearest of `known` to `name`: same letters in another case or spelling, else at most two typos away. */
+export function nearest(name: string, known: Iterable<string>): string | undefined {
+  const n = normalized(name);
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const k of known) {
+    if (k === name) continue;
+    const d = normalized(k) === n ? 0 : editDistance(n, normalized(k), 2);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
+
+const ignored = "ignored by the platform";
+const meaning = (suggestion: string | undefined) => (suggestion ? `; did you mean \`${suggestion}\`?` : "");
+
+/** The advice for a handled request on the REST or management plane (`headers`: Node's raw list, name then value). */
+export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[] {
+  const out: Advice[] = [];
+  const tracked = c as Tracked;
+  const body = tracked[BODY];
+  if (body) {
+    const known = knownFields.get(body)!;
+    for (const name of Object.keys(body))
+      if (!known.has(name)) {
+        const suggestion = nearest(name, known);
+        out.push({ code: "unknown-body-field", in: "body", name, ...(suggestion && { suggestion }), message: `unknown body field \`${name}\` (${ignored}${meaning(suggestion)})` });
+      }
+  }
+  if (c.req.url.includes("?")) {
+    const read = tracked[QUERY_READ] ?? new Set<string>();
+    for (const name of Object.keys(c.req.queries()))
+      if (!read.has(name)) {
+        const suggestion = nearest(name, read);
+        out.push({ code: "unknown-query-parameter", in: "query", name, ...(suggestion && { suggestion }), message: `unknown query parameter \`${name}\` (${ignored}${meaning(suggestion)})` });
+      }
+  }
+  const names = Array.isArray(headers) ? headers.filter((_, i) => i % 2 === 0) : [...(headers as Headers).keys()];
+  for (const name of names) {
+    const suggestion = meantHeader(name);
+    if (suggestion) out.push({ code: "unknown-header", in: "header", name, suggestion, message: `header \`${name}\` is not read by the platform; did you mean \`${suggestion}\`?` });
+  }
+  return out;
+}
+
+/** The advice as one header value: `code name` pairs (names percent-encoded), comma-separated. */
+export function adviceHeaderValue(advice: readonly Advice[]): string {
+  return advice.map((a) => `${a.code} ${encodeURIComponent(a.name)}`).join(", ");
+}
+
+/** Strict mode's refusal: 400 in the platform's envelope with a code of the emulator's own, a detail per item. */
+export function strictRefusal(advice: readonly Advice[]): ApiError {
+  const details = keyedMap<string[]>();
+  for (const a of advice) (details[`${a.in}.${a.name}`] ??= []).push(a.message);
+  return apiError("ERR_EMULATOR_STRICT", { advice: advice.map((a) => a.message).join("; ") }, details);
+}
