@@ -14,7 +14,7 @@ COPY bin ./bin
 COPY fixtures ./fixtures
 COPY src ./src
 COPY ui ./ui
-COPY scripts/pack-manifest.mjs scripts/bundle-cli.mjs scripts/cli-code-cache.mjs ./scripts/
+COPY scripts/prepare.mjs scripts/bundle-cli.mjs scripts/cli-code-cache.mjs ./scripts/
 RUN npm run build && CHAT_EMULATOR_PREBUILT=1 npm pack --pack-destination /tmp && mv /tmp/chat-emulator-*.tgz /tmp/chat-emulator.tgz
 
 FROM node:20-alpine

@@ -10,7 +10,7 @@ import { startRegistry } from "./registry.helpers.js";
 import { tempDir } from "./tmp.helpers.js";
 
 /**
- * The package as users get it: `npm pack` (its prepack hook skips the build: dist is already built by `npm test`,
+ * The package as users get it: `npm pack` (its prepare script skips the build: dist is already built by `npm test`,
  * and rebuilding it would pull it from under the other tests), installed into an empty project
  * with the npm cache preferred (offline when the cache has the dependencies, as after `npm ci`), then started the
  * way the README and the Dockerfile start it. No docker engine is needed: the image's start and health-check
@@ -28,6 +28,8 @@ function npmEnv(): NodeJS.ProcessEnv {
 
 let packed: { filename: string; files: { path: string }[] };
 let project: string;
+/** The checkout's package.json before packing: packing and publishing never change it. */
+const checkoutManifest = readFileSync(join(ROOT, "package.json"), "utf8");
 const dir = mkdtempSync(join(tmpdir(), "chat-emulator-pack-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -85,19 +87,23 @@ describe("npm package", () => {
     const paths = packed.files.map((f) => f.path);
     for (const p of ["package.json", "README.md", "bin/chat-emulator.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/healthcheck.js", "dist/test-runners/vitest.js", "dist/test-runners/vitest-setup.js", "dist/ui/index.html", "fixtures/seed.json", "fixtures/sample-data.json"])
       expect(paths).toContain(p);
-    expect(paths.filter((p) => /^(src|ui|scripts|test|examples|bench|\.ci)\//.test(p) || p.endsWith(".test.js"))).toEqual([]);
+    expect(paths.filter((p) => /^(src|ui|scripts|test|examples|bench|\.ci)\//.test(p) || p.endsWith(".test.js"))).toEqual(["scripts/prepare.mjs"]);
   });
 
-  it("has a package.json without install-time scripts (`prepare` stays in the checkout, which needs it to build)", async () => {
+  it("has the checkout's package.json, untouched by packing, whose one script that npm runs itself builds only in a checkout", async () => {
     const { stdout } = await run("tar", ["-xOzf", join(dir, packed.filename), "package/package.json"]);
     const manifest = JSON.parse(stdout);
-    for (const script of ["prepare", "preinstall", "install", "postinstall"]) expect(manifest.scripts?.[script]).toBeUndefined();
+    for (const script of ["preinstall", "install", "postinstall", "prepack", "postpack"]) expect(manifest.scripts?.[script]).toBeUndefined();
+    expect(manifest.scripts.prepare).toBe("node scripts/prepare.mjs");
     expect(manifest.bin).toEqual({ "chat-emulator": "bin/chat-emulator.js" });
-    expect(manifest.files).toEqual(["bin", "dist", "fixtures"]);
-    const checkout = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-    expect(checkout.scripts.prepare).toBe("npm run build");
-    expect(checkout.scripts.prepack).toBe("node scripts/pack-manifest.mjs prepack");
-    expect(existsSync(join(ROOT, "package.json.checkout"))).toBe(false);
+    expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(checkoutManifest);
+    // Run where npm would (a folder install of the unpacked package): no sources there, so nothing is built.
+    const installed = join(project, "node_modules", "chat-emulator");
+    const before = readFileSync(join(installed, "dist", "index.js"), "utf8");
+    const { stdout: out, stderr } = await run("node", ["scripts/prepare.mjs"], { cwd: installed, env: npmEnv() });
+    expect([out, stderr]).toEqual(["", ""]);
+    expect(existsSync(join(installed, "src"))).toBe(false);
+    expect(readFileSync(join(installed, "dist", "index.js"), "utf8")).toBe(before);
   });
 
   it("installs from a git checkout (a built clone, as `npm install` there leaves it) and runs with `npx chat-emulator`", async () => {
@@ -136,11 +142,10 @@ describe("npm package", () => {
     const token = `--${registry.url.replace(/^https?:/, "")}:_authToken=test`;
     await run("npm", ["publish", "--registry", registry.url, token], { cwd: ROOT, env: { ...npmEnv(), CHAT_EMULATOR_PREBUILT: "1" } });
     const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-    // The registry's metadata is read after packing: it has no `prepare` either, and the checkout gets it back.
+    // What the registry keeps is the checkout's manifest, which publishing left as it was.
     const manifest = registry.published.get("chat-emulator")!.versions[version] as { scripts: Record<string, string> };
-    expect(manifest.scripts.prepare).toBeUndefined();
-    expect(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.prepare).toBe("npm run build");
-    expect(existsSync(join(ROOT, "package.json.checkout"))).toBe(false);
+    expect(manifest.scripts.prepare).toBe("node scripts/prepare.mjs");
+    expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(checkoutManifest);
 
     const fromRegistry = join(dir, "from-registry");
     mkdirSync(fromRegistry);
