@@ -122,12 +122,14 @@ export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[
         out.push({ code: "unknown-query-parameter", in: "query", name, ...(suggestion && { suggestion }), message: `unknown query parameter \`${name}\` (${ignored}${meaning(suggestion)})` });
       }
   }
-  const names = Array.isArray(headers) ? headers.filter((_, i) => i % 2 === 0) : [...(headers as Headers).keys()];
-  for (const name of names) {
-    const suggestion = meantHeader(name);
-    if (suggestion) out.push({ code: "unknown-header", in: "header", name, suggestion, message: `header \`${name}\` is not read by the platform; did you mean \`${suggestion}\`?` });
-  }
+  if (Array.isArray(headers)) for (let i = 0; i < headers.length; i += 2) headerAdvice(headers[i], out);
+  else for (const name of (headers as Headers).keys()) headerAdvice(name, out);
   return out;
+}
+
+function headerAdvice(name: string, out: Advice[]): void {
+  const suggestion = meantHeader(name);
+  if (suggestion) out.push({ code: "unknown-header", in: "header", name, suggestion, message: `header \`${name}\` is not read by the platform; did you mean \`${suggestion}\`?` });
 }
 
 /** The advice as one header value: `code name` pairs (names percent-encoded), comma-separated. */
