@@ -1,0 +1,194 @@
+import { readFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { writeDemo } from "../src/demo/write.js";
+import { SEED_SCHEMA_URL, STATE_SCHEMA_URL } from "../src/store/schemas.js";
+import { DEFAULT_SEED_PATH, SeedError, documentKind, parseSavedState, parseState, readSeedFile } from "../src/store/seed.js";
+import { emulator } from "./helpers.js";
+import {
+  BAD_PATTERNS,
+  BAD_SEEDS,
+  BAD_STATE_CHANGES,
+  NAMELESS_USER_STATE,
+  NOT_IN_SCHEMA,
+  SEED_FILE,
+  type NotInSchema,
+  type RefusedDocument,
+} from "./seed-cases.js";
+
+/**
+ * The JSON Schemas of seed and state files (schemas/, published for editors) against the loader's validator:
+ * what the emulator writes and ships passes both; what the validator's tests refuse, the schema refuses too,
+ * unless the rule is one of NOT_IN_SCHEMA (which docs/data-files.md lists as well).
+ */
+
+const NOW = 1_700_000_000;
+const read = (name: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(`../schemas/${name}`, import.meta.url), "utf8"));
+const seedSchema = read("seed.schema.json");
+const stateSchema = read("state.schema.json");
+
+// Strict mode: unknown keywords, types missing for type-specific keywords and required properties not defined
+// are errors, so a mistake in a schema fails here rather than going unnoticed in an editor.
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+ajv.addSchema(seedSchema).addSchema(stateSchema);
+const seedValid = ajv.getSchema(SEED_SCHEMA_URL) as ValidateFunction;
+const stateValid = ajv.getSchema(STATE_SCHEMA_URL) as ValidateFunction;
+
+function passes(validate: ValidateFunction, doc: unknown): boolean {
+  return validate(doc) as boolean;
+}
+function expectPasses(validate: ValidateFunction, doc: unknown): void {
+  expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 5), null, 1)).toBe(true);
+}
+
+async function demoText(): Promise<string> {
+  const out = new PassThrough();
+  let text = "";
+  out.on("data", (d: Buffer) => (text += d.toString()));
+  await writeDemo(out, { users: 40, groups: 6, messages: 800, seed: 3, days: 3, until: 1_790_000_000 });
+  return text;
+}
+
+/** An export of a running emulator with some of everything added through its API. */
+async function exported(): Promise<any> {
+  const e = await emulator();
+  await e.post("/v3/roles", { role: "staff", name: "Staff" });
+  await e.post("/v3/users", { uid: "ann", name: "Ann", role: "staff", tags: ["t"], metadata: { a: 1 } });
+  await e.post("/v3/groups", { guid: "pw", name: "Pw", type: "password", password: "secret", owner: "ann" });
+  const sent = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "hi" } }, { onBehalfOf: "ann" });
+  await e.post(`/v3/messages/${sent.body.data.id}/reactions/👍`, undefined, { onBehalfOf: "superhero2" });
+  await e.post("/v3/moderation/keywords", { id: "pats", name: "Pats", category: "pattern", searchTerms: ["\\d{3}"] });
+  const state = (await e.get("/_emulator/state", { key: null })).body;
+  // The sections a plain emulator leaves empty, as the emulator writes them (the tests of the loader spoil these).
+  state.apps[0].campaigns = {
+    lastId: 1,
+    categories: [{ id: "c1", name: "kept", label: "Kept", createdAt: NOW, updatedAt: NOW }],
+    items: [{ id: "1", receiver: "superhero1", templateCategory: "kept", content: {}, metadata: {}, tags: [], sentAt: NOW, engagements: [{ topic: "opened", at: NOW }] }],
+    pushes: [{ id: "p1", receiver: "superhero1", announcementId: "a1", campaignId: null, sentAt: NOW }],
+  };
+  state.apps[0].notifications = {
+    pushProviders: [{ kind: "fcm", providerId: "fcm-main", isDefault: true, fields: {}, createdAt: NOW, updatedAt: NOW }],
+    channels: {},
+    users: [{ uid: "superhero2", timezone: "Asia/Tokyo", muted: [{ id: "superhero1", type: "oneOnOne" }] }],
+    tokens: [{ pushToken: "tok", uid: "superhero2", authToken: "auth", platform: "android", pushTokenType: "chat", createdAt: NOW, updatedAt: NOW }],
+  };
+  return state;
+}
+
+/** The docs' illustrative seed (docs/data-files.md, "Seed files"). */
+function docsSeed(): unknown {
+  const page = readFileSync(new URL("../docs/data-files.md", import.meta.url), "utf8");
+  const block = /## Seed files[\s\S]*?```json\n([\s\S]*?)```/.exec(page);
+  return JSON.parse(block![1]);
+}
+
+describe("the schemas", () => {
+  it("compile in strict mode, with the addresses the written files name", () => {
+    expect(seedSchema.$id).toBe(SEED_SCHEMA_URL);
+    expect(stateSchema.$id).toBe(STATE_SCHEMA_URL);
+    expect(seedSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(stateSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(typeof seedValid).toBe("function");
+    expect(typeof stateValid).toBe("function");
+  });
+
+  it("ship in the package", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect(pkg.files).toContain("schemas");
+  });
+});
+
+describe("valid files pass the validator and the schema, and name the schema", () => {
+  it("the bundled seed (fixtures/seed.json), read as --seed reads it", async () => {
+    const seed = JSON.parse(readFileSync(DEFAULT_SEED_PATH, "utf8"));
+    expect(seed.$schema).toBe(SEED_SCHEMA_URL);
+    expect((await readSeedFile(DEFAULT_SEED_PATH, NOW))[0].users.length).toBeGreaterThan(0);
+    expectPasses(seedValid, seed);
+  });
+
+  it("the seed of docs/data-files.md", () => {
+    const seed = docsSeed() as { $schema?: string };
+    expect(seed.$schema).toBe(SEED_SCHEMA_URL);
+    expect(() => parseState(seed, NOW, "docs")).not.toThrow();
+    expectPasses(seedValid, seed);
+  });
+
+  it("what `demo` writes", async () => {
+    const doc = JSON.parse(await demoText());
+    expect(doc.$schema).toBe(STATE_SCHEMA_URL);
+    expect(documentKind(doc)).toBe("state");
+    expect(parseSavedState(doc, NOW, "demo").apps[0].messages.length).toBe(800);
+    expectPasses(stateValid, doc);
+  });
+
+  it("what `export` writes (GET /_emulator/state), with campaigns and notifications", async () => {
+    const state = await exported();
+    expect(state.$schema).toBe(STATE_SCHEMA_URL);
+    expect(() => parseSavedState(state, NOW, "state")).not.toThrow();
+    expectPasses(stateValid, state);
+  });
+
+  it("a state's apps are valid seed apps, and a seed file is no state file", () => {
+    expectPasses(seedValid, SEED_FILE);
+    expect(documentKind(SEED_FILE)).toBe("seed");
+    expect(passes(stateValid, SEED_FILE)).toBe(false);
+    expect(passes(seedValid, { ...SEED_FILE, format: "chat-emulator/state@1" })).toBe(false);
+  });
+});
+
+/** A validator's path (`apps[0].users[2].uid`) as a JSON pointer (`/apps/0/users/2/uid`). */
+const pointer = (path: string) => `/${path.replace(/\[(\d+)\]/g, ".$1")}`.replaceAll(".", "/");
+
+/**
+ * The validator refuses `c`; the schema refuses it too, at the field the validator names (or, for a missing one,
+ * at its object), or lets it through for the reason `c` names.
+ */
+function checkRefused(c: RefusedDocument, parse: (doc: unknown) => unknown, validate: ValidateFunction): void {
+  let refusal: SeedError | undefined;
+  try {
+    parse(c.doc);
+  } catch (e) {
+    refusal = e as SeedError;
+  }
+  expect(refusal, `${c.name}: the validator should refuse it`).toBeInstanceOf(SeedError);
+  expect(refusal!.message).toContain(c.error);
+  const schemaPasses = passes(validate, c.doc);
+  expect(schemaPasses, `${c.name}: ${c.notInSchema ? `the schema cannot tell (${c.notInSchema})` : "the schema should refuse it"}`).toBe(c.notInSchema !== undefined);
+  if (schemaPasses) return;
+  const at = refusal!.path === undefined ? undefined : refusal!.path === "apps" && /is missing/.test(refusal!.message) ? "" : pointer(refusal!.path);
+  const places = validate.errors!.map((e) => (e.keyword === "required" ? `${e.instancePath}/${String(e.params.missingProperty)}` : e.instancePath));
+  expect(places, `${c.name}: the schema refuses it at ${at}/...`).toContain(at === "" ? "/apps" : at);
+}
+
+describe("files the validator refuses fail the schema, unless the rule is one it cannot express", () => {
+  const seeds: RefusedDocument[] = [...Object.values(BAD_SEEDS), ...Object.values(BAD_PATTERNS)];
+  for (const c of seeds) it(`seed: ${c.name}`, () => checkRefused(c, (doc) => parseState(doc, NOW, "seed"), seedValid));
+
+  it("state: a user without a name", () => checkRefused({ name: "nameless", ...NAMELESS_USER_STATE }, (doc) => parseSavedState(doc, NOW, "state"), stateValid));
+
+  it("state: exports spoiled as the loader's tests spoil them", async () => {
+    const state = await exported();
+    for (const c of Object.values(BAD_STATE_CHANGES)) {
+      const doc = structuredClone(state);
+      c.change(doc);
+      checkRefused({ name: c.name, doc, error: c.error }, (d) => parseSavedState(d, NOW, "state"), stateValid);
+    }
+  });
+
+  it("docs/data-files.md lists the rules the schemas leave out, as the cases name them", () => {
+    const page = readFileSync(new URL("../docs/data-files.md", import.meta.url), "utf8");
+    for (const key of Object.keys(NOT_IN_SCHEMA) as NotInSchema[]) expect(page, `docs/data-files.md lists ${key}`).toContain(NOT_IN_SCHEMA[key]);
+  });
+});
+
+describe("a top-level $schema", () => {
+  it("is accepted by the loader in a seed and a state, and changes nothing", () => {
+    const seed = { format: "chat-emulator/seed@1", apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "u1", name: "U" }] }] };
+    const named = { $schema: SEED_SCHEMA_URL, ...seed };
+    expect(parseState(named, NOW, "seed")).toEqual(parseState(seed, NOW, "seed"));
+    const state = { $schema: STATE_SCHEMA_URL, format: "chat-emulator/state@1", apps: [{ app: { appId: "a1", name: "A" } }] };
+    expect(documentKind(state)).toBe("state");
+    expect(() => parseSavedState(state, NOW, "state")).not.toThrow();
+  });
+});
