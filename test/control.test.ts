@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { APP_ID, emulator, expectError, REST_KEY, type TestEmulator } from "./helpers.js";
-import { BAD_SEEDS, BAD_STATE_CHANGES } from "./seed-cases.js";
+import { BAD_SEEDS, BAD_STATE_CHANGES, GOOD_SEEDS } from "./seed-cases.js";
 
 let e: TestEmulator;
 beforeEach(async () => {
@@ -107,36 +107,13 @@ describe("seed files", () => {
   });
 
   it("accepts seed data with its own users and roles", async () => {
-    const custom = await emulator({
-      seed: {
-        apps: [
-          {
-            app: { appId: "abc123", name: "Custom", region: "eu" },
-            apiKeys: [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }],
-            roles: [{ role: "moderator", name: "Moderator" }],
-            users: [{ uid: "mod1", name: "Mod", role: "moderator" }],
-          },
-        ],
-      },
-    });
+    const custom = await emulator({ seed: GOOD_SEEDS.ownRoles });
     const r = await custom.get("/abc123.api-eu/v3/users", { key: "k".repeat(40) });
     expect(r.body.data).toEqual([expect.objectContaining({ uid: "mod1", role: "moderator" })]);
   });
 
   it("accepts groups with members and bans, and messages", async () => {
-    const custom = await emulator({
-      seed: {
-        apps: [
-          {
-            app: { appId: "abc123", name: "Custom" },
-            apiKeys: [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }],
-            users: [{ uid: "u1", name: "One" }, { uid: "u2", name: "Two" }, { uid: "u3", name: "Three" }],
-            groups: [{ guid: "crew", name: "Crew", owner: "u1", members: [{ uid: "u1", scope: "admin" }, { uid: "u2" }], bannedUsers: [{ uid: "u3" }] }],
-            messages: [{ id: 10, sender: "u1", receiverType: "group", receiver: "crew", data: { text: "hi" } }, { sender: "u2", receiver: "u1", data: { text: "yo" } }],
-          },
-        ],
-      },
-    });
+    const custom = await emulator({ seed: GOOD_SEEDS.groupsAndMessages });
     const key = { key: "k".repeat(40) };
     expect((await custom.get("/abc123.api-us/v3/groups/crew", key)).body.data).toMatchObject({ owner: "u1", membersCount: 2, type: "public" });
     const app = custom.store.apps.get("abc123")!;

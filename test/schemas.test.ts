@@ -5,11 +5,13 @@ import { describe, expect, it } from "vitest";
 import { writeDemo } from "../src/demo/write.js";
 import { SEED_SCHEMA_URL, STATE_SCHEMA_URL } from "../src/store/schemas.js";
 import { DEFAULT_SEED_PATH, SeedError, documentKind, parseSavedState, parseState, readSeedFile } from "../src/store/seed.js";
-import { emulator } from "./helpers.js";
+import { round } from "./durability.workload.js";
+import { emulator, MGMT, REST_KEY } from "./helpers.js";
 import {
   BAD_PATTERNS,
   BAD_SEEDS,
   BAD_STATE_CHANGES,
+  GOOD_SEEDS,
   NAMELESS_USER_STATE,
   NOT_IN_SCHEMA,
   SEED_FILE,
@@ -50,9 +52,20 @@ async function demoText(): Promise<string> {
   return text;
 }
 
-/** An export of a running emulator with some of everything added through its API. */
+/**
+ * An export of a running emulator after writes of every kind of state (the durability tests' round) and a few of
+ * its own.
+ */
 async function exported(): Promise<any> {
   const e = await emulator();
+  const ids: Record<string, string> = {};
+  for (const w of round("sc")) {
+    const r = w.request(ids);
+    const headers = r.path.startsWith("/apimgmt") ? { ...MGMT } : { apikey: REST_KEY };
+    const reply = await e.call(r.method, r.path, { body: r.body, key: null, headers, onBehalfOf: r.onBehalfOf });
+    expect(reply.status, `${w.name}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+    w.keep?.(reply.body, ids);
+  }
   await e.post("/v3/roles", { role: "staff", name: "Staff" });
   await e.post("/v3/users", { uid: "ann", name: "Ann", role: "staff", tags: ["t"], metadata: { a: 1 } });
   await e.post("/v3/groups", { guid: "pw", name: "Pw", type: "password", password: "secret", owner: "ann" });
@@ -60,19 +73,22 @@ async function exported(): Promise<any> {
   await e.post(`/v3/messages/${sent.body.data.id}/reactions/👍`, undefined, { onBehalfOf: "superhero2" });
   await e.post("/v3/moderation/keywords", { id: "pats", name: "Pats", category: "pattern", searchTerms: ["\\d{3}"] });
   const state = (await e.get("/_emulator/state", { key: null })).body;
-  // The sections a plain emulator leaves empty, as the emulator writes them (the tests of the loader spoil these).
-  state.apps[0].campaigns = {
+  // What the writes above leave empty, as the emulator writes it (the loader's tests spoil some of these).
+  const [app] = state.apps;
+  const messageId = app.messages[0].id;
+  expect(app.notifications.tokens.length + app.bots.length + app.calls.length).toBeGreaterThan(0);
+  app.campaigns = {
     lastId: 1,
     categories: [{ id: "c1", name: "kept", label: "Kept", createdAt: NOW, updatedAt: NOW }],
     items: [{ id: "1", receiver: "superhero1", templateCategory: "kept", content: {}, metadata: {}, tags: [], sentAt: NOW, engagements: [{ topic: "opened", at: NOW }] }],
     pushes: [{ id: "p1", receiver: "superhero1", announcementId: "a1", campaignId: null, sentAt: NOW }],
   };
-  state.apps[0].notifications = {
-    pushProviders: [{ kind: "fcm", providerId: "fcm-main", isDefault: true, fields: {}, createdAt: NOW, updatedAt: NOW }],
-    channels: {},
-    users: [{ uid: "superhero2", timezone: "Asia/Tokyo", muted: [{ id: "superhero1", type: "oneOnOne" }] }],
-    tokens: [{ pushToken: "tok", uid: "superhero2", authToken: "auth", platform: "android", pushTokenType: "chat", createdAt: NOW, updatedAt: NOW }],
-  };
+  app.webhooks.push({ id: "wh1", name: "Hook", webhookURL: "https://example.com/hook", useBasicAuth: false, enabled: true, retryOnFailure: false, version: 2, triggers: ["message_sent"], createdAt: NOW, updatedAt: NOW });
+  app.agents.push({ uid: "superhero3", kind: "builder", fields: { name: "Helper" }, createdAt: NOW * 1000, updatedAt: NOW * 1000 });
+  app.authTokens.push({ uid: "superhero1", authToken: "superhero1_token", createdAt: NOW, platform: "web" });
+  app.threadSubscriptions.push({ uid: "superhero1", messageId, at: NOW });
+  app.interactions.push({ uid: "superhero2", messageId, elementId: "button1", interactedAt: NOW });
+  app.pinnedConversations.push({ guid: app.groups[0].guid, pinnedAt: NOW }, { uid: "superhero2", pinnedAt: NOW });
   return state;
 }
 
@@ -113,6 +129,12 @@ describe("valid files pass the validator and the schema, and name the schema", (
     expect(() => parseState(seed, NOW, "docs")).not.toThrow();
     expectPasses(seedValid, seed);
   });
+
+  for (const [name, seed] of Object.entries(GOOD_SEEDS))
+    it(`the seeds the loader's tests load: ${name}`, () => {
+      expect(() => parseState(seed, NOW, "seed")).not.toThrow();
+      expectPasses(seedValid, seed);
+    });
 
   it("what `demo` writes", async () => {
     const doc = JSON.parse(await demoText());

@@ -35,6 +35,31 @@ const withApp = (app: object) => ({ apps: [{ app: A1, ...app }] });
 /** A seed with one group, beside the user u1 (control.test.ts). */
 export const seedWithGroup = (group: object) => withApp({ users: [{ uid: "u1", name: "U" }], groups: [group] });
 
+/** Seeds the loader's tests load (control.test.ts, calls.test.ts); test/schemas.test.ts checks the schema takes them. */
+export const GOOD_SEEDS = {
+  ownRoles: {
+    apps: [
+      {
+        app: { appId: "abc123", name: "Custom", region: "eu" },
+        apiKeys: [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }],
+        roles: [{ role: "moderator", name: "Moderator" }],
+        users: [{ uid: "mod1", name: "Mod", role: "moderator" }],
+      },
+    ],
+  },
+  groupsAndMessages: {
+    apps: [
+      {
+        app: { appId: "abc123", name: "Custom" },
+        apiKeys: [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }],
+        users: [{ uid: "u1", name: "One" }, { uid: "u2", name: "Two" }, { uid: "u3", name: "Three" }],
+        groups: [{ guid: "crew", name: "Crew", owner: "u1", members: [{ uid: "u1", scope: "admin" }, { uid: "u2" }], bannedUsers: [{ uid: "u3" }] }],
+        messages: [{ id: 10, sender: "u1", receiverType: "group", receiver: "crew", data: { text: "hi" } }, { sender: "u2", receiver: "u1", data: { text: "yo" } }],
+      },
+    ],
+  },
+};
+
 /** Bad seeds, by what is wrong (control.test.ts "refuses a bad seed with the path of the bad field"). */
 export const BAD_SEEDS = {
   unknownRole: {
