@@ -1,7 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { STATE_SCHEMA_URL } from "./schemas.js";
 import type { StateData } from "./types.js";
 
 /**
@@ -37,7 +36,7 @@ function* statePieces(data: StateData): Generator<string | typeof YIELD> {
     size = 0;
     if (text) yield text;
   }
-  yield* out(`{"$schema":${JSON.stringify(STATE_SCHEMA_URL)},"format":${JSON.stringify(data.format)},"apps":[`);
+  yield* out(`{${data.$schema === undefined ? "" : `"$schema":${JSON.stringify(data.$schema)},`}"format":${JSON.stringify(data.format)},"apps":[`);
   for (const [i, app] of data.apps.entries()) {
     const entries = Object.entries(app).map(([k, v]) => [k, Array.isArray(v) ? v.slice() : v] as const);
     yield* out(i === 0 ? "{" : ",{");
