@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
-import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { writeDemo } from "../src/demo/write.js";
 import { SEED_SCHEMA_URL, STATE_SCHEMA_URL } from "../src/store/schemas.js";
@@ -61,7 +61,7 @@ async function exported(): Promise<any> {
   const ids: Record<string, string> = {};
   for (const w of round("sc")) {
     const r = w.request(ids);
-    const headers = r.path.startsWith("/apimgmt") ? { ...MGMT } : { apikey: REST_KEY };
+    const headers: Record<string, string> = r.path.startsWith("/apimgmt") ? { ...MGMT } : { apikey: REST_KEY };
     const reply = await e.call(r.method, r.path, { body: r.body, key: null, headers, onBehalfOf: r.onBehalfOf });
     expect(reply.status, `${w.name}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
     w.keep?.(reply.body, ids);
