@@ -12,6 +12,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json README.md LICENSE ./
 COPY bin ./bin
 COPY fixtures ./fixtures
+COPY schemas ./schemas
 COPY src ./src
 COPY ui ./ui
 COPY scripts/prepare.mjs scripts/bundle-cli.mjs scripts/cli-code-cache.mjs ./scripts/

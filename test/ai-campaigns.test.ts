@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { APP_ID, emulator, expectError, MGMT, type CallOptions, type TestEmulator } from "./helpers.js";
 import { useSocketServer } from "./realtime.helpers.js";
+import { BAD_STATE_CHANGES } from "./seed-cases.js";
 
 /** The client plane's AI features and campaign service (docs/ai-features-and-campaigns.md). */
 
@@ -230,10 +231,10 @@ describe("campaigns: part of the app's state", () => {
     expect((await e.post("/_emulator/snapshots/campaigns/restore", undefined, { key: null })).status).toBe(200);
     expect((await (await as("superhero1")).put(`/campaigns/push-notifications/${push.id}/clicked`, {})).body.data.clickedAt).toEqual(expect.any(Number));
     const bad = structuredClone(state);
-    bad.apps[0].campaigns.items[0].sentAt = "yesterday";
+    BAD_STATE_CHANGES.campaignTime.change(bad);
     const refused = await e.put("/_emulator/state", bad, { key: null });
     expect(refused.status).toBe(400);
-    expect(JSON.stringify(refused.body)).toContain("campaigns.items[0].sentAt");
+    expect(JSON.stringify(refused.body)).toContain(BAD_STATE_CHANGES.campaignTime.error);
   });
 });
 

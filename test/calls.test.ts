@@ -2,6 +2,7 @@ import { request } from "node:http";
 import { beforeEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../src/index.js";
 import { APP_ID, AUTH_KEY, emulator, expectError, REST_KEY, type TestEmulator } from "./helpers.js";
+import { BAD_SEEDS } from "./seed-cases.js";
 
 let e: TestEmulator;
 beforeEach(async () => {
@@ -487,8 +488,6 @@ describe("calls in state and seed files", () => {
     expect(r.body.data[0]).toMatchObject({ sessionId: expect.stringMatching(/^v1\.eu\.callseed\.2000000000[0-9a-f]{40}$/), totalAudioMinutes: 1 });
     const messages = await seeded.get("/callseed.api-eu/v3/users/b/messages", { key: "c".repeat(40), onBehalfOf: "a" });
     expect(messages.body.data.map((m: any) => m.data.action)).toEqual(["initiated", "ongoing", "ended"]);
-    await expect(emulator({ seed: { apps: [{ app, apiKeys, users, calls: [{ initiator: "a", receiver: "z" }] }] } })).rejects.toThrow(
-      "seed: apps[0].calls[0].receiver names the unknown user z",
-    );
+    await expect(emulator({ seed: BAD_SEEDS.unknownCallee.doc })).rejects.toThrow(`seed: ${BAD_SEEDS.unknownCallee.error}`);
   });
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { APP_ID, AUTH_KEY, REST_KEY } from "./helpers.js";
 import { runCli, startClisPerTest } from "./cli.helpers.js";
+import { NAMELESS_USER_STATE } from "./seed-cases.js";
 
 const start = startClisPerTest();
 
@@ -53,10 +54,10 @@ describe("CLI", () => {
     expect(r.stderr).toMatch(/^chat-emulator: .*corrupt\.json: is not valid JSON/);
     expect(readFileSync(data, "utf8")).toBe('{"apps": [');
 
-    writeFileSync(data, JSON.stringify({ format: "chat-emulator/state@1", apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "x" }] }] }));
+    writeFileSync(data, JSON.stringify(NAMELESS_USER_STATE.doc));
     const invalid = await runCli(["--port", "0", "--data", data]);
     expect(invalid.code).toBe(2);
-    expect(invalid.stderr).toContain("apps[0].users[0].name must be a non-empty string");
+    expect(invalid.stderr).toContain(NAMELESS_USER_STATE.error);
   });
 
   it("refuses bad flags and bad seed files with exit code 2", async () => {

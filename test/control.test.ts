@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { APP_ID, emulator, expectError, REST_KEY, type TestEmulator } from "./helpers.js";
+import { BAD_SEEDS, BAD_STATE_CHANGES, GOOD_SEEDS } from "./seed-cases.js";
 
 let e: TestEmulator;
 beforeEach(async () => {
@@ -92,9 +93,9 @@ describe("GET/PUT /_emulator/state", () => {
 
   it("refuses an invalid state with the path of the bad field and keeps the current one", async () => {
     const state = (await e.get("/_emulator/state")).body;
-    state.apps[0].users[2].uid = "bad uid";
+    BAD_STATE_CHANGES.badUid.change(state);
     const err = expectError(await e.put("/_emulator/state", state), 400, "ERR_BAD_REQUEST");
-    expect(err.details!.state[0]).toBe("state: apps[0].users[2].uid may only contain letters, numbers and dashes");
+    expect(err.details!.state[0]).toBe(`state: ${BAD_STATE_CHANGES.badUid.error}`);
     expect((await e.get("/v3/users")).body.meta.pagination.total).toBe(5);
   });
 });
@@ -106,36 +107,13 @@ describe("seed files", () => {
   });
 
   it("accepts seed data with its own users and roles", async () => {
-    const custom = await emulator({
-      seed: {
-        apps: [
-          {
-            app: { appId: "abc123", name: "Custom", region: "eu" },
-            apiKeys: [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }],
-            roles: [{ role: "moderator", name: "Moderator" }],
-            users: [{ uid: "mod1", name: "Mod", role: "moderator" }],
-          },
-        ],
-      },
-    });
+    const custom = await emulator({ seed: GOOD_SEEDS.ownRoles });
     const r = await custom.get("/abc123.api-eu/v3/users", { key: "k".repeat(40) });
     expect(r.body.data).toEqual([expect.objectContaining({ uid: "mod1", role: "moderator" })]);
   });
 
   it("accepts groups with members and bans, and messages", async () => {
-    const custom = await emulator({
-      seed: {
-        apps: [
-          {
-            app: { appId: "abc123", name: "Custom" },
-            apiKeys: [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }],
-            users: [{ uid: "u1", name: "One" }, { uid: "u2", name: "Two" }, { uid: "u3", name: "Three" }],
-            groups: [{ guid: "crew", name: "Crew", owner: "u1", members: [{ uid: "u1", scope: "admin" }, { uid: "u2" }], bannedUsers: [{ uid: "u3" }] }],
-            messages: [{ id: 10, sender: "u1", receiverType: "group", receiver: "crew", data: { text: "hi" } }, { sender: "u2", receiver: "u1", data: { text: "yo" } }],
-          },
-        ],
-      },
-    });
+    const custom = await emulator({ seed: GOOD_SEEDS.groupsAndMessages });
     const key = { key: "k".repeat(40) };
     expect((await custom.get("/abc123.api-us/v3/groups/crew", key)).body.data).toMatchObject({ owner: "u1", membersCount: 2, type: "public" });
     const app = custom.store.apps.get("abc123")!;
@@ -144,20 +122,9 @@ describe("seed files", () => {
   });
 
   it("refuses a bad seed with the path of the bad field", async () => {
-    await expect(
-      emulator({ seed: { apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "u1", name: "U", role: "ghost" }] }] } }),
-    ).rejects.toThrow("seed: apps[0].users[0].role names the unknown role ghost");
-    await expect(emulator({ seed: { apps: [{ app: { appId: "a1", name: "A", region: "mars" } }] } })).rejects.toThrow(
-      "seed: apps[0].app.region must be one of us, eu, in",
-    );
-    const users = [{ uid: "u1", name: "U" }];
-    const bad = (group: object) => emulator({ seed: { apps: [{ app: { appId: "a1", name: "A" }, users, groups: [group] }] } });
-    await expect(bad({ guid: "g", name: "G", members: [{ uid: "u2" }] })).rejects.toThrow("seed: apps[0].groups[0].members[0].uid names the unknown user u2");
-    await expect(bad({ guid: "g", name: "G", type: "password" })).rejects.toThrow("seed: apps[0].groups[0].password is required for a password group");
-    await expect(bad({ guid: "g", name: "G", owner: "u1" })).rejects.toThrow("seed: apps[0].groups[0].owner names u1, who is not a member");
-    await expect(bad({ guid: "g", name: "G", members: [{ uid: "u1", scope: "boss" }] })).rejects.toThrow(
-      "seed: apps[0].groups[0].members[0].scope must be one of admin, moderator, participant",
-    );
+    const { unknownRole, badRegion, unknownMember, passwordless, ownerNotMember, badScope } = BAD_SEEDS;
+    for (const bad of [unknownRole, badRegion, unknownMember, passwordless, ownerNotMember, badScope])
+      await expect(emulator({ seed: bad.doc as { apps: unknown[] } }), bad.name).rejects.toThrow(`seed: ${bad.error}`);
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PersistenceError, SeedError, startEmulator } from "../src/index.js";
 import { REST_KEY } from "./helpers.js";
 import { runCli, startClisPerTest } from "./cli.helpers.js";
+import { BAD_SEEDS, SEED_FILE } from "./seed-cases.js";
 import { tempDir } from "./tmp.helpers.js";
 
 /** --data only ever writes a file that is ours (issue 35, item 1). */
@@ -11,7 +12,7 @@ import { tempDir } from "./tmp.helpers.js";
 const start = startClisPerTest();
 
 const PACKAGE = readFileSync(new URL("../package.json", import.meta.url), "utf8");
-const SEED = JSON.stringify({ format: "chat-emulator/seed@1", apps: [{ app: { appId: "seeded", name: "Seeded" } }] });
+const SEED = JSON.stringify(SEED_FILE);
 
 /** `--data FILE` refused at start: exit code 2, one line naming the file, the file unchanged. */
 async function refusedByCli(file: string, reason: string | RegExp): Promise<void> {
@@ -99,11 +100,11 @@ describe("--data writes nothing until there is something to save", () => {
 describe("--seed refuses JSON that is not a seed", () => {
   it("an object without apps, with exit code 2 and one line", async () => {
     const file = join(tempDir("hello"), "hello.json");
-    writeFileSync(file, JSON.stringify({ hello: "world" }));
+    writeFileSync(file, JSON.stringify(BAD_SEEDS.noApps.doc));
     await expect(startEmulator({ seed: file, quiet: true })).rejects.toBeInstanceOf(SeedError);
     const r = await runCli(["--seed", file, "--port", "0"]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toContain(`${file}: apps is missing: this is not a chat-emulator seed or state file`);
+    expect(r.stderr).toContain(`${file}: ${BAD_SEEDS.noApps.error}`);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { AUTH_KEY, emulator, expectError, type TestEmulator } from "./helpers.js";
+import { BAD_STATE_CHANGES } from "./seed-cases.js";
 
 let e: TestEmulator;
 beforeEach(async () => {
@@ -386,7 +387,9 @@ describe("notification state", () => {
     expect((await e.put("/_emulator/state", state, { key: null })).status).toBe(200);
     expect((await e.get(`${N}/v1/preferences/timezone?uid=superhero2`)).body.data.timezone).toBe("Asia/Tokyo");
     const broken = structuredClone(state);
-    broken.apps[0].notifications.tokens = [{ uid: "superhero2" }];
-    expect((await e.put("/_emulator/state", broken, { key: null })).status).toBe(400);
+    BAD_STATE_CHANGES.tokenless.change(broken);
+    const refused = await e.put("/_emulator/state", broken, { key: null });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(BAD_STATE_CHANGES.tokenless.error);
   });
 });

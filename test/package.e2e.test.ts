@@ -85,7 +85,7 @@ async function userName(url: string, uid: string): Promise<string> {
 describe("npm package", () => {
   it("holds the built CLI, the test-runner helpers, the health check, the web inspector and the seed, and no sources or tests", () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ["package.json", "README.md", "bin/chat-emulator.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/healthcheck.js", "dist/test-runners/vitest.js", "dist/test-runners/vitest-setup.js", "dist/ui/index.html", "fixtures/seed.json", "fixtures/sample-data.json"])
+    for (const p of ["package.json", "README.md", "bin/chat-emulator.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/healthcheck.js", "dist/test-runners/vitest.js", "dist/test-runners/vitest-setup.js", "dist/ui/index.html", "fixtures/seed.json", "fixtures/sample-data.json", "schemas/seed.schema.json", "schemas/state.schema.json"])
       expect(paths).toContain(p);
     expect(paths.filter((p) => /^(src|ui|scripts|test|examples|bench|\.ci)\//.test(p) || p.endsWith(".test.js"))).toEqual(["scripts/prepare.mjs"]);
   });
@@ -96,6 +96,7 @@ describe("npm package", () => {
     for (const script of ["preinstall", "install", "postinstall", "prepack", "postpack"]) expect(manifest.scripts?.[script]).toBeUndefined();
     expect(manifest.scripts.prepare).toBe("node scripts/prepare.mjs");
     expect(manifest.bin).toEqual({ "chat-emulator": "bin/chat-emulator.js" });
+    expect(manifest.files).toEqual(["bin", "dist", "fixtures", "schemas", "scripts/prepare.mjs"]);
     expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(checkoutManifest);
     // Run where npm would (a folder install of the unpacked package): no sources there, so nothing is built.
     const installed = join(project, "node_modules", "chat-emulator");

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SeedError } from "../src/index.js";
 import { parseState } from "../src/store/seed.js";
 import { APP_ID, emulator, expectError, type TestEmulator } from "./helpers.js";
+import { actionSeed, BAD_PATTERNS, BAD_SEEDS, keywordList, moderationSeed, patternRule } from "./seed-cases.js";
 import { tempDir } from "./tmp.helpers.js";
 
 // A state the emulator wrote must load again: through PUT /_emulator/state, a snapshot and a --data restart.
@@ -75,14 +76,10 @@ describe("a group whose owner left its members", () => {
 });
 
 describe("user patterns in a seed or state file are checked at load", () => {
-  const app = (moderation: unknown, management?: unknown) =>
-    ({ apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "u1", name: "U1" }], moderation: { reasons: [], rules: [], keywordLists: [], blocked: [], flags: [], moderated: [], ...(moderation as object) }, management }] });
+  const app = moderationSeed;
+  const list = keywordList;
+  const rule = patternRule;
   const load = (doc: unknown) => parseState(doc, 1_700_000_000, "seed.json");
-  const list = (searchTerms: string[], category = "pattern") => ({ id: "l1", name: "L", category, isCSV: false, searchTerms, revision: 1, createdAt: 1, updatedAt: 1 });
-  const rule = (value: string[], extra: object = {}) => ({
-    id: "r1",
-    revisions: [{ revision: 1, name: "R", enabled: true, action: ["blockMessage"], createdAt: 1, conditions: [{ id: 1, entity: "message", operand: "text", category: "pattern", operator: "contains", isKeywordsReferencePresent: false, isMediaPresent: false, value, ...extra }] }],
-  });
   const refused = (doc: unknown): SeedError => {
     try {
       load(doc);
@@ -94,18 +91,17 @@ describe("user patterns in a seed or state file are checked at load", () => {
   };
 
   it("refuses a keyword list's pattern RE2 cannot run, naming the term", () => {
-    const e = refused(app({ keywordLists: [list(["ok", "(a)\\1"])] }));
+    const e = refused(BAD_PATTERNS.backReference.doc);
     expect(e.path).toBe("apps[0].moderation.keywordLists[0].searchTerms[1]");
-    expect(e.message).toContain("is not a valid RE2 pattern");
+    expect(e.message).toContain(BAD_PATTERNS.backReference.error);
   });
 
   it("refuses a rule condition's pattern, a pattern too large, and patterns too large together", () => {
-    expect(refused(app({ rules: [rule(["(?=x)"])] })).path).toBe("apps[0].moderation.rules[0].revisions[0].conditions[0].value[0]");
-    expect(refused(app({ keywordLists: [list(["x{1000}"])] })).message).toContain("compiles to more than");
-    const many = Array.from({ length: 25 }, (_, i) => `[a-z]{140}${i}`);
-    const e = refused(app({ keywordLists: [list(many)] }));
+    expect(refused(BAD_PATTERNS.lookahead.doc).path).toBe("apps[0].moderation.rules[0].revisions[0].conditions[0].value[0]");
+    expect(refused(BAD_PATTERNS.tooLarge.doc).message).toContain(BAD_PATTERNS.tooLarge.error);
+    const e = refused(BAD_PATTERNS.tooLargeTogether.doc);
     expect(e.path).toBe("apps[0].moderation.keywordLists[0].searchTerms");
-    expect(e.message).toContain("together compile to more than");
+    expect(e.message).toContain(BAD_PATTERNS.tooLargeTogether.error);
   });
 
   it("refuses a data file with such a pattern, leaving it untouched", async () => {
@@ -121,11 +117,10 @@ describe("user patterns in a seed or state file are checked at load", () => {
   });
 
   it("refuses a data-masking mask that is unusable or matches empty text", () => {
-    const masking = (regex: unknown) => ({ extensions: { "data-masking": { enabled: true, updatedAt: 1, settings: { customregexData: [{ id: "m1", regex: "\\d{4}" }, { id: "m2", regex }] } } } });
-    const e = refused(app({}, masking("(?<=a)b")));
+    const e = refused(BAD_PATTERNS.lookbehindMask.doc);
     expect(e.path).toBe("apps[0].management.extensions.data-masking.settings.customregexData[1].regex");
-    expect(refused(app({}, masking("a*"))).message).toContain("may not match empty text");
-    expect(refused(app({}, masking(5))).message).toContain("must be a string");
+    expect(refused(BAD_PATTERNS.emptyMask.doc).message).toContain(BAD_PATTERNS.emptyMask.error);
+    expect(refused(BAD_PATTERNS.numberMask.doc).message).toContain("must be a string");
   });
 
   it("loads every pattern the REST routes accepted (state round trip)", async () => {
@@ -172,9 +167,8 @@ describe("an action on a one-on-one message by someone outside the conversation"
   });
 
   it("in a seed file, refuses such a conversation naming an unknown user (a state file may name users deleted since)", () => {
-    const action = { sender: "app_system", receiver: "u1", category: "action", type: "message", data: {} };
-    const seed = (conversationId: string) => ({ apps: [{ app: { appId: "a1", name: "A" }, users: [{ uid: "u1", name: "U1" }, { uid: "u2", name: "U2" }], messages: [{ ...action, conversationId }] }] });
-    expect(parseState(seed("u1_user_u2"), 1_700_000_000, "seed.json")[0].messages[0].conversationId).toBe("u1_user_u2");
-    expect(() => parseState(seed("nobody_user_u1"), 1_700_000_000, "seed.json")).toThrow("apps[0].messages[0].conversationId names the unknown user nobody");
+    expect(parseState(actionSeed("u1_user_u2"), 1_700_000_000, "seed.json")[0].messages[0].conversationId).toBe("u1_user_u2");
+    const { actionWithStranger } = BAD_SEEDS;
+    expect(() => parseState(actionWithStranger.doc, 1_700_000_000, "seed.json")).toThrow(actionWithStranger.error);
   });
 });

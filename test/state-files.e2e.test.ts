@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startClisPerTest } from "./cli.helpers.js";
+import { STATE_SCHEMA_URL } from "../src/store/schemas.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 import { tempDir } from "./tmp.helpers.js";
 
@@ -41,7 +42,7 @@ describe("chat-emulator demo, --import and --export-on-exit", () => {
 
     expect(statSync(file).mtimeMs).toBe(before);
     const out = JSON.parse(readFileSync(exported, "utf8"));
-    expect(out.format).toBe("chat-emulator/state@1");
+    expect([out.$schema, out.format]).toEqual([STATE_SCHEMA_URL, "chat-emulator/state@1"]);
     expect(out.apps[0].users.map((u: { uid: string }) => u.uid)).toContain("kept");
     expect(out.apps[0].messages).toHaveLength(800);
   });
@@ -70,6 +71,7 @@ describe("chat-emulator demo, --import and --export-on-exit", () => {
     const [file, after] = [join(dir, "committed.json"), join(dir, "after.json")];
     expect((await runCli(["demo", ...SMALL, "--out", file])).code).toBe(0);
     const before = readFileSync(file, "utf8");
+    expect(JSON.parse(before).$schema).toBe(STATE_SCHEMA_URL);
     const [{ apiKeys }] = JSON.parse(before).apps;
     const command = `fetch(process.env.CHAT_EMULATOR_BASE_URL + "/users", { method: "POST", headers: { apikey: process.env.CHAT_EMULATOR_API_KEY, "content-type": "application/json" }, body: JSON.stringify({ uid: "from-ci", name: "From CI" }) }).then((r) => process.exit(r.status === 200 && process.env.CHAT_EMULATOR_API_KEY === "${apiKeys[0].apiKey}" ? 0 : 1))`;
     const ci = await runCli(["exec", "--port", "0", "--quiet", "--import", file, "--export-on-exit", after, "--", process.execPath, "-e", command], {}, 20_000);
@@ -114,6 +116,7 @@ describe("chat-emulator export", () => {
     expect(refused.stderr).toMatch(/answered 401/);
     const r = await runCli(["export", "--out", file], { CHAT_EMULATOR_URL: cli.url, CHAT_EMULATOR_CONTROL_TOKEN: "tok" });
     expect([r.code, r.stderr]).toEqual([0, `chat-emulator: state of ${cli.url} saved to ${file}\n`]);
+    expect(JSON.parse(readFileSync(file, "utf8")).$schema).toBe(STATE_SCHEMA_URL);
     const toStdout = await runCli(["export", "--url", cli.url, "--control-token", "tok"]);
     expect(JSON.parse(toStdout.stdout).apps[0].app.appId).toBe(APP_ID);
 

@@ -1,6 +1,7 @@
 import { callMessages, type CallParties } from "../store/call-messages.js";
 import { MEDIA_DOMAIN } from "../store/calls.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
+import { STATE_SCHEMA_URL } from "../store/schemas.js";
 import type {
   ApiKeyRecord,
   AppMeta,
@@ -410,7 +411,7 @@ export class DemoGenerator {
 }
 
 /** The demo as a state document in memory (for `--demo`, and small sizes). */
-export function demoState(options: DemoOptions): { format: "chat-emulator/state@1"; apps: JsonObject[] } {
+export function demoState(options: DemoOptions): { $schema: string; format: "chat-emulator/state@1"; apps: JsonObject[] } {
   const g = new DemoGenerator(options);
   const messages = [...g.messages()].flat();
   const conversations = [...g.conversations()].flat();
@@ -427,5 +428,5 @@ export function demoState(options: DemoOptions): { format: "chat-emulator/state@
     conversations,
     calls: g.calls,
   };
-  return { format: "chat-emulator/state@1", apps: [app as unknown as JsonObject] };
+  return { $schema: STATE_SCHEMA_URL, format: "chat-emulator/state@1", apps: [app as unknown as JsonObject] };
 }

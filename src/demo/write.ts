@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { DemoGenerator, type DemoOptions } from "./generate.js";
+import { STATE_SCHEMA_URL } from "../store/schemas.js";
 
 /** What a demo holds, for the line `chat-emulator demo` prints. */
 export interface DemoSummary {
@@ -40,7 +41,7 @@ export async function writeDemo(out: Writable, options: DemoOptions): Promise<De
     return count;
   };
 
-  await put(`{"format":"chat-emulator/state@1","apps":[{`);
+  await put(`{"$schema":${JSON.stringify(STATE_SCHEMA_URL)},"format":"chat-emulator/state@1","apps":[{`);
   await field("app", g.app, true);
   await field("apiKeys", g.apiKeys);
   await array("users", [g.users]);

@@ -36,7 +36,7 @@ function* statePieces(data: StateData): Generator<string | typeof YIELD> {
     size = 0;
     if (text) yield text;
   }
-  yield* out(`{"format":${JSON.stringify(data.format)},"apps":[`);
+  yield* out(`{${data.$schema === undefined ? "" : `"$schema":${JSON.stringify(data.$schema)},`}"format":${JSON.stringify(data.format)},"apps":[`);
   for (const [i, app] of data.apps.entries()) {
     const entries = Object.entries(app).map(([k, v]) => [k, Array.isArray(v) ? v.slice() : v] as const);
     yield* out(i === 0 ? "{" : ",{");

@@ -3,6 +3,7 @@ import { EventBus } from "./events.js";
 import { ReadCache } from "./read-cache.js";
 import type { Clock } from "./clock.js";
 import { emptyApp, parseApp } from "./seed.js";
+import { STATE_SCHEMA_URL } from "./schemas.js";
 import type { ApiKeyRecord, AppData, Region, StateData } from "./types.js";
 import type { TenantRecord } from "./management.js";
 import { randomHex } from "../util/random.js";
@@ -188,7 +189,7 @@ export class Store {
   }
 
   toData(): StateData {
-    const data: StateData = { format: "chat-emulator/state@1", apps: [...this.apps.values()].map((a) => a.toData()) };
+    const data: StateData = { $schema: STATE_SCHEMA_URL, format: "chat-emulator/state@1", apps: [...this.apps.values()].map((a) => a.toData()) };
     const births = this.toBirths();
     if (births) data.births = births;
     return data;

@@ -370,6 +370,8 @@ export interface AppData {
 }
 
 export interface StateData {
+  /** The JSON Schema a written file names (schemas/state.schema.json, for editors); the loader ignores it. */
+  $schema?: string;
   format: "chat-emulator/state@1";
   apps: AppData[];
   /** What the apps created at run time were born with (what a reset returns them to); seed apps have the seed. */
