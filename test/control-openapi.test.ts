@@ -98,6 +98,7 @@ describe("the description", () => {
 
   it("is OpenAPI 3.1 whose schemas compile as JSON Schema 2020-12 in strict mode", () => {
     expect(OPENAPI.openapi).toMatch(/^3\.1\./);
+    const ids: string[] = [];
     for (const name of Object.keys(doc.components.schemas)) validatorAt("components", "schemas", name);
     for (const [path, ops] of Object.entries(doc.paths))
       for (const [method, o] of Object.entries(ops)) {
@@ -106,12 +107,36 @@ describe("the description", () => {
           expect(status, `${method} ${path}`).toMatch(/^[1-5]\d\d$/);
           for (const [type, media] of Object.entries(r.content ?? {})) validatorAt("paths", path, method, "responses", status, "content", type, "schema");
         }
+        ids.push((o as { operationId?: string }).operationId ?? `${method} ${path} has no operationId`);
         const params = (o as { parameters?: { in: string; name: string }[] }).parameters ?? [];
         params.forEach((p, i) => validatorAt("paths", path, method, "parameters", String(i), "schema"));
         // Path parameters are declared, and only those.
         const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((x) => x[1]).sort();
         expect(params.filter((p) => p.in === "path").map((p) => p.name).sort(), `${method} ${path}`).toEqual(inPath);
       }
+    expect(ids.filter((id, i) => !/^[a-z]+[A-Z]\w*$/.test(id) || ids.indexOf(id) !== i), "operationIds, unique").toEqual([]);
+  });
+
+  it("resolves every $ref inside itself", () => {
+    const refs: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (typeof v === "object" && v !== null)
+        for (const [k, x] of Object.entries(v)) {
+          if (k === "$ref" && typeof x === "string") refs.push(x);
+          else walk(x);
+        }
+    };
+    walk(OPENAPI);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const r of refs) {
+      expect(r, "a local ref").toMatch(/^#\//);
+      const target = r
+        .slice(2)
+        .split("/")
+        .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], OPENAPI);
+      expect(target, r).toBeDefined();
+    }
   });
 
   it("shares the error envelope", () => {

@@ -392,12 +392,14 @@ interface Op {
   responses: Record<string, Json>;
   /** Open without the control token (health, the inspector's sign-in). */
   open?: boolean;
+  /** False for the inspector's page, which answers every query with HTML and refuses none (no 400). */
+  checksInput?: boolean;
   description?: string;
 }
 
-function op({ summary, tags, parameters, body, bodyRequired, responses, open, description }: Op): Json {
+function op({ summary, tags, parameters, body, bodyRequired, responses, open, checksInput = true, description }: Op): Json {
   const errors: Record<string, Json> = {};
-  if (parameters?.some((p) => p.in === "query") || body) errors["400"] = err("ERR_BAD_REQUEST: a bad parameter or body field (`details` per field)");
+  if (checksInput && (parameters?.some((p) => p.in === "query") || body)) errors["400"] = err("ERR_BAD_REQUEST: a bad parameter or body field (`details` per field)");
   if (!open) errors["401"] = err("AUTH_ERR_EMPTY_EMULATOR_TOKEN / AUTH_ERR_INVALID_EMULATOR_TOKEN (with --control-token)");
   errors["403"] = err("ERR_HOST_NOT_ALLOWED / ERR_CROSS_ORIGIN_REQUEST: the control plane answers same-origin requests to allowed hosts only");
   if (body) {
@@ -449,6 +451,7 @@ const paths: Record<string, Record<string, Json>> = {
       summary: "The web inspector's page",
       tags: ["inspector"],
       open: true,
+      checksInput: false,
       parameters: [q("token", str(), "the control token: signs the browser in (a cookie) and redirects without it")],
       responses: {
         "200": { description: "The page", content: { "text/html": { schema: str() } } },
@@ -772,6 +775,16 @@ const paths: Record<string, Record<string, Json>> = {
     delete: op({ summary: "Forgets one app's overrides and counts", tags: ["rate-limits"], parameters: [APP_ID], responses: { "200": json(ref("AppRateLimits")), "404": NO_APP } }),
   },
 };
+
+/** Each operation's id, for client generators: the method and the path's words (`postSnapshotsNameRestore`; the index `getIndex`). */
+for (const [path, ops] of Object.entries(paths))
+  for (const [method, o] of Object.entries(ops)) {
+    const words = path
+      .slice("/_emulator".length)
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean);
+    o.operationId = method + (words.length === 0 ? ["index"] : words).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+  }
 
 function snapshotName(): Json {
   return { ...pathParam("name", "letters, digits, dots, dashes and underscores"), schema: str(undefined, { pattern: "^[A-Za-z0-9._-]{1,100}$" }) };
