@@ -10,7 +10,7 @@ import { APP_ID, emulator, expectError, REST_KEY, type Reply, type TestEmulator 
  * serves; its schemas are valid JSON Schema 2020-12 (ajv, strict); the examples of docs/control-api.md fit them
  * (its ```json blocks marked `<!-- tested: test/control-openapi.test.ts -->` and named by a `<!-- schema: Name -->`
  * line above, the bodies its curl commands send, and its inline `METHOD /_emulator/... {body}` examples); and so
- * do live answers.
+ * do live answers (every operation that answers JSON is called once).
  */
 
 const PAGE = "docs/control-api.md";
@@ -193,9 +193,12 @@ describe("live answers", () => {
     e = await emulator();
   });
 
+  /** The operations answered with a 2xx and checked (`GET /_emulator/rules/{id}`). */
+  const exercised = new Set<string>();
   async function call(method: string, path: string, body?: unknown): Promise<Reply> {
     const reply = await e.call(method, path, { key: null, body, headers: { accept: "application/json" } });
     expectDocumented(method, path, reply);
+    if (reply.status < 300) exercised.add(`${method} ${templateOf(path)}`);
     return reply;
   }
 
@@ -207,16 +210,23 @@ describe("live answers", () => {
     expect((await call("GET", "/_emulator")).body.openapi).toBe("/_emulator/openapi.json");
   });
 
-  it("fit their response schemas", async () => {
+  it("fit their response schemas, for every operation that answers JSON", async () => {
     expect((await e.get("/v3/users", { key: REST_KEY })).status).toBe(200);
-    const reads = ["/_emulator/health", "/_emulator/apps", "/_emulator/requests", "/_emulator/requests/wait?path=/v3/users", "/_emulator/clock", "/_emulator/rate-limits"];
-    for (const path of [...reads, "/_emulator/webhooks/deliveries", "/_emulator/bots/deliveries", "/_emulator/notifications", "/_emulator/sessions", "/_emulator/realtime/frames", "/_emulator/extensions/calls"])
+    for (const path of ["/_emulator/health", "/_emulator/apps", "/_emulator/requests?limit=5", "/_emulator/requests/wait?path=/v3/users", "/_emulator/clock", "/_emulator/rate-limits"])
       expect((await call("GET", path)).status, path).toBe(200);
+    for (const path of ["/_emulator/webhooks/deliveries", "/_emulator/bots/deliveries", "/_emulator/notifications", "/_emulator/sessions", "/_emulator/extensions/calls"]) {
+      expect((await call("GET", path)).status, path).toBe(200);
+      expect((await call("DELETE", path)).status, path).toBe(200);
+    }
+    await call("GET", "/_emulator/realtime/frames?afterId=0");
+    await call("DELETE", "/_emulator/requests");
 
     const rule = await call("POST", "/_emulator/rules", { match: { method: "POST", path: "/v3/messages*" }, effect: { status: 503, latencyMs: 300 }, times: 2 });
     expect(rule.status).toBe(201);
     await call("GET", "/_emulator/rules");
     await call("GET", `/_emulator/rules/${rule.body.id}`);
+    await call("DELETE", `/_emulator/rules/${rule.body.id}`);
+    await call("POST", "/_emulator/rules", { effect: { latencyMs: 1 }, probability: 0 });
     await call("DELETE", "/_emulator/rules");
 
     await call("PUT", "/_emulator/clock", { mode: "frozen", now: 1_700_000_000 });
@@ -226,7 +236,9 @@ describe("live answers", () => {
     await call("POST", "/_emulator/snapshots/before/restore");
     await call("DELETE", "/_emulator/snapshots/before");
     await call("PUT", `/_emulator/rate-limits/${APP_ID}`, { core: 500, standard: null });
+    await call("DELETE", `/_emulator/rate-limits/${APP_ID}`);
     await call("PUT", "/_emulator/rate-limits", { enabled: false });
+    await call("DELETE", "/_emulator/rate-limits");
 
     const recorded = await call("POST", `/_emulator/apps/${APP_ID}/calls`, {
       initiator: "superhero1",
@@ -237,10 +249,28 @@ describe("live answers", () => {
       endedAt: 1700000125,
     });
     expect(recorded.status).toBe(201);
-    await call("PUT", `/_emulator/apps/${APP_ID}/ai`, { answers: { "conversation-starter": ["Hi"] } });
+    await call("PUT", `/_emulator/apps/${APP_ID}/ai`, { between: ["superhero1", "superhero2"], answers: { "conversation-starter": ["Hi"], "smart-replies": { reply_positive: "Yes" } } });
     await call("GET", `/_emulator/apps/${APP_ID}/ai`);
+    await call("DELETE", `/_emulator/apps/${APP_ID}/ai`);
+    const feed = await call("POST", `/_emulator/apps/${APP_ID}/notification-feed`, { receivers: ["superhero1"], content: { text: "Sale" }, channelId: "c1" });
+    expect(feed.status).toBe(201);
+    await call("GET", `/_emulator/apps/${APP_ID}/notification-feed?uid=superhero1`);
+    const push = await call("POST", `/_emulator/apps/${APP_ID}/push-notifications`, { receiver: "superhero1", campaignId: "spring" });
+    expect(push.status).toBe(201);
+    await call("GET", `/_emulator/apps/${APP_ID}/push-notifications/${push.body.pushNotification.id}`);
     expect((await call("POST", `/_emulator/apps/${APP_ID}/template-categories`, { name: "offers" })).status).toBe(201);
+
+    const state = await call("GET", "/_emulator/state");
+    expect((await call("PUT", "/_emulator/state", state.body)).status).toBe(200);
     expect((await call("POST", "/_emulator/reset", { to: "empty" })).body).toMatchObject({ to: "empty" });
+
+    // Every operation that answers JSON was called here or above (the page, its files and the streams aside).
+    const jsonOps = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, o]) => Object.entries(o.responses).some(([status, r]) => status.startsWith("2") && r.content?.["application/json"]))
+        .map(([m]) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(jsonOps.filter((x) => !exercised.has(x))).toEqual([]);
   });
 
   it("answer errors in the shared envelope", async () => {
