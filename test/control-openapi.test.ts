@@ -3,7 +3,8 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OPENAPI } from "../src/control/openapi.js";
 import { control } from "../src/control/routes.js";
-import { APP_ID, emulator, expectError, REST_KEY, type Reply, type TestEmulator } from "./helpers.js";
+import { APP_ID, emulator, expectError, MGMT, REST_KEY, type Reply, type TestEmulator } from "./helpers.js";
+import { startReceiver } from "./receiver.helpers.js";
 
 /**
  * `GET /_emulator/openapi.json` (src/control/openapi.ts): it describes exactly the routes the control router
@@ -214,6 +215,21 @@ describe("live answers", () => {
     expect((await e.get("/v3/users", { key: REST_KEY })).status).toBe(200);
     for (const path of ["/_emulator/health", "/_emulator/apps", "/_emulator/requests?limit=5", "/_emulator/requests/wait?path=/v3/users", "/_emulator/clock", "/_emulator/rate-limits"])
       expect((await call("GET", path)).status, path).toBe(200);
+    // A delivered webhook call, so that the delivery log's entries (and their attempts) are checked too.
+    const rx = await startReceiver("/hook", (_, res) => res.end("ok"));
+    try {
+      const mgmt = (path: string, body: unknown) =>
+        e.call("POST", `/apimgmt/apps/${APP_ID}${path}`, { body, key: null, headers: { ...MGMT, "x-webhook-version": "2" } });
+      expect((await mgmt("/webhooks", { id: "hook1", name: "Hook", webhookURL: rx.url })).status).toBe(200);
+      expect((await mgmt("/webhooks/hook1/triggers", { triggerIds: ["message_sent"] })).status).toBe(200);
+      const sent = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "hi" } }, { onBehalfOf: "superhero1" });
+      expect(sent.status).toBe(200);
+      const delivered = await call("GET", "/_emulator/webhooks/deliveries?status=delivered&wait=10000");
+      expect(delivered.body.deliveries[0]).toMatchObject({ kind: "webhook", webhook: "hook1", status: "delivered" });
+    } finally {
+      e.emulator.webhooks.close();
+      await rx.close();
+    }
     for (const path of ["/_emulator/webhooks/deliveries", "/_emulator/bots/deliveries", "/_emulator/notifications", "/_emulator/sessions", "/_emulator/extensions/calls"]) {
       expect((await call("GET", path)).status, path).toBe(200);
       expect((await call("DELETE", path)).status, path).toBe(200);

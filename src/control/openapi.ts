@@ -338,6 +338,13 @@ const schemas: Record<string, Json> = {
   TemplateCategory: obj({ id: str(), name: str(), label: str(), createdAt: int(), updatedAt: int() }),
 };
 
+/**
+ * Answers whose every field is listed: nothing else may appear (the test's live answers would show a new one).
+ * Calls, notifications and state documents stay open (their fields vary with what happened).
+ */
+for (const name of ["Index", "Apps", "Attempt", "Delivery", "Session", "Frame", "ExtensionCall", "Rule", "JournalEntry", "Clock", "SnapshotInfo", "Limits", "AppRateLimits", "RateLimits", "FeedItem", "PushNotification", "TemplateCategory"])
+  schemas[name].additionalProperties = false;
+
 // ---- parameters ----
 
 const q = (name: string, schema: Json, description?: string): Json => ({ name, in: "query", schema, ...(description && { description }) });
