@@ -722,7 +722,7 @@ const paths: Record<string, Record<string, Json>> = {
     put: op({
       summary: "Freezes the clock or lets it run (from `now`)",
       tags: ["clock"],
-      body: closed({ mode: oneOf(["real", "frozen"]), now: { type: ["number", "string"], description: "Unix seconds or ISO 8601" } }, ["now"]),
+      body: closed({ mode: oneOf(["real", "frozen"]), now: { type: ["number", "string", "null"], description: "Unix seconds or ISO 8601; absent or null: now" } }, ["now"]),
       bodyRequired: true,
       responses: { "200": json(ref("Clock")) },
     }),
