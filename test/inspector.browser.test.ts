@@ -142,6 +142,9 @@ describe("web inspector in Chromium", () => {
     expect(header!.height).toBe(48);
     const tops = await page.locator(".topbar > *").evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetWidth > 0).map((e) => e.getBoundingClientRect().top));
     expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(16); // one line
+    // The header links the control API's OpenAPI description, which the signed-in browser may read.
+    await page.locator('.topbar a[href="/_emulator/openapi.json"]').waitFor();
+    expect(await page.evaluate(() => fetch("/_emulator/openapi.json").then(async (r) => [r.status, (await r.json()).openapi]))).toEqual([200, "3.1.0"]);
 
     await page.click('.sidebar a[href="#/requests"]');
     const row = page.locator("tr[data-request]", { hasText: "/v3/users/nobody-here" }).first();

@@ -5,7 +5,7 @@ import { Query } from "../http/validate.js";
 import type { Journal, JournalFilter } from "./journal.js";
 
 /** `WS`: the realtime layer's socket connects, auths and closes (see realtime/realtime.ts). */
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "WS"];
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "WS"];
 const MAX_WAIT_MS = 600_000;
 /** As for a rule's match.path. */
 const MAX_GLOB = 1000;

@@ -5,7 +5,7 @@ import type { NotificationFilter } from "../notifications/outbox.js";
 
 export const CHANNELS = ["push", "email", "sms"] as const;
 export const PROVIDERS = ["fcm", "apns", "custom", "sendgrid", "twilio"] as const;
-const STATUSES = ["suppressed", "scheduled", "sent", "pending", "retrying", "delivered", "failed"] as const;
+export const NOTIFICATION_STATUSES = ["suppressed", "scheduled", "sent", "pending", "retrying", "delivered", "failed"] as const;
 
 /** The outbox filters from the query string. */
 export function notificationFilter(q: Query): NotificationFilter {
@@ -15,7 +15,7 @@ export function notificationFilter(q: Query): NotificationFilter {
     channel: q.oneOf("channel", CHANNELS),
     provider: q.oneOf("provider", PROVIDERS),
     conversationId: q.str("conversationId"),
-    status: q.oneOf("status", STATUSES),
+    status: q.oneOf("status", NOTIFICATION_STATUSES),
     event: q.str("event"),
   };
 }

@@ -23,6 +23,7 @@ import { rulesRoutes } from "./rules-routes.js";
 import { snapshotRoutes } from "./snapshot-routes.js";
 import { guardControl } from "./guard.js";
 import { requireControlToken } from "./token.js";
+import { OPENAPI } from "./openapi.js";
 
 /**
  * A whole state document (`PUT /_emulator/state`) may be large: up to this many bytes (a million messages take
@@ -31,6 +32,9 @@ import { requireControlToken } from "./token.js";
 export const STATE_BODY_LIMIT = 1024 * 1024 * 1024;
 /** A state document nests the apps' records around the data users sent (itself at most MAX_JSON_DEPTH deep). */
 const STATE_DEPTH = MAX_JSON_DEPTH + 16;
+
+/** The OpenAPI description as sent: serialized once, on the first request. */
+let openapiText: string | undefined;
 
 /** The `/_emulator` control API (design §4). Responses are plain JSON objects, but for the web inspector (HTML) and the event streams. */
 export const control = new Hono<Env>()
@@ -42,6 +46,8 @@ export const control = new Hono<Env>()
   .route("/", appsRoutes)
   .route("/", sessionRoutes)
   .route("/", extensionCallRoutes)
+  // An OpenAPI 3.1 description of every route here (control/openapi.ts), behind the same guards.
+  .get("/openapi.json", (c) => c.body((openapiText ??= JSON.stringify(OPENAPI)), 200, { "content-type": "application/json" }))
   .get("/health", (c) => {
     const { store, version, startedAtMs, persistence } = c.get("emulator");
     const health = {
@@ -135,5 +141,5 @@ control.get("/", (c) => {
         }),
     ).values(),
   ].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
-  return c.json({ version: c.get("emulator").version, docs: "docs/control-api.md", endpoints: index });
+  return c.json({ version: c.get("emulator").version, docs: "docs/control-api.md", openapi: "/_emulator/openapi.json", endpoints: index });
 });

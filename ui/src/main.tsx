@@ -193,6 +193,9 @@ function App() {
           </select>
         )}
         <span class="spacer" />
+        <a class="api-link" href="/_emulator/openapi.json" target="_blank" rel="noreferrer" title="The control API in OpenAPI 3.1">
+          API
+        </a>
         <LiveDot label="journal" status={jStatus} />
         <LiveDot label="webhooks" status={dStatus} />
         <ClockBadge />
