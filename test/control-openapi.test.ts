@@ -255,6 +255,8 @@ describe("live answers", () => {
     await call("DELETE", `/_emulator/rate-limits/${APP_ID}`);
     await call("PUT", "/_emulator/rate-limits", { enabled: false });
     await call("DELETE", "/_emulator/rate-limits");
+    await call("GET", "/_emulator/advice");
+    await call("PUT", "/_emulator/advice", { header: false, strict: false });
 
     const recorded = await call("POST", `/_emulator/apps/${APP_ID}/calls`, {
       initiator: "superhero1",

@@ -288,7 +288,19 @@ const schemas: Record<string, Json> = {
     responseBody: { description: "JSON, text, or a note of its size" },
     durationMs: num(),
     rules: arr(str(), { description: "the ids of the rules that applied" }),
+    advice: arr(ref("Advice"), { description: "what the platform would have ignored (docs/insight.md)" }),
   }),
+  Advice: obj(
+    {
+      code: oneOf(["unknown-body-field", "unknown-query-parameter", "unknown-header"]),
+      in: oneOf(["body", "query", "header"]),
+      name: str("the name as sent"),
+      suggestion: str("the nearest name the operation knows"),
+      message: str(),
+    },
+    ["suggestion"],
+  ),
+  AdviceSettings: obj({ header: bool("send advice in x-chat-emulator-advice"), strict: bool("refuse requests with advice (ERR_EMULATOR_STRICT)") }),
   Clock: obj({
     mode: oneOf(["real", "frozen"]),
     now: int(UNIX_SECONDS),
@@ -342,7 +354,7 @@ const schemas: Record<string, Json> = {
  * Answers whose every field is listed: nothing else may appear (the test's live answers would show a new one).
  * Calls, notifications and state documents stay open (their fields vary with what happened).
  */
-for (const name of ["Index", "Apps", "Attempt", "Delivery", "Session", "Frame", "ExtensionCall", "Rule", "JournalEntry", "Clock", "SnapshotInfo", "Limits", "AppRateLimits", "RateLimits", "FeedItem", "PushNotification", "TemplateCategory"])
+for (const name of ["Advice", "AdviceSettings", "Index", "Apps", "Attempt", "Delivery", "Session", "Frame", "ExtensionCall", "Rule", "JournalEntry", "Clock", "SnapshotInfo", "Limits", "AppRateLimits", "RateLimits", "FeedItem", "PushNotification", "TemplateCategory"])
   schemas[name].additionalProperties = false;
 
 // ---- parameters ----
@@ -771,6 +783,15 @@ const paths: Record<string, Record<string, Json>> = {
     }),
     delete: op({ summary: "Forgets every app's overrides and counts", tags: ["rate-limits"], responses: { "200": json(ref("RateLimits")) } }),
   },
+  "/_emulator/advice": {
+    get: op({ summary: "Request advice settings", tags: ["advice"], responses: { "200": json(ref("AdviceSettings")) } }),
+    put: op({
+      summary: "Sends advice in a response header, or refuses requests with advice (strict mode)",
+      tags: ["advice"],
+      body: closed({ header: bool(), strict: bool() }),
+      responses: { "200": json(ref("AdviceSettings")) },
+    }),
+  },
   "/_emulator/rate-limits/{appId}": {
     put: op({
       summary: "One app's limits (null: back to the default)",
@@ -808,7 +829,7 @@ export const OPENAPI = {
     version: "1",
   },
   servers: [{ url: "http://127.0.0.1:4780", description: "the default address" }],
-  tags: ["control", "inspector", "streams", "deliveries", "notifications", "realtime", "extensions", "calls", "ai-and-campaigns", "rules", "journal", "clock", "snapshots", "rate-limits"].map(
+  tags: ["control", "inspector", "streams", "deliveries", "notifications", "realtime", "extensions", "calls", "ai-and-campaigns", "rules", "journal", "clock", "snapshots", "rate-limits", "advice"].map(
     (name) => ({ name }),
   ),
   security: [{}, { controlToken: [] }],
