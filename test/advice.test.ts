@@ -66,6 +66,23 @@ describe("request advice", () => {
     expect(await adviceOf()).toEqual([["unknown-header", "header", "x-api-key", "apikey"]]);
   });
 
+  it("says where the reference documents a value as ignored: an update's owner beside onBehalfOf, toTimestamp alone", async () => {
+    const r = await e.put("/v3/groups/supergroup", { owner: "superhero2", name: "Renamed" }, { onBehalfOf: "superhero1" });
+    expect([r.status, r.body.data.owner, r.body.data.name]).toEqual([200, "superhero1", "Renamed"]);
+    expect((await lastEntry()).advice).toEqual([
+      {
+        code: "ignored-value",
+        in: "body",
+        name: "owner",
+        message: "`owner` is ignored by the platform: with onBehalfOf the owner stays; send the update without onBehalfOf to hand the group over",
+      },
+    ]);
+    await e.get("/v3/messages?toTimestamp=2000000000");
+    expect(await adviceOf()).toEqual([["ignored-value", "query", "toTimestamp", undefined]]);
+    await e.get("/v3/messages?fromTimestamp=1&toTimestamp=2000000000");
+    expect(await adviceOf()).toEqual([]);
+  });
+
   it("leaves the SDK's client plane alone", async () => {
     const token = (await e.post("/v3/users/superhero1/auth_tokens", {})).body.data.authToken;
     const r = await e.get(`http://localhost/${APP_ID}.apiclient-us/v3.0/users?per_page=2&bogus=1`, { key: null, headers: { appid: APP_ID, authtoken: token } });

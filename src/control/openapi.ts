@@ -3,6 +3,7 @@ import { CALL_MODES, CALL_STATUSES, CALL_TYPES, PARTICIPANT_STATES } from "../st
 import { METHODS } from "./journal-routes.js";
 import { CHANNELS, NOTIFICATION_STATUSES, PROVIDERS } from "./notifications.js";
 import { PLANES } from "./request.js";
+import { ADVICE_CODES } from "../http/advice.js";
 
 /**
  * `GET /_emulator/openapi.json`: an OpenAPI 3.1 description of every `/_emulator` route (the inspector's page and
@@ -292,7 +293,7 @@ const schemas: Record<string, Json> = {
   }),
   Advice: obj(
     {
-      code: oneOf(["unknown-body-field", "unknown-query-parameter", "unknown-header"]),
+      code: oneOf(ADVICE_CODES),
       in: oneOf(["body", "query", "header"]),
       name: str("the name as sent"),
       suggestion: str("the nearest name the operation knows"),

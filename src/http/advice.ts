@@ -14,7 +14,8 @@ import { editDistance } from "../util/edit-distance.js";
  * (a 2xx or 3xx answer); a refused request's reads stop at the refusal.
  */
 
-export type AdviceCode = "unknown-body-field" | "unknown-query-parameter" | "unknown-header";
+export const ADVICE_CODES = ["unknown-body-field", "unknown-query-parameter", "unknown-header", "ignored-value"] as const;
+export type AdviceCode = (typeof ADVICE_CODES)[number];
 
 export interface Advice {
   code: AdviceCode;
@@ -38,7 +39,8 @@ export const ADVICE_HEADER = "x-chat-emulator-advice";
 // Kept on the context (symbols, not c.set: a map write per request) and, for the body, beside it.
 const BODY = Symbol("adviceBody");
 const QUERY_READ = Symbol("adviceQueryRead");
-type Tracked = Ctx & { [BODY]?: object; [QUERY_READ]?: Set<string> };
+const NOTED = Symbol("adviceNoted");
+type Tracked = Ctx & { [BODY]?: object; [QUERY_READ]?: Set<string>; [NOTED]?: Advice[] };
 
 /** The body fields named so far, per request body object (nested objects are not tracked). */
 const knownFields = new WeakMap<object, Set<string>>();
@@ -60,6 +62,14 @@ export function reads(body: object, names: Record<string, unknown> | readonly st
 /** A query parameter the operation asked for. */
 export function queryRead(c: Ctx, name: string): void {
   ((c as Tracked)[QUERY_READ] ??= new Set()).add(name);
+}
+
+/**
+ * A value the operation reads but the platform ignores in this request, as the reference documents it (an update's
+ * `owner` beside `onBehalfOf`, `toTimestamp` without `fromTimestamp`): the handler says so here.
+ */
+export function ignoredValue(c: Ctx, where: "body" | "query", name: string, why: string): void {
+  ((c as Tracked)[NOTED] ??= []).push({ code: "ignored-value", in: where, name, message: `\`${name}\` is ignored by the platform: ${why}` });
 }
 
 /** The platform's own request headers, by their lowercase name, and how they are written in its docs. */
@@ -103,8 +113,8 @@ const meaning = (suggestion: string | undefined) => (suggestion ? `; did you mea
 
 /** The advice for a handled request on the REST or management plane (`headers`: Node's raw list, name then value). */
 export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[] {
-  const out: Advice[] = [];
   const tracked = c as Tracked;
+  const out: Advice[] = tracked[NOTED] ?? [];
   const body = tracked[BODY];
   if (body) {
     const known = knownFields.get(body)!;

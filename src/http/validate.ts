@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { ApiError, badRequest, keyedMap, type Details } from "./errors.js";
 import { header, type Ctx } from "./context.js";
 import { CREDENTIALS_REFUSED, holdsCredentials } from "../util/called-url.js";
-import { queryRead, reads, trackBody } from "./advice.js";
+import { ignoredValue, queryRead, reads, trackBody } from "./advice.js";
 
 /**
  * Request validation with the platform's (Laravel-style) sentences, collected per field into `details`.
@@ -385,6 +385,11 @@ export class Query {
       if (v !== undefined) [out[op], given] = [v, true];
     }
     return given ? out : undefined;
+  }
+
+  /** A parameter the platform ignores in this request (request advice: docs/insight.md). */
+  ignored(name: string, why: string): void {
+    ignoredValue(this.c, "query", name, why);
   }
 
   fail(name: string, message: string): void {

@@ -14,6 +14,7 @@ import { COUNT_OPS, listGroups } from "./list.js";
 import { addMemberLists, makeAdmin, MEMBERS, rescope, pathGroup, requireAdmin, requireAtMostPerCall, requireRoom, requireVisible } from "./membership.js";
 import { groupView } from "../../views/groups.js";
 import { allowList, requireAllowed, requireListed } from "../roles/enforce.js";
+import { ignoredValue } from "../../http/advice.js";
 
 const GUID = /^[A-Za-z0-9-]+$/;
 
@@ -205,6 +206,7 @@ export const groups = new Hono<Env>()
     requireAdmin(app, group, actor);
     // The owner can only be handed over by the app itself.
     const newOwner = !actor && typeof body.owner === "string" ? requireUser(app, body.owner) : undefined;
+    if (actor && body.owner !== undefined) ignoredValue(c, "body", "owner", "with onBehalfOf the owner stays; send the update without onBehalfOf to hand the group over");
     requirePassword(body, group);
     if (newOwner && app.groups.ban(group.guid, newOwner.uid))
       throw apiError("ERR_BANNED_GROUPMEMBER", { uid: newOwner.uid, guid: group.guid });

@@ -174,6 +174,7 @@ export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | u
   const mentionedUids = q.list("mentionedUids")?.map((u) => u.toLowerCase());
   const from = q.optInt("fromTimestamp");
   const to = from === undefined ? undefined : q.optInt("toTimestamp");
+  if (from === undefined && q.raw("toTimestamp") !== undefined) q.ignored("toTimestamp", "it applies only with fromTimestamp");
   const flags = {
     hasAttachments: q.bool("hasAttachments"),
     hasMentions: q.bool("hasMentions"),
