@@ -105,6 +105,23 @@ describe("GET /_emulator/coverage", () => {
   });
 });
 
+describe("what else counts", () => {
+  it("counts with the journal off, and a connection a rule reset under the status reset", async () => {
+    e = await emulator({ journalSize: 0 });
+    await e.post("/_emulator/rules", { match: { path: "/v3/users/superhero1" }, effect: { reset: true }, times: 1 }, { key: null });
+    await expect(e.get("/v3/users/superhero1")).rejects.toThrow();
+    expect((await e.get("/v3/users/superhero1")).status).toBe(200);
+    expect(op(await coverage(), "get-user")).toMatchObject({ calls: 2, statuses: { reset: 1, "200": 1 }, codes: {} });
+  });
+
+  it("reads of the inspector (x-emulator-inspector) are not counted; its writes are", async () => {
+    await e.get("/v3/users", { headers: { "x-emulator-inspector": "1" } });
+    await e.post("/v3/users", { uid: "from-inspector", name: "From the inspector" }, { headers: { "x-emulator-inspector": "1" } });
+    const body = await coverage();
+    expect([op(body, "list-users").calls, op(body, "create-user").calls]).toEqual([0, 1]);
+  });
+});
+
 describe("DELETE /_emulator/coverage and reset", () => {
   it("a reset keeps the counts; DELETE clears them", async () => {
     await e.get("/v3/users");

@@ -53,16 +53,24 @@ export function operationsOf(method: string, routePath: string): readonly number
   return BY_SHAPE.get((plane[1] === "client" && CLIENT_TWINS[key]) || key);
 }
 
-/** One operation's counts in one app. */
-class Count {
-  calls = 0;
-  rest = 0;
-  client = 0;
-  readonly statuses = new Map<number, number>();
-  readonly codes = new Map<string, number>();
+/**
+ * One app's counts, by operation index: calls and client-plane calls in arrays made once, when the app's first
+ * documented call arrives; the statuses and codes of an operation in maps made at its first call (an app per test
+ * file must not cost hundreds of empty maps).
+ */
+class AppCounts {
+  readonly calls = new Float64Array(OPERATIONS.length);
+  readonly client = new Float64Array(OPERATIONS.length);
+  readonly statuses: (Map<number, number> | undefined)[] = new Array(OPERATIONS.length);
+  readonly codes: (Map<string, number> | undefined)[] = new Array(OPERATIONS.length);
 }
 
 const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
+const add = <K>(into: Record<string, number>, from: Map<K, number> | undefined, name: (k: K) => string) => {
+  if (from) for (const [k, n] of from) into[name(k)] = (into[name(k)] ?? 0) + n;
+};
+/** Status 0 stands for a connection a rule reset (no answer at all). */
+const statusName = (s: number) => (s === 0 ? "reset" : String(s));
 
 export interface OperationCoverage extends Operation {
   calls: number;
@@ -91,20 +99,17 @@ export interface CoverageReport {
 }
 
 export class Coverage {
-  /** Per app, one Count per documented operation (made when the app's first documented call arrives). */
-  private readonly apps = new Map<string, Count[]>();
+  private readonly apps = new Map<string, AppCounts>();
 
   /** Counts one answered call (`status` null: the connection was reset) of `ops` on `appId`. */
   record(appId: string, ops: readonly number[], plane: Plane | null, status: number | null, code: string | undefined): void {
     let counts = this.apps.get(appId);
-    if (counts === undefined) this.apps.set(appId, (counts = OPERATIONS.map(() => new Count())));
+    if (counts === undefined) this.apps.set(appId, (counts = new AppCounts()));
     for (const i of ops) {
-      const k = counts[i];
-      k.calls++;
-      if (plane === "client") k.client++;
-      else k.rest++;
-      bump(k.statuses, status ?? 0);
-      if (code !== undefined) bump(k.codes, code);
+      counts.calls[i]++;
+      if (plane === "client") counts.client[i]++;
+      bump((counts.statuses[i] ??= new Map()), status ?? 0);
+      if (code !== undefined) bump((counts.codes[i] ??= new Map()), code);
     }
   }
 
@@ -118,17 +123,17 @@ export class Coverage {
 
   /** Every documented operation with its counts, for one app or summed over all. */
   report(appId?: string): CoverageReport {
-    const sources = appId === undefined ? [...this.apps.values()] : [this.apps.get(appId) ?? []].filter((c) => c.length > 0);
+    const one = appId === undefined ? undefined : this.apps.get(appId);
+    const sources = appId === undefined ? [...this.apps.values()] : one ? [one] : [];
     const operations = OPERATIONS.map((op, i): OperationCoverage => {
       const row: OperationCoverage = { ...op, calls: 0, plane: { rest: 0, client: 0 }, statuses: {}, codes: {} };
       for (const counts of sources) {
-        const k = counts[i];
-        row.calls += k.calls;
-        row.plane.rest += k.rest;
-        row.plane.client += k.client;
-        for (const [s, n] of k.statuses) row.statuses[s === 0 ? "reset" : s] = (row.statuses[s === 0 ? "reset" : s] ?? 0) + n;
-        for (const [c, n] of k.codes) row.codes[c] = (row.codes[c] ?? 0) + n;
+        row.calls += counts.calls[i];
+        row.plane.client += counts.client[i];
+        add(row.statuses, counts.statuses[i], statusName);
+        add(row.codes, counts.codes[i], String);
       }
+      row.plane.rest = row.calls - row.plane.client;
       return row;
     });
     const areas = new Map<string, AreaCoverage>();
