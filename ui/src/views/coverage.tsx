@@ -80,7 +80,7 @@ export function CoverageView({ dir }: { dir: Directory }) {
             documented operations called ({pct(c.covered, c.documented)}%) · {c.calls} calls. A reset keeps these counts; the SDK's
             calls on the client plane count under their REST twin.
           </p>
-          <table class="table">
+          <table class="table" style={{ maxWidth: "560px" }}>
             <Head columns={["Area", "Covered", "Documented", "%"]} right={["Covered", "Documented", "%"]} />
             <tbody>
               {c.areas.map((a) => (
@@ -97,7 +97,7 @@ export function CoverageView({ dir }: { dir: Directory }) {
           {rows.length === 0 && <Empty>{show === "covered" ? "No documented operation called yet." : "Every documented operation was called."}</Empty>}
           {rows.length > 0 && (
             <table class="table">
-              <Head columns={["Operation", "Request", "Area", "Calls", "REST / client", "Statuses", "Error codes"]} right={["Calls"]} />
+              <Head columns={["Operation", "Request", "Area", "Calls", "REST/client", "Statuses", "Error codes"]} right={["Calls"]} />
               <tbody>
                 {rows.map((o) => (
                   <tr key={o.slug} data-operation={o.slug} class={o.calls === 0 ? "dim" : undefined}>
