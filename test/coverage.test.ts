@@ -84,8 +84,11 @@ describe("GET /_emulator/coverage", () => {
     const mine = await coverage(`?app=${other.appId}`);
     expect(mine).toMatchObject({ appId: other.appId, covered: 1 });
     expect(op(mine, "list-users").calls).toBe(1);
+    expect(op(await coverage(`?appId=${other.appId}`), "list-users").calls).toBe(1); // as the journal's filter names it
     const err = expectError(await e.get("/_emulator/coverage?app=deadbeefdeadbeef", { key: null }), 404, "ERR_APP_NOT_FOUND");
     expect(err.source).toBe("emulator");
+    const typo = expectError(await e.get(`/_emulator/coverage?ap=${APP_ID}`, { key: null }), 400, "ERR_BAD_REQUEST");
+    expect(typo.details).toEqual({ ap: ["The ap parameter is unknown (coverage takes app)."] });
   });
 
   it("does not count control requests, unknown routes or calls to apps that do not exist", async () => {
