@@ -11,7 +11,8 @@ import { ApiError, apiError, withHint } from "./http/errors.js";
 import { chain, mount, renderError, settle, type Handler, type Stage } from "./http/pipeline.js";
 import { wasCachedRead } from "./http/reply.js";
 import { control } from "./control/routes.js";
-import { adviceStage, ConnectionReset, faultsStage, journalStage } from "./control/middleware.js";
+import { adviceStage, ConnectionReset, countedRoute, faultsStage, journalStage } from "./control/middleware.js";
+import { operationsOf } from "./control/coverage.js";
 import { INSPECTOR_PATH } from "./control/ui-session.js";
 import { apps } from "./resources/apps/routes.js";
 import { webhooks } from "./resources/webhooks/routes.js";
@@ -131,8 +132,13 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const CLIENT = { prefix: "/@client/", at: "/@client/:appId/:region/v3", auth: [clientAuth] };
   const CALLS = { prefix: "/@calls/", at: "/@calls/:appId/:region/v3", auth: [callsAuth] };
   const taken = new Set<string>();
+  /** A route of a documented operation gets its calls counted (control/coverage.ts); the others pay nothing. */
+  const counted = (method: string, path: string, handler: Handler) => {
+    const ops = operationsOf(method, path);
+    return ops ? countedRoute(ops, handler) : handler;
+  };
   const mountOn = (plane: { at: string }, router: Hono<Env>, auth: Stage[], serves?: (method: string, path: string) => boolean) =>
-    mount(app, plane.at, router, [...platform, ...auth], notFound, taken, serves);
+    mount(app, plane.at, router, [...platform, ...auth], notFound, taken, serves, counted);
 
   /** A browser asking for a page (an API client asks for JSON). */
   const wantsPage = (c: Ctx) => c.req.header("accept")?.includes("text/html") === true;

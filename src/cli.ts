@@ -9,6 +9,7 @@ import { runExport } from "./cli/export.js";
 import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
 import { addStateOptions, stateOptions, stateRows, type StateFlags } from "./cli/state-options.js";
 import { MAX_JOURNAL_SIZE } from "./control/journal.js";
+import { coverageFileProblem, writeCoverage } from "./control/coverage-file.js";
 import { parseLatency } from "./control/plane.js";
 import { VERSION } from "./version.js";
 
@@ -21,6 +22,12 @@ function allowedHostArg(value: string, previous: string[] = []): string[] {
     if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(name))
       throw new InvalidArgumentError(`--allowed-host must be a host name such as emulator.ci.internal, not ${JSON.stringify(name)}.`);
   return [...previous, ...names];
+}
+
+function coverageArg(value: string): string {
+  const problem = coverageFileProblem(value);
+  if (problem) throw new InvalidArgumentError(`--coverage: ${problem}`);
+  return value;
 }
 
 function latencyArg(value: string): string {
@@ -97,6 +104,7 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--strict", "refuse requests with request advice (400 ERR_EMULATOR_STRICT, the emulator's own code)").env("CHAT_EMULATOR_STRICT"))
     .addOption(new Option("--advice-header", "send each request's advice in an x-chat-emulator-advice response header").env("CHAT_EMULATOR_ADVICE_HEADER"))
     .addOption(new Option("--journal-size <n>", "requests kept in the request journal (0 = no journal)").env("CHAT_EMULATOR_JOURNAL_SIZE").default(1000).argParser(intArg("--journal-size", 0, MAX_JOURNAL_SIZE)))
+    .addOption(new Option("--coverage <file>", "at exit, write each documented operation's calls, statuses and codes to FILE (.json or .md)").env("CHAT_EMULATOR_COVERAGE").argParser(coverageArg))
     .addOption(new Option("--control-token <token>", "require header x-emulator-token on control calls (all but GET /_emulator/health)").env("CHAT_EMULATOR_CONTROL_TOKEN"))
     .addOption(new Option("--allowed-host <name>", "also answer the control API and inspector under this host name (repeatable)").env("CHAT_EMULATOR_ALLOWED_HOSTS").argParser(allowedHostArg))
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
@@ -143,6 +151,7 @@ export async function main(argv = process.argv): Promise<void> {
     strict?: boolean;
     adviceHeader?: boolean;
     journalSize: number;
+    coverage?: string;
     controlToken?: string;
     allowedHost?: string[];
     quiet?: boolean;
@@ -183,21 +192,36 @@ export async function main(argv = process.argv): Promise<void> {
   }
   // Under exec the state's fate is the run's own business: a line about memory being gone would be noise in CI.
   const stopped = o.quiet || (exec.command && !o.data && !o.exportOnExit) ? undefined : stoppedLine(o.data, o.exportOnExit);
+  // The run's coverage, written before the emulator stops; a file that cannot be written fails the exit.
+  const coverageOut = o.coverage;
+  const writeRunCoverage = coverageOut
+    ? () =>
+        writeCoverage(coverageOut, emulator.coverage.report()).catch((e: Error) => {
+          throw new Error(`could not write the coverage to ${coverageOut}: ${e.message}`);
+        })
+    : undefined;
   // The signal handlers come before the banner: whoever waits for the banner may signal at once.
   if (!exec.command) {
     let stopping = false;
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      emulator.close().then(
-        () => {
-          if (stopped) out.write(stopped + "\n");
-          process.exit(0);
-        },
-        (e: unknown) => {
-          process.stderr.write(`chat-emulator: error while stopping: ${String(e)}\n`);
-          process.exit(1);
-        },
+      // The coverage first (a failure to write it still stops the emulator, and the exit code says so).
+      const written = Promise.resolve(writeRunCoverage?.()).then(
+        () => true,
+        (e: Error) => (process.stderr.write(`chat-emulator: ${e.message}\n`), false),
+      );
+      written.then((ok) =>
+        emulator.close().then(
+          () => {
+            if (stopped) out.write(stopped + "\n");
+            process.exit(ok ? 0 : 1);
+          },
+          (e: unknown) => {
+            process.stderr.write(`chat-emulator: error while stopping: ${String(e)}\n`);
+            process.exit(1);
+          },
+        ),
       );
     };
     process.on("SIGINT", stop);
@@ -210,6 +234,6 @@ export async function main(argv = process.argv): Promise<void> {
     }
   }
   if (!o.quiet) out.write(o.logFormat === "json" ? jsonBanner(emulator, o.data) : banner(emulator, o.data, Boolean(o.controlToken), stateRows(o)));
-  if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"), stopped);
+  if (exec.command) return runExec(emulator, exec.command, (line) => process.stderr.write(line + "\n"), stopped, writeRunCoverage);
 }
 

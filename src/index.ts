@@ -3,6 +3,7 @@ import type { Emulator } from "./emulator.js";
 import { ApiError } from "./http/errors.js";
 import { detailsLine } from "./control/input.js";
 import type { JournalEntry, JournalFilter } from "./control/journal.js";
+import type { CoverageReport } from "./control/coverage.js";
 import { ControlPlane, type ControlOptions } from "./control/plane.js";
 import type { RateLimits } from "./control/rate-limit.js";
 import type { RuleInput, RuleView } from "./control/rules.js";
@@ -36,6 +37,7 @@ export { emulatorEnv } from "./env.js";
 export type { LogFormat } from "./log.js";
 export type { StateData, AppData, Region } from "./store/types.js";
 export type { JournalEntry, JournalFilter } from "./control/journal.js";
+export type { CoverageReport, OperationCoverage, AreaCoverage } from "./control/coverage.js";
 export type { Notification, NotificationFilter } from "./notifications/outbox.js";
 export type { RuleInput, RuleView, RuleMatch, RuleEffect } from "./control/rules.js";
 export type { SnapshotInfo } from "./control/snapshots.js";
@@ -121,6 +123,14 @@ export interface RunningEmulator {
   snapshot(name: string): SnapshotInfo;
   /** Puts the store back to a snapshot; throws when there is none of that name. */
   restore(name: string): SnapshotInfo;
+  /** Calls per documented operation, as `/_emulator/coverage`: `report(appId?)`, `clear()`. */
+  coverage: CoverageApi;
+}
+
+export interface CoverageApi {
+  /** Every documented operation with its calls, statuses and codes, for one app or all of them. */
+  report(appId?: string): CoverageReport;
+  clear(): void;
 }
 
 export interface RulesApi {
@@ -245,6 +255,7 @@ function controlApi(control: ControlPlane) {
   return {
     rules: rulesApi,
     journal: journalApi,
+    coverage: { report: (appId?: string) => control.coverage.report(appId), clear: () => control.coverage.clear() } satisfies CoverageApi,
     rateLimits: control.rateLimits,
     snapshot: (name: string) => snapshots.take(name),
     restore(name: string): SnapshotInfo {

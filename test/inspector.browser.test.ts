@@ -152,4 +152,17 @@ describe("web inspector in Chromium", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(problems).toEqual([]);
   });
+  it("coverage: the areas, the operations called with their statuses and codes, and those not called", async () => {
+    await page.goto(`${emulator.url}/_emulator/ui#/coverage`);
+    const area = page.locator("tr", { hasText: "Messages" }).first();
+    await area.waitFor();
+    // The sends above: one answered 200, one failed by the rule; the inspector's own reads are not counted.
+    const send = page.locator('tr[data-operation="send-message"]');
+    await send.getByText("ERR_OPERATION_FAILED ×1").waitFor();
+    await send.getByText("503 ×1").waitFor();
+    await page.selectOption('select[aria-label="Show"]', "missing");
+    await page.locator('tr[data-operation="delete-apikey"]').waitFor();
+    expect(await page.locator('tr[data-operation="send-message"]').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
 });

@@ -1,18 +1,21 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "./tmp.helpers.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const VITEST = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import.meta.url));
 
 /** Runs Vitest on a config of examples/vitest as a user would (`vitest run --config ...`), outside this run. */
-async function runExample(config: string) {
+async function runExample(config: string, extraEnv: Record<string, string> = {}) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST")));
   try {
     const { stdout } = await promisify(execFile)(process.execPath, [VITEST, "run", "--config", `examples/vitest/${config}`], {
       cwd: ROOT,
-      env: { ...env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      env: { ...env, NO_COLOR: "1", FORCE_COLOR: "0", ...extraEnv },
     });
     return { code: 0, stdout };
   } catch (e) {
@@ -23,11 +26,19 @@ async function runExample(config: string) {
 
 describe("chat-emulator/vitest (examples/vitest)", () => {
   it("starts one emulator for the run, hands its addresses to the tests, and resets it before each file; or gives each parallel file an app", async () => {
-    const [serial, parallel] = await Promise.all([runExample("vitest.config.ts"), runExample("vitest.parallel.config.ts")]);
+    // The parallel example also writes the run's coverage (its `coverage` option), summed over the files' apps.
+    const coverage = join(tempDir("vitest-coverage"), "coverage.json");
+    const [serial, parallel] = await Promise.all([
+      runExample("vitest.config.ts"),
+      runExample("vitest.parallel.config.ts", { CHAT_API_COVERAGE: coverage, GITHUB_STEP_SUMMARY: "" }),
+    ]);
     for (const run of [serial, parallel]) {
       expect(run.stdout).toMatch(/Test Files\s+2 passed \(2\)/);
       expect(run.stdout).toMatch(/Tests\s+4 passed \(4\)/);
       expect(run.code).toBe(0);
     }
+    const report = JSON.parse(readFileSync(coverage, "utf8"));
+    expect(report).toMatchObject({ appId: null, documented: 172 });
+    expect(report.covered).toBeGreaterThan(0);
   });
 });

@@ -68,8 +68,21 @@ function extraCaCerts(certPath: string): { path: string; dispose(): void } {
   return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function runExec(emulator: RunningEmulator, command: string[], warn: (line: string) => void, stopped?: string): Promise<never> {
+/** `beforeStop`: what the run leaves behind (the --coverage file), once the command has ended. */
+export async function runExec(
+  emulator: RunningEmulator,
+  command: string[],
+  warn: (line: string) => void,
+  stopped?: string,
+  beforeStop?: () => Promise<void>,
+): Promise<never> {
   const finish = async (status: number): Promise<never> => {
+    try {
+      await beforeStop?.();
+    } catch (e) {
+      warn(`chat-emulator: ${(e as Error).message}`);
+      if (status === 0) status = 1;
+    }
     try {
       await emulator.close();
       if (stopped) warn(stopped);

@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { header, type Ctx } from "../http/context.js";
-import { renderError, settle, type Handler, type Out, type Stage } from "../http/pipeline.js";
+import { ERROR_CODE, renderError, settle, type Handler, type Out, type Stage } from "../http/pipeline.js";
 import { ADVICE_HEADER, ADVISED, adviceFor, adviceHeaderValue, NO_ADVICE, strictRefusal, type Advice } from "../http/advice.js";
 import { ApiError, ERRORS } from "../http/errors.js";
 import { bodyTextRead, readText } from "../http/validate.js";
@@ -34,7 +34,7 @@ const isInspectorRead = (c: Ctx) => c.req.method === "GET" && header(c, INSPECTO
 const API_REQUEST = Symbol("apiRequest");
 
 /** The request's plane, app and API path, read once per request (kept on the context, not in `c.set`). */
-function apiRequest(c: Ctx): ApiRequest {
+export function apiRequest(c: Ctx): ApiRequest {
   const holder = c as Ctx & { [API_REQUEST]?: ApiRequest };
   return (holder[API_REQUEST] ??= describeRequest(c.req.path, c.req.method, c.get("emulator").store, c.req.url));
 }
@@ -208,4 +208,27 @@ function proceed(c: Ctx, next: Handler, failure: Rule | undefined): Out {
       throw tooManyRequests({ "Retry-After": String(verdict.retryAfter), "X-Rate-Limit-Reset": String(verdict.resetAt) });
   }
   return next(c);
+}
+
+/**
+ * Wraps the handler of a route that serves documented operations `ops` (matched once, at mount: see
+ * control/coverage.ts) so that each answer is counted: its app, plane, status and error code. Outside the other
+ * stages, so that it sees the answer in its envelope (and the code renderError kept). The two callbacks are made
+ * once per route, none per request.
+ */
+export function countedRoute(ops: readonly number[], handler: Handler): Handler {
+  const count = (c: Ctx, status: number | null) => {
+    if (isInspectorRead(c)) return;
+    const request = apiRequest(c);
+    const { store, control } = c.get("emulator");
+    // Calls to apps that do not exist are not counted: a stray app id must not make counters of its own.
+    if (request.appId === null || !store.apps.has(request.appId)) return;
+    control.coverage.record(request.appId, ops, request.plane, status, (c as Ctx & { [ERROR_CODE]?: string })[ERROR_CODE]);
+  };
+  const done = (c: Ctx, res: Response) => (count(c, res.status), res);
+  const failed = (c: Ctx, e: unknown): never => {
+    count(c, null);
+    throw e;
+  };
+  return (c) => settle(c, handler, done, failed);
 }

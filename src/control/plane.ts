@@ -3,6 +3,7 @@ import type { Store } from "../store/store.js";
 import { seededRandom } from "../util/random.js";
 import { hostName } from "./guard.js";
 import { DEFAULT_JOURNAL_SIZE, Journal } from "./journal.js";
+import { Coverage } from "./coverage.js";
 import { RateLimits, type Limits } from "./rate-limit.js";
 import { Rules } from "./rules.js";
 import { Snapshots } from "./snapshots.js";
@@ -51,6 +52,8 @@ export function parseLatency(value: number | [number, number] | string): { laten
 export class ControlPlane {
   readonly rules: Rules;
   readonly journal: Journal;
+  /** Calls per documented operation (GET /_emulator/coverage); kept across resets. */
+  readonly coverage = new Coverage();
   readonly rateLimits: RateLimits;
   readonly snapshots: Snapshots;
   readonly token: string | undefined;

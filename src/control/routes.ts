@@ -17,6 +17,7 @@ import { controlAiAndCampaigns } from "./campaigns.js";
 import { sessionRoutes } from "./sessions.js";
 import { clockRoutes } from "./clock-routes.js";
 import { journalRoutes } from "./journal-routes.js";
+import { coverageRoutes } from "./coverage-routes.js";
 import { rateLimitRoutes } from "./rate-limit-routes.js";
 import { adviceRoutes } from "./advice-routes.js";
 import { rulesRoutes } from "./rules-routes.js";
@@ -117,6 +118,7 @@ export const control = new Hono<Env>()
   })
   .route("/rules", rulesRoutes)
   .route("/requests", journalRoutes)
+  .route("/coverage", coverageRoutes)
   .route("/clock", clockRoutes)
   .route("/snapshots", snapshotRoutes)
   .route("/rate-limits", rateLimitRoutes)

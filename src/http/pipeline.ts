@@ -52,7 +52,8 @@ function joined(handlers: RouteHandler[], notFound: Handler): Handler {
  * Mounts `router`'s routes under `prefix` on `app`, each as one handler running `stages` and then the route.
  * `taken` holds the method and path of every route mounted so far: an earlier mount answers first on the same
  * method and path (as Hono would run the first registered handler), so a later duplicate is left out.
- * `serves` may narrow what the plane answers: the others run the stages and answer `notFound`.
+ * `serves` may narrow what the plane answers: the others run the stages and answer `notFound`. `around` may wrap a
+ * served route's whole handler, knowing its method and path (coverage counts by route, matched here once).
  */
 export function mount(
   app: Hono<Env>,
@@ -62,6 +63,7 @@ export function mount(
   notFound: Handler,
   taken: Set<string>,
   serves: (method: string, path: string) => boolean = () => true,
+  around: (method: string, path: string, handler: Handler) => Handler = (_m, _p, handler) => handler,
 ): void {
   const routes = new Map<string, { method: string; path: string; handlers: RouteHandler[] }>();
   for (const r of router.routes) {
@@ -73,13 +75,18 @@ export function mount(
   }
   for (const [key, { method, path, handlers }] of routes) {
     taken.add(key);
-    const handler = serves(method, path.slice(prefix.length)) ? joined(handlers, notFound) : notFound;
-    app.on(method, path, chain(stages, handler));
+    const served = serves(method, path.slice(prefix.length));
+    const handler = chain(stages, served ? joined(handlers, notFound) : notFound);
+    app.on(method, path, served ? around(method, path, handler) : handler);
   }
 }
 
+/** The code of the error a request was answered with, kept on the context for coverage (control/coverage.ts). */
+export const ERROR_CODE = Symbol("errorCode");
+
 /** Renders an ApiError in the platform's envelope (source "emulator" on the control plane). */
 export function renderError(c: Ctx, err: ApiError): Response {
+  (c as Ctx & { [ERROR_CODE]?: string })[ERROR_CODE] = err.code;
   const res = (c.env as { outgoing?: { [ANSWERED_ERROR]?: AnsweredError } } | undefined)?.outgoing;
   if (res) res[ANSWERED_ERROR] = { code: err.code, hint: err.hint };
   if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { coverageFileProblem, writeCoverage } from "../control/coverage-file.js";
 import { emulatorEnv } from "../env.js";
 import { startEmulator, type EmulatorOptions } from "../index.js";
 
@@ -27,6 +28,12 @@ export interface VitestEmulatorOptions extends EmulatorOptions {
    * - "none": nothing.
    */
   perFile?: PerFile;
+  /**
+   * A file to write the run's coverage to at the end (as `chat-emulator exec --coverage`): each documented
+   * operation's calls, statuses and error codes, as JSON (.json) or Markdown (.md); with GITHUB_STEP_SUMMARY set,
+   * the Markdown is appended there too.
+   */
+  coverage?: string;
 }
 
 export interface ChatEmulatorContext {
@@ -45,7 +52,9 @@ declare module "vitest" {
 
 export function chatEmulator(options: VitestEmulatorOptions = {}) {
   return async function setup(project: TestProject): Promise<() => Promise<void>> {
-    const { perFile = "reset", ...emulatorOptions } = options;
+    const { perFile = "reset", coverage, ...emulatorOptions } = options;
+    const problem = coverage === undefined ? undefined : coverageFileProblem(coverage);
+    if (problem) throw new Error(`chat-emulator/vitest: ${problem}`);
     const emulator = await startEmulator({ quiet: true, ...emulatorOptions });
     const env = emulatorEnv(emulator);
     // Workers read NODE_EXTRA_CA_CERTS when they start, after this: with `https`, they trust the certificate.
@@ -58,7 +67,11 @@ export function chatEmulator(options: VitestEmulatorOptions = {}) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
-      await emulator.close();
+      try {
+        if (coverage !== undefined) await writeCoverage(coverage, emulator.coverage.report());
+      } finally {
+        await emulator.close();
+      }
     };
   };
 }

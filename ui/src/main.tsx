@@ -20,6 +20,7 @@ import { RealtimeView } from "./views/realtime";
 import { NotificationsView } from "./views/notifications";
 import { RulesView } from "./views/rules";
 import { ControlView } from "./views/control";
+import { CoverageView } from "./views/coverage";
 import "./styles.css";
 
 const APP_NAV: [string, string][] = [
@@ -35,6 +36,7 @@ const APP_NAV: [string, string][] = [
 
 const EMULATOR_NAV: [string, string][] = [
   ["requests", "Requests"],
+  ["coverage", "Coverage"],
   ["realtime", "Realtime"],
   ["deliveries", "Webhook deliveries"],
   ["notifications", "Notifications"],
@@ -133,6 +135,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
       return <RulesView dir={dir} app={app} />;
     case "control":
       return <ControlView dir={dir} app={app} />;
+    case "coverage":
+      return <CoverageView dir={dir} />;
     default:
       return <AppsView dir={dir} />;
   }

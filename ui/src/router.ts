@@ -8,7 +8,7 @@ export interface Route {
 }
 
 export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions", "moderation"] as const;
-export const GLOBAL_SECTIONS = ["requests", "realtime", "deliveries", "notifications", "rules", "control"] as const;
+export const GLOBAL_SECTIONS = ["requests", "coverage", "realtime", "deliveries", "notifications", "rules", "control"] as const;
 
 /** A malformed escape (`%E0%A4%A`) is kept as typed rather than leave the page blank. */
 function decode(part: string): string {
