@@ -255,6 +255,9 @@ describe("live answers", () => {
     await call("DELETE", `/_emulator/rate-limits/${APP_ID}`);
     await call("PUT", "/_emulator/rate-limits", { enabled: false });
     await call("DELETE", "/_emulator/rate-limits");
+    await call("GET", "/_emulator/coverage");
+    await call("GET", `/_emulator/coverage?app=${APP_ID}`);
+    await call("DELETE", "/_emulator/coverage");
     await call("GET", "/_emulator/advice");
     await call("PUT", "/_emulator/advice", { header: false, strict: false });
 

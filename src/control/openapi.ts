@@ -301,6 +301,25 @@ const schemas: Record<string, Json> = {
     },
     ["suggestion"],
   ),
+  Coverage: obj({
+    appId: nullable(str("the app reported on; null for all apps together")),
+    documented: int(),
+    covered: int(),
+    calls: int(),
+    areas: arr(obj({ area: str(), documented: int(), covered: int() })),
+    operations: arr(
+      obj({
+        slug: str("the platform's operation slug"),
+        method: str(),
+        path: str(),
+        area: str(),
+        calls: int(),
+        plane: obj({ rest: int(), client: int("calls the SDK made on the client plane") }),
+        statuses: { type: "object", additionalProperties: int(), description: "answers by HTTP status (\"reset\": a connection a rule closed)" },
+        codes: { type: "object", additionalProperties: int(), description: "error codes answered" },
+      }),
+    ),
+  }),
   AdviceSettings: obj({ header: bool("send advice in x-chat-emulator-advice"), strict: bool("refuse requests with advice (ERR_EMULATOR_STRICT)") }),
   Clock: obj({
     mode: oneOf(["real", "frozen"]),
@@ -355,7 +374,7 @@ const schemas: Record<string, Json> = {
  * Answers whose every field is listed: nothing else may appear (the test's live answers would show a new one).
  * Calls, notifications and state documents stay open (their fields vary with what happened).
  */
-for (const name of ["Advice", "AdviceSettings", "Index", "Apps", "Attempt", "Delivery", "Session", "Frame", "ExtensionCall", "Rule", "JournalEntry", "Clock", "SnapshotInfo", "Limits", "AppRateLimits", "RateLimits", "FeedItem", "PushNotification", "TemplateCategory"])
+for (const name of ["Advice", "AdviceSettings", "Coverage", "Index", "Apps", "Attempt", "Delivery", "Session", "Frame", "ExtensionCall", "Rule", "JournalEntry", "Clock", "SnapshotInfo", "Limits", "AppRateLimits", "RateLimits", "FeedItem", "PushNotification", "TemplateCategory"])
   schemas[name].additionalProperties = false;
 
 // ---- parameters ----
@@ -784,6 +803,15 @@ const paths: Record<string, Record<string, Json>> = {
     }),
     delete: op({ summary: "Forgets every app's overrides and counts", tags: ["rate-limits"], responses: { "200": json(ref("RateLimits")) } }),
   },
+  "/_emulator/coverage": {
+    get: op({
+      summary: "The documented operations a run called, with their statuses and error codes (docs/insight.md#coverage)",
+      tags: ["coverage"],
+      parameters: [q("app", str(), "one app's (also `appId`)"), q("appId", str())],
+      responses: { "200": json(ref("Coverage")), "400": err("ERR_BAD_REQUEST: an unknown parameter"), "404": NO_APP },
+    }),
+    delete: op({ summary: "Clears the counts (a reset leaves them)", tags: ["coverage"], responses: { "200": cleared } }),
+  },
   "/_emulator/advice": {
     get: op({ summary: "Request advice settings", tags: ["advice"], responses: { "200": json(ref("AdviceSettings")) } }),
     put: op({
@@ -830,7 +858,7 @@ export const OPENAPI = {
     version: "1",
   },
   servers: [{ url: "http://127.0.0.1:4780", description: "the default address" }],
-  tags: ["control", "inspector", "streams", "deliveries", "notifications", "realtime", "extensions", "calls", "ai-and-campaigns", "rules", "journal", "clock", "snapshots", "rate-limits", "advice"].map(
+  tags: ["control", "inspector", "streams", "deliveries", "notifications", "realtime", "extensions", "calls", "ai-and-campaigns", "rules", "journal", "clock", "snapshots", "rate-limits", "advice", "coverage"].map(
     (name) => ({ name }),
   ),
   security: [{}, { controlToken: [] }],
