@@ -42,22 +42,28 @@ const QUERY_READ = Symbol("adviceQueryRead");
 const NOTED = Symbol("adviceNoted");
 type Tracked = Ctx & { [BODY]?: object; [QUERY_READ]?: Set<string>; [NOTED]?: Advice[] };
 
-/** The body fields named so far, per request body object (nested objects are not tracked). */
-const knownFields = new WeakMap<object, Set<string>>();
+/**
+ * What named a request body's fields: the schemas and name lists, kept on the body object itself under a symbol
+ * (JSON, Object.keys, spreads and the state files never see it; nested objects carry none). A push per schema is all a
+ * request pays: the names are compared once, when the advice is asked for.
+ */
+const NAMED = Symbol("adviceNamed");
+type Names = Record<string, unknown> | readonly string[];
+type TrackedBody = { [NAMED]?: Names[] };
 
 /** The request's parsed body: its fields count as known once a schema names them (`validate`) or `reads` does. */
 export function trackBody(c: Ctx, body: object): void {
   (c as Tracked)[BODY] = body;
-  knownFields.set(body, new Set());
+  // Not enumerable: a spread or Object.assign of the body copies nothing of it.
+  Object.defineProperty(body, NAMED, { value: [] });
 }
 
 /** The fields of `body` a schema names (or a handler reads directly) are known. */
-export function reads(body: object, names: Record<string, unknown> | readonly string[]): void {
-  const known = knownFields.get(body);
-  if (!known) return;
-  if (Array.isArray(names)) for (const name of names) known.add(name);
-  else for (const name in names) known.add(name);
+export function reads(body: object, names: Names): void {
+  (body as TrackedBody)[NAMED]?.push(names);
 }
+
+const named = (list: Names[], name: string) => list.some((names) => (Array.isArray(names) ? names.includes(name) : Object.hasOwn(names, name)));
 
 /** A query parameter the operation asked for. */
 export function queryRead(c: Ctx, name: string): void {
@@ -117,10 +123,10 @@ export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[
   const out: Advice[] = tracked[NOTED] ?? [];
   const body = tracked[BODY];
   if (body) {
-    const known = knownFields.get(body)!;
+    const list = (body as TrackedBody)[NAMED]!;
     for (const name of Object.keys(body))
-      if (!known.has(name)) {
-        const suggestion = nearest(name, known);
+      if (!named(list, name)) {
+        const suggestion = nearest(name, list.flatMap((names) => (Array.isArray(names) ? names : Object.keys(names))));
         out.push({ code: "unknown-body-field", in: "body", name, ...(suggestion && { suggestion }), message: `unknown body field \`${name}\` (${ignored}${meaning(suggestion)})` });
       }
   }
