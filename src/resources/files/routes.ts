@@ -9,7 +9,7 @@ import { readBody, validate, type Body } from "../../http/validate.js";
 import { clientApiBase } from "../../client/settings.js";
 import { extensionOf, FILE_COUNT_MAX, FILE_SIZE_MAX, FileStoreFull, FileTooLarge, UPLOAD_TTL_SECONDS, type StoredFile } from "../../store/files.js";
 import type { JsonObject } from "../../store/types.js";
-import { conversationFor, MESSAGE_BODY_LIMIT, MESSAGE_TYPES } from "../messages/send.js";
+import { conversationFor, MESSAGE_DATA, MESSAGE_TYPES, readMessageBody } from "../messages/send.js";
 
 /**
  * Attachments on the client plane: the UI kit's `files/upload-url` and the upload to the URL it answers, the
@@ -60,7 +60,7 @@ const FIELDS_ROOM = 1024 * 1024;
  * `data.attachments` (the first one's URL in `data.url`); a send that is then refused removes them again.
  */
 export async function withSendBody<T>(c: Ctx, fn: (body: Body) => Promise<T> | T): Promise<T> {
-  if (c.get("authToken") === undefined || !isMultipart(c)) return fn(await readBody(c, MESSAGE_BODY_LIMIT));
+  if (c.get("authToken") === undefined || !isMultipart(c)) return fn(await readMessageBody(c));
   const files = c.get("emulator").files;
   const form = await readMultipart(
     c,
@@ -85,6 +85,7 @@ export async function withSendBody<T>(c: Ctx, fn: (body: Body) => Promise<T> | T
       Object.assign(data, { attachments, url: attachments[0].url });
     }
     body.data = data;
+    validate(body, { data: MESSAGE_DATA });
     // The journal shows what the send carried (the files by their URLs), not the bytes.
     (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(JSON.stringify(body));
     return await fn(body);

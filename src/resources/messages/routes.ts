@@ -14,7 +14,7 @@ import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/
 import { canSee, pathMessage, visibleTo } from "../../views/access.js";
 import { cursorMeta, readMessageQuery, sourceOf, unreadCount, unreadCounts, walk, walkPage, type Cursor, type Source } from "./list.js";
 import { pagination } from "../../http/pagination.js";
-import { checkText, conversationFor, MESSAGE_BODY_LIMIT, MESSAGE_DATA, readContent, store, type Content } from "./send.js";
+import { checkText, conversationFor, readContent, readMessageBody, store, type Content } from "./send.js";
 import { messageText, messageView, SYSTEM_UID, type EntityMemo } from "../../views/messages.js";
 import { commitDelete, commitEdit } from "./changes.js";
 import { withSendBody } from "../files/routes.js";
@@ -213,8 +213,8 @@ export const messages = new Hono<Env>()
     const actor = onBehalfOf(c, "optional");
     const app = c.get("app");
     const m = pathMessage(app, c.req.param("id"), actor);
-    const body = await readBody(c, MESSAGE_BODY_LIMIT);
-    validate(body, { data: MESSAGE_DATA, tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } } });
+    const body = await readMessageBody(c);
+    validate(body, { data: { type: "object" }, tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } } });
     requireAuthor(app, m, actor, "edit");
     const data = (body.data as JsonObject | undefined) ?? {};
     checkText(data.text, false);

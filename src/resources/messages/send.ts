@@ -1,6 +1,7 @@
 import { apiError } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
-import { validate, type Body } from "../../http/validate.js";
+import { readBody, validate, type Body } from "../../http/validate.js";
+import { header, type Ctx } from "../../http/context.js";
 import { applyExtensions } from "../../extensions/effects.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
@@ -22,6 +23,20 @@ export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as cons
  */
 export const MESSAGE_BODY_LIMIT = 64 * 1024;
 export const MESSAGE_DATA = { type: "object", maxKb: 10 } as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The JSON body of a send, thread reply or edit. Its `data` is measured only when the body may be larger than the
+ * `data` limit (a declared length over it, or none): a smaller body cannot hold a larger `data`.
+ */
+export async function readMessageBody(c: Ctx): Promise<Body> {
+  const body = await readBody(c, MESSAGE_BODY_LIMIT);
+  const declared = header(c, "content-length");
+  // A `data` that is no object gets the send's own code (readContent), not a size check's.
+  if ((declared === undefined || Number(declared) > MESSAGE_DATA.maxKb * 1024) && isObject(body.data)) validate(body, { data: MESSAGE_DATA });
+  return body;
+}
 const MENTION = /<@uid:([A-Za-z0-9-]+)>/g;
 
 /** What a sender wants to say, checked: everything of a message but who it goes to. */
@@ -34,7 +49,6 @@ export interface Content {
   quotedMessageId?: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The body of a send (or thread send), checked in the platform's order with its specific codes. */
 export function readContent(body: Body): Content {
@@ -48,7 +62,6 @@ export function readContent(body: Body): Content {
   if (category !== "message" && category !== "custom" && category !== "interactive")
     throw apiError("ERR_INVALID_MESSAGE_CATEGORY", { category: String(category) });
   if (body.data !== undefined && !isObject(body.data)) throw apiError("ERR_INVALID_MESSAGE_DATA");
-  validate(body, { data: MESSAGE_DATA });
   // `entities` is the platform's to fill in (a rest copy keeps the object fast, where `delete` would not).
   const { entities: _ignored, ...data } = (body.data as JsonObject | undefined) ?? {};
   let type: string;
