@@ -333,10 +333,7 @@ export class AppState {
   dropUserContent(uid: string): void {
     for (const conversationId of [...this.conversations.directOf(uid)]) this.dropConversation(conversationId);
     for (const guid of this.groups.groupsOf(uid).keys())
-      for (const m of this.messages.conversation(groupConversationId(guid)).filter((x) => x.sender === uid)) {
-        for (const reply of [...this.messages.thread(m.id)]) this.removeMessage(reply);
-        this.removeMessage(m);
-      }
+      for (const m of this.messages.conversation(groupConversationId(guid)).filter((x) => x.sender === uid)) this.removeWithThread(m);
   }
 
   /** Soft delete: the uid stays taken, the user leaves every list and lookup. */
@@ -424,6 +421,12 @@ export class AppState {
   }
 
   /** Permanent delete, with the message's reactions. */
+  /** A message deleted for good, with the replies of its thread. */
+  removeWithThread(m: MessageRecord): void {
+    for (const reply of [...this.messages.thread(m.id)]) this.removeMessage(reply);
+    this.removeMessage(m);
+  }
+
   removeMessage(m: MessageRecord): void {
     this.messages.remove(m);
     this.dropMarks(m.id);

@@ -245,10 +245,7 @@ export const messages = new Hono<Env>()
     // A soft-deleted message can still be deleted for good.
     if (!(permanent && m.deletedAt !== undefined)) requireAuthor(app, m, actor, "delete");
     const action = commitDelete(app, c.get("emulator").clock.now(), m, actor);
-    if (permanent) {
-      for (const reply of [...app.messages.thread(m.id)]) app.removeMessage(reply);
-      app.removeMessage(m);
-    }
+    if (permanent) app.removeWithThread(m);
     return ok(c, messageView(app, action, actor));
   })
 
