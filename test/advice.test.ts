@@ -43,6 +43,11 @@ describe("request advice", () => {
     expect(await adviceOf()).toEqual([]);
     await e.post("/v3/messages", { receiver: "supergroup", receiverType: "group", category: "custom", type: "poll", data: { customData: { q: 1 } }, muid: "m1", tags: ["a"] }, { onBehalfOf: "superhero1" });
     expect(await adviceOf()).toEqual([]);
+    // Roles validate a copy of the body: the fields it names still count as read.
+    await e.post("/v3/roles", { role: "vip", name: "VIP", description: "d", metadata: {}, settings: { listUsers: "all" } });
+    expect(await adviceOf()).toEqual([]);
+    await e.post("/v3/roles", { role: "vip2", name: "VIP", descripton: "d" });
+    expect(await adviceOf()).toEqual([["unknown-body-field", "body", "descripton", "description"]]);
     await e.post("/v3/users/superhero1/auth_tokens", { forced: true });
     expect(await adviceOf()).toEqual([["unknown-body-field", "body", "forced", "force"]]);
     await e.mgmt("POST", `/apps/${APP_ID}/settings`, { setting: {} });
