@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { ApiError, badRequest, keyedMap, type Details } from "./errors.js";
 import { header, type Ctx } from "./context.js";
 import { CREDENTIALS_REFUSED, holdsCredentials } from "../util/called-url.js";
-import { ignoredValue, queryRead, reads, trackBody } from "./advice.js";
+import { ignoredValue, queryValues, reads, trackBody } from "./advice.js";
 
 /**
  * Request validation with the platform's (Laravel-style) sentences, collected per field into `details`.
@@ -289,11 +289,6 @@ export class Query {
   private readonly perPageAlias: boolean;
   /** No query string at all (the common list request): every parameter is absent, without scanning the URL per name. */
   private readonly none: boolean;
-  /**
-   * Every parameter's values, parsed once by Hono's own parser on the first read (a list reads twenty-odd names,
-   * and `c.req.query(name)` scans the URL for each: 8% of a page of users). First value as `c.req.query` reads it.
-   */
-  private params: Record<string, string[]> | undefined;
   constructor(private readonly c: Ctx) {
     this.perPageAlias = c.get("actor") !== undefined;
     this.none = !c.req.url.includes("?");
@@ -301,8 +296,7 @@ export class Query {
 
   private values(name: string): string[] | undefined {
     if (this.none) return undefined;
-    queryRead(this.c, name);
-    return (this.params ??= this.c.req.queries())[name];
+    return queryValues(this.c, name);
   }
 
   raw(name: string): string | undefined {
