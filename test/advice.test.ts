@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startEmulator, type RunningEmulator } from "../src/index.js";
-import { APP_ID, emulator, expectError, MGMT, REST_KEY, type TestEmulator } from "./helpers.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { APP_ID, emulator, expectError, type TestEmulator } from "./helpers.js";
 
 /** Request advice (docs/insight.md): what the platform would silently ignore, beside an unchanged answer. */
 
@@ -115,33 +114,19 @@ describe("request advice", () => {
     expect((await e.get("/v3/users?perpage=2")).status).toBe(200);
   });
 
+  it("takes strict and adviceHeader as emulator options (--strict, --advice-header)", async () => {
+    const strict = await emulator({ strict: true });
+    const refused = await strict.mgmt("GET", "/apps?perpage=1");
+    expect([refused.status, refused.body.error.code]).toEqual([400, "ERR_EMULATOR_STRICT"]);
+    const header = await emulator({ adviceHeader: true });
+    expect((await header.get("/v3/users?perpage=1")).headers.get("x-chat-emulator-advice")).toBe("unknown-query-parameter perpage");
+  });
+
   it("refuses bad control input and keeps the settings", async () => {
     const r = await setAdvice({ strict: "yes", bogus: 1 });
     expect(r.status).toBe(400);
     expect(r.body.error.details).toHaveProperty("strict");
     expect(r.body.error.details).toHaveProperty("bogus");
     expect((await e.get("/_emulator/advice", { key: null })).body).toEqual({ header: false, strict: false });
-  });
-});
-
-describe("request advice in the log line and from the options", () => {
-  let running: RunningEmulator | undefined;
-  afterEach(async () => {
-    await running?.close();
-    running = undefined;
-  });
-
-  it("appends the advice to the request log line; --strict and --advice-header as options", async () => {
-    const written: string[] = [];
-    running = await startEmulator({ quiet: true, requestLog: (l) => written.push(l), adviceHeader: true });
-    const r = await fetch(`${running.url}/v3/users?perpage=1`, { headers: { apikey: REST_KEY } });
-    expect(r.headers.get("x-chat-emulator-advice")).toBe("unknown-query-parameter perpage");
-    const line = await vi.waitFor(() => written.find((l) => l.includes("/v3/users?perpage=1")) ?? Promise.reject(new Error("no line")));
-    expect(line).toMatch(/200 \S+ms {2}advice: unknown query parameter `perpage` \(ignored by the platform; did you mean `perPage`\?\)$/);
-    await running.close();
-
-    running = await startEmulator({ quiet: true, strict: true });
-    const strict = await fetch(`${running.url}/apimgmt/apps?perpage=1`, { headers: MGMT });
-    expect([strict.status, (await strict.json()).error.code]).toEqual([400, "ERR_EMULATOR_STRICT"]);
   });
 });

@@ -96,6 +96,14 @@ describe("request log of errors and address mistakes", () => {
     expect(line).toMatchObject({ status: 404, code: "ERR_API_NOT_FOUND", hint: expect.stringContaining(hint) });
   });
 
+  it("appends request advice to the line (docs/insight.md), beside the x-chat-emulator-advice header when asked", async () => {
+    const { e, lines: logLines } = await logged({ adviceHeader: true });
+    const r = await fetch(`${e.url}/v3/users?perpage=1`, { headers: { apikey: REST_KEY } });
+    expect(r.headers.get("x-chat-emulator-advice")).toBe("unknown-query-parameter perpage");
+    const [line] = await logLines(1);
+    expect(line).toMatch(/200 \S+ms {2}advice: unknown query parameter `perpage` \(ignored by the platform; did you mean `perPage`\?\)$/);
+  });
+
   it("gives no hint where the address is right and only the route is unknown", async () => {
     const { e } = await logged();
     const body = await (await fetch(`${e.url}/${APP_ID}.api-us/v3/nothing-here`, { headers: { apikey: REST_KEY } })).json();
