@@ -108,7 +108,13 @@ describe("request advice", () => {
     const refused = expectError(await e.get("/v3/users?perpage=2"), 400, "ERR_EMULATOR_STRICT");
     expect(refused.details).toEqual({ "query.perpage": ["unknown query parameter `perpage` (ignored by the platform; did you mean `perPage`?)"] });
     expect(refused.message).toContain("not a platform error");
+    expect(refused.source).toBe("emulator");
     expect((await e.get("/v3/users?perPage=2")).status).toBe(200);
+    // Refused before the handler runs: nothing changes.
+    const typo = expectError(await e.post("/v3/users", { uid: "strictx", name: "X", metaData: {} }), 400, "ERR_EMULATOR_STRICT");
+    expect(typo.details).toEqual({ "body.metaData": ["unknown body field `metaData` (ignored by the platform; did you mean `metadata`?)"] });
+    expect((await lastEntry()).advice.map((a: any) => a.name)).toEqual(["metaData"]);
+    expectError(await e.get("/v3/users/strictx"), 404, "ERR_UID_NOT_FOUND");
     expect((await e.post("/v3/users", { uid: "clean", name: "Clean" })).status).toBe(200);
     await setAdvice({ strict: false });
     expect((await e.get("/v3/users?perpage=2")).status).toBe(200);

@@ -1,11 +1,11 @@
 import type { Socket } from "node:net";
 import { header, type Ctx } from "../http/context.js";
 import { ERROR_CODE, renderError, settle, type Handler, type Out, type Stage } from "../http/pipeline.js";
-import { ADVICE_HEADER, ADVISED, adviceFor, adviceHeaderValue, NO_ADVICE, strictRefusal, type Advice } from "../http/advice.js";
+import { ADVICE_HEADER, ADVISED, adviceFor, adviceHeaderValue, NO_ADVICE, rawHeaders, refusedAdvice, strictRefusal, type Advice } from "../http/advice.js";
 import { ApiError, ERRORS } from "../http/errors.js";
 import { bodyTextRead, readText } from "../http/validate.js";
 import { ANSWER_TEXT, answerJson } from "../http/reply.js";
-import { JOURNAL_BODY_LIMIT, keptBody, type RawHeaders } from "./journal.js";
+import { JOURNAL_BODY_LIMIT, keptBody } from "./journal.js";
 import { bucketOf } from "./rate-limit.js";
 import { describeRequest, type ApiRequest } from "./request.js";
 import type { Rule } from "./rules.js";
@@ -40,8 +40,6 @@ export function apiRequest(c: Ctx): ApiRequest {
 }
 
 /** Served by Node: Node's raw header list (building Fetch `Headers` costs a quarter of a small GET). */
-const rawHeaders = (c: Ctx): RawHeaders =>
-  (c.env as { incoming?: { rawHeaders: string[] } } | undefined)?.incoming?.rawHeaders ?? c.req.raw.headers;
 
 /**
  * The request body as the journal keeps it: what the handler read, or (small, unread bodies of answered
@@ -165,7 +163,11 @@ const rethrow = (_c: Ctx, e: unknown): never => {
 };
 
 function advise(c: Ctx, res: Response): Response {
-  if (res.status >= 400) return res;
+  if (res.status >= 400) {
+    const refused = refusedAdvice(c); // strict mode refused it before the handler ran
+    if (refused) (c as Advised)[ADVICE] = refused;
+    return res;
+  }
   const advice = adviceFor(c, rawHeaders(c));
   if (advice.length === 0) return res;
   (c as Advised)[ADVICE] = advice;

@@ -41,7 +41,19 @@ const BODY = Symbol("adviceBody");
 const QUERY_READ = Symbol("adviceQueryRead");
 const PARAMS = Symbol("queryParams");
 const NOTED = Symbol("adviceNoted");
-type Tracked = Ctx & { [BODY]?: object; [QUERY_READ]?: Set<string>; [PARAMS]?: Record<string, string[]>; [NOTED]?: Advice[] };
+const DECLARED = Symbol("adviceDeclared");
+/** What a declared operation knows (http/operation.ts): the names its declaration gives. */
+export interface Declared {
+  bodyNames: ReadonlySet<string>;
+  queryNames: ReadonlySet<string>;
+}
+type Tracked = Ctx & {
+  [BODY]?: object;
+  [QUERY_READ]?: Set<string>;
+  [PARAMS]?: Record<string, string[]>;
+  [NOTED]?: Advice[];
+  [DECLARED]?: { op: Declared; body: object | undefined };
+};
 
 /**
  * What named a request body's fields: the schemas and name lists, kept on the body object itself under a symbol
@@ -71,6 +83,17 @@ const named = (list: Names[], name: string) => list.some((names) => (Array.isArr
  * `c.req.query(name)` scans the URL for each: 8% of a page of users); the advice reads the same parse.
  */
 const paramsOf = (c: Ctx) => ((c as Tracked)[PARAMS] ??= c.req.queries());
+export const queryParams = paramsOf;
+
+/**
+ * A declared operation's request (http/operation.ts): its advice is worked out from the declaration, not from what
+ * the handler happened to read. `ignored`: the documented ignored values this request has.
+ */
+export function declared(c: Ctx, op: Declared, body: object | undefined, ignored: Advice[]): void {
+  const tracked = c as Tracked;
+  tracked[DECLARED] = { op, body };
+  if (ignored.length > 0) (tracked[NOTED] ??= []).push(...ignored);
+}
 
 /** A query parameter's values, as the operation asks for it (the name counts as read). */
 export function queryValues(c: Ctx, name: string): string[] | undefined {
@@ -125,11 +148,32 @@ export function nearest(name: string, known: Iterable<string>): string | undefin
 const ignored = "ignored by the platform";
 const meaning = (suggestion: string | undefined) => (suggestion ? `; did you mean \`${suggestion}\`?` : "");
 
+/** The request's headers as Node read them (name, value, ...), or the Fetch headers in process. */
+export const rawHeaders = (c: Ctx): readonly string[] | Headers =>
+  (c.env as { incoming?: { rawHeaders: string[] } } | undefined)?.incoming?.rawHeaders ?? c.req.raw.headers;
+
+/** Strict mode's advice, kept for the journal entry of the refused request. */
+const REFUSED = Symbol("adviceRefused");
+export const refusedAdvice = (c: Ctx): readonly Advice[] | undefined => (c as Ctx & { [REFUSED]?: Advice[] })[REFUSED];
+
+/**
+ * Strict mode, before a declared operation's handler runs: its advice refuses the request (400
+ * ERR_EMULATOR_STRICT), so that a refused request changes nothing.
+ */
+export function refuseIfAdvised(c: Ctx): void {
+  const advice = adviceFor(c, rawHeaders(c));
+  if (advice.length === 0) return;
+  (c as Ctx & { [REFUSED]?: Advice[] })[REFUSED] = advice;
+  throw strictRefusal(advice);
+}
+
 /** The advice for a handled request on the REST or management plane (`headers`: Node's raw list, name then value). */
 export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[] {
   const tracked = c as Tracked;
   const out: Advice[] = tracked[NOTED] ?? [];
-  const body = tracked[BODY];
+  const decl = tracked[DECLARED];
+  if (decl) declaredAdvice(c, decl.op, decl.body, out);
+  const body = decl ? undefined : tracked[BODY];
   if (body) {
     const list = (body as TrackedBody)[NAMED]!;
     for (const name of Object.keys(body))
@@ -138,7 +182,7 @@ export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[
         out.push({ code: "unknown-body-field", in: "body", name, ...(suggestion && { suggestion }), message: `unknown body field \`${name}\` (${ignored}${meaning(suggestion)})` });
       }
   }
-  if (c.req.url.includes("?")) {
+  if (!decl && c.req.url.includes("?")) {
     const read = tracked[QUERY_READ] ?? new Set<string>();
     for (const name of Object.keys(paramsOf(c)))
       if (!read.has(name)) {
@@ -149,6 +193,22 @@ export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[
   if (Array.isArray(headers)) for (let i = 0; i < headers.length; i += 2) headerAdvice(headers[i], out);
   else for (const name of (headers as Headers).keys()) headerAdvice(name, out);
   return out;
+}
+
+/** Body fields and query parameters a declared operation does not name. */
+function declaredAdvice(c: Ctx, op: Declared, body: object | undefined, out: Advice[]): void {
+  if (body)
+    for (const name of Object.keys(body))
+      if (!op.bodyNames.has(name)) {
+        const suggestion = nearest(name, op.bodyNames);
+        out.push({ code: "unknown-body-field", in: "body", name, ...(suggestion && { suggestion }), message: `unknown body field \`${name}\` (${ignored}${meaning(suggestion)})` });
+      }
+  if (c.req.url.includes("?"))
+    for (const name of Object.keys(paramsOf(c)))
+      if (!op.queryNames.has(name)) {
+        const suggestion = nearest(name, op.queryNames);
+        out.push({ code: "unknown-query-parameter", in: "query", name, ...(suggestion && { suggestion }), message: `unknown query parameter \`${name}\` (${ignored}${meaning(suggestion)})` });
+      }
 }
 
 function headerAdvice(name: string, out: Advice[]): void {
@@ -165,5 +225,7 @@ export function adviceHeaderValue(advice: readonly Advice[]): string {
 export function strictRefusal(advice: readonly Advice[]): ApiError {
   const details = keyedMap<string[]>();
   for (const a of advice) (details[`${a.in}.${a.name}`] ??= []).push(a.message);
-  return apiError("ERR_EMULATOR_STRICT", { advice: advice.map((a) => a.message).join("; ") }, details);
+  const refusal = apiError("ERR_EMULATOR_STRICT", { advice: advice.map((a) => a.message).join("; ") }, details);
+  refusal.source = "emulator"; // the emulator's own refusal, never the platform's
+  return refusal;
 }

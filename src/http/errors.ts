@@ -390,6 +390,8 @@ export class ApiError extends Error {
   readonly devMessage: string;
   /** A hint for the caller (an address mistake), already part of devMessage; the request log prints it too. */
   hint?: string;
+  /** Who answers, when not the plane's service: the emulator itself (strict mode), another of the platform's services. */
+  source?: string;
   constructor(
     readonly code: string,
     status: number,
@@ -407,7 +409,7 @@ export class ApiError extends Error {
     const error: Record<string, unknown> = {
       message: this.message,
       devMessage: this.devMessage,
-      source,
+      source: this.source ?? source,
       code: this.code,
     };
     if (this.details) error.details = this.details;
