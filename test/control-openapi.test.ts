@@ -260,6 +260,8 @@ describe("live answers", () => {
     await call("DELETE", "/_emulator/coverage");
     await call("GET", "/_emulator/advice");
     await call("PUT", "/_emulator/advice", { header: false, strict: false });
+    expect((await call("GET", "/_emulator/openapi/rest.json")).status).toBe(200);
+    expect((await call("GET", "/_emulator/openapi/nope.json")).status).toBe(404);
 
     const recorded = await call("POST", `/_emulator/apps/${APP_ID}/calls`, {
       initiator: "superhero1",

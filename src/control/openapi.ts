@@ -69,6 +69,11 @@ const schemas: Record<string, Json> = {
     version: str(),
     docs: str(undefined, { const: "docs/control-api.md" }),
     openapi: str("this description", { const: "/_emulator/openapi.json" }),
+    served: obj(
+      Object.fromEntries(["rest", "management", "calls", "data-import", "campaigns", "client"].map((p) => [p, str(undefined, { const: `/_emulator/openapi/${p}.json` })])),
+      [],
+      { description: "What each platform plane serves, described in OpenAPI 3.1 (generated from the declared operations)" },
+    ),
     endpoints: arr(obj({ method: str(), path: str("parameters named as `{name}`") })),
   }),
   Health: obj(
@@ -470,6 +475,16 @@ const paths: Record<string, Record<string, Json>> = {
   },
   "/_emulator/openapi.json": {
     get: op({ summary: "This OpenAPI 3.1 description", tags: ["control"], responses: { "200": json({ type: "object" }) } }),
+  },
+  "/_emulator/openapi/{file}": {
+    get: op({
+      summary: "What a platform plane serves, in OpenAPI 3.1",
+      description:
+        "Generated from the emulator's declared operations: every served operation of the plane with its body fields, query parameters and limits. The servers entry names the address the request came to.",
+      tags: ["control"],
+      parameters: [{ ...pathParam("file", "the plane's document"), schema: oneOf(["rest.json", "management.json", "calls.json", "data-import.json", "campaigns.json", "client.json"]) }],
+      responses: { "200": json({ type: "object" }), "404": err("ERR_API_NOT_FOUND: no plane of that name") },
+    }),
   },
   "/_emulator/health": {
     get: op({

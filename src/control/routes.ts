@@ -25,6 +25,8 @@ import { snapshotRoutes } from "./snapshot-routes.js";
 import { guardControl } from "./guard.js";
 import { requireControlToken } from "./token.js";
 import { OPENAPI } from "./openapi.js";
+import { SERVED_PLANES, servedOpenApi } from "./served-openapi.js";
+import { isServed } from "../client/endpoints.js";
 
 /**
  * A whole state document (`PUT /_emulator/state`) may be large: up to this many bytes (a million messages take
@@ -49,6 +51,15 @@ export const control = new Hono<Env>()
   .route("/", extensionCallRoutes)
   // An OpenAPI 3.1 description of every route here (control/openapi.ts), behind the same guards.
   .get("/openapi.json", (c) => c.body((openapiText ??= JSON.stringify(OPENAPI)), 200, { "content-type": "application/json" }))
+  // What each platform plane serves, generated from the declared operations (control/served-openapi.ts).
+  .get("/openapi/:file", (c) => {
+    const plane = SERVED_PLANES.find((p) => c.req.param("file") === `${p}.json`);
+    if (!plane) throw apiError("ERR_API_NOT_FOUND");
+    const { store } = c.get("emulator");
+    const app = store.defaultAppId ? store.apps.get(store.defaultAppId.toLowerCase())?.meta : undefined;
+    const text = servedOpenApi(plane, new URL(c.req.url).origin, { appId: app?.appId ?? "APP_ID", region: app?.region ?? "us" }, (method, path) => isServed(method, path.replace(/:\w+/g, "x")));
+    return c.body(text, 200, { "content-type": "application/json" });
+  })
   .get("/health", (c) => {
     const { store, version, startedAtMs, persistence } = c.get("emulator");
     const health = {
@@ -132,6 +143,7 @@ control.route("/", controlAiAndCampaigns);
  * pages and assets aside). Paths name their parameters as `{name}`.
  */
 let index: { method: string; path: string }[] | undefined;
+const SERVED_DOCS = Object.fromEntries(SERVED_PLANES.map((p) => [p, `/_emulator/openapi/${p}.json`]));
 control.get("/", (c) => {
   index ??= [
     ...new Map(
@@ -143,5 +155,5 @@ control.get("/", (c) => {
         }),
     ).values(),
   ].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
-  return c.json({ version: c.get("emulator").version, docs: "docs/control-api.md", openapi: "/_emulator/openapi.json", endpoints: index });
+  return c.json({ version: c.get("emulator").version, docs: "docs/control-api.md", openapi: "/_emulator/openapi.json", served: SERVED_DOCS, endpoints: index });
 });
