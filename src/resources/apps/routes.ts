@@ -1,9 +1,10 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, keyedMap } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { ok, page } from "../../http/reply.js";
-import { asBool, Query, readBody, validate } from "../../http/validate.js";
+import { asBool } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { REGIONS, type Region } from "../../store/types.js";
 import { reportedApps, usageReport } from "./usage.js";
@@ -54,53 +55,70 @@ export function pathApp(c: Ctx): AppState {
   throw apiError(store.isArchived(appId) ? "ERR_APP_ARCHIVED" : "ERR_APP_NOT_FOUND", { appId });
 }
 
-export const apps = new Hono<Env>()
-  .post("/apps", async (c) => {
-    const body = await readBody(c);
-    validate(body, {
+export const apps = routes(
+  operation({
+    method: "POST",
+    path: "/apps",
+    plane: "management",
+    body: {
       name: { required: true, type: "string", max: 100 },
       region: { type: "string", in: REGIONS },
       version: { type: "string", in: ["3"] },
       skipSampleData: { type: "boolean" },
-    });
-    const app = c.get("emulator").store.createApp({
-      name: body.name as string,
-      region: (body.region as Region | undefined) ?? "us",
-      skipSampleData: asBool(body.skipSampleData),
-    });
-    return ok(c, appView(app));
-  })
+    },
+    handler: (c, { body }) => {
+      const app = c.get("emulator").store.createApp({
+        name: body.name as string,
+        region: (body.region as Region | undefined) ?? "us",
+        skipSampleData: asBool(body.skipSampleData),
+      });
+      return ok(c, appView(app));
+    },
+  }),
 
-  .get("/apps", (c) => {
-    const q = new Query(c);
-    const searchKey = q.str("searchKey")?.toLowerCase();
-    const perPage = q.int("perPage", { def: 25, min: 1, max: 1000 });
-    const pageNo = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const matching = [...c.get("emulator").store.apps.values()].filter(
-      (a) => !searchKey || a.meta.appId.includes(searchKey) || a.meta.name.toLowerCase().includes(searchKey),
-    );
-    const { data, pagination } = pageOf(matching, perPage, pageNo);
-    // The list's items also carry `accessKey`: the app's (first) full-access key, as the list example shows.
-    const listed = data.map((a) => ({ ...appView(a), accessKey: [...a.apiKeys.values()].find((k) => k.scope === "fullAccess")?.apiKey ?? null }));
-    return page(c, listed, pagination);
-  })
+  operation({
+    method: "GET",
+    path: "/apps",
+    plane: "management",
+    query: { searchKey: q.str(), perPage: q.int({ def: 25, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) },
+    handler: (c, { query }) => {
+      const searchKey = query.searchKey?.toLowerCase();
+      const { perPage, page: pageNo } = query;
+      const matching = [...c.get("emulator").store.apps.values()].filter(
+        (a) => !searchKey || a.meta.appId.includes(searchKey) || a.meta.name.toLowerCase().includes(searchKey),
+      );
+      const { data, pagination } = pageOf(matching, perPage, pageNo);
+      // The list's items also carry `accessKey`: the app's (first) full-access key, as the list example shows.
+      const listed = data.map((a) => ({ ...appView(a), accessKey: [...a.apiKeys.values()].find((k) => k.scope === "fullAccess")?.apiKey ?? null }));
+      return page(c, listed, pagination);
+    },
+  }),
 
-  .post("/apps/:appId/usage", async (c) => {
-    const app = pathApp(c);
-    const body = await readBody(c);
-    validate(body, { usePreviousBillingCycle: { type: "boolean" } });
-    const { store, clock } = c.get("emulator");
-    const report = usageReport(reportedApps(store.apps.values(), app), clock.now(), asBool(body.usePreviousBillingCycle));
-    const message =
-      `Your usage request has been accepted and is being processed for ${report.cycle.name}. ` +
-      `You will receive an email with the details at ${appOwner(app).email}`;
-    return ok(c, { success: true, message, usage: report });
-  })
+  operation({
+    method: "POST",
+    path: "/apps/:appId/usage",
+    plane: "management",
+    body: { usePreviousBillingCycle: { type: "boolean" } },
+    handler: (c, { body }) => {
+      const app = pathApp(c);
+      const { store, clock } = c.get("emulator");
+      const report = usageReport(reportedApps(store.apps.values(), app), clock.now(), asBool(body.usePreviousBillingCycle));
+      const message =
+        `Your usage request has been accepted and is being processed for ${report.cycle.name}. ` +
+        `You will receive an email with the details at ${appOwner(app).email}`;
+      return ok(c, { success: true, message, usage: report });
+    },
+  }),
 
-  .delete("/apps/:appId", (c) => {
-    const app = pathApp(c);
-    const { store, clock } = c.get("emulator");
-    store.deleteApp(app.meta.appId);
-    return ok(c, { success: true, scheduledToDeleteAt: clock.now() + ARCHIVE_DAYS * 86400 });
-  });
+  operation({
+    method: "DELETE",
+    path: "/apps/:appId",
+    plane: "management",
+    handler: (c) => {
+      const app = pathApp(c);
+      const { store, clock } = c.get("emulator");
+      store.deleteApp(app.meta.appId);
+      return ok(c, { success: true, scheduledToDeleteAt: clock.now() + ARCHIVE_DAYS * 86400 });
+    },
+  }),
+);

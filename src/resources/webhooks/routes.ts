@@ -1,9 +1,11 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest, keyedMap } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok, page, success } from "../../http/reply.js";
-import { asBool, Query, readBody, requireCredentials, validate, type Body, type Schema } from "../../http/validate.js";
+import { asBool, requireCredentials, type Body } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { WebhookRecord } from "../../store/types.js";
 import { LEGACY_TRIGGERS, TRIGGERS } from "../../webhooks/triggers.js";
@@ -54,87 +56,131 @@ function applyFields(w: WebhookRecord, body: Body): void {
 }
 
 
-const TRIGGER_IDS = { triggerIds: { required: true, type: "array", items: { required: true, type: "string" } } } as const;
+const TRIGGER_IDS: Schema = { triggerIds: { required: true, type: "array", items: { required: true, type: "string" } } };
+/** Every webhook operation reads the version header: absent, the legacy system; `2`, the current one. */
+const HEADERS = ["X-Webhook-Version"];
 
 /** Management plane: `/apps/{appId}/webhooks` and their triggers. */
-export const webhooks = new Hono<Env>()
-  .post("/apps/:appId/webhooks", async (c) => {
-    const app = pathApp(c);
-    const body = await readBody(c);
-    validate(body, {
+export const webhooks = routes(
+  operation({
+    method: "POST",
+    path: "/apps/:appId/webhooks",
+    plane: "management",
+    headers: HEADERS,
+    body: {
       id: { required: true, type: "string", max: 50, pattern: /^[A-Za-z0-9_-]+$/, patternMessage: "The id may only contain letters, numbers, dashes and underscores." },
       ...FIELDS,
       name: { required: true, type: "string", max: 100 },
       webhookURL: { required: true, type: "string", max: 255, url: "called" },
-    });
-    const id = body.id as string;
-    if (app.webhooks.has(id)) throw badRequest({ id: ["The id has already been taken."] });
-    if (app.webhooks.size >= WEBHOOKS_PER_APP)
-      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${WEBHOOKS_PER_APP} webhooks.` });
-    const now = c.get("emulator").clock.now();
-    const w: WebhookRecord = { id, name: "", webhookURL: "", useBasicAuth: false, enabled: true, retryOnFailure: false, version: versionOf(c), triggers: [], createdAt: now, updatedAt: now };
-    applyFields(w, body);
-    requireCredentials(w);
-    app.webhooks.set(id, w);
-    return ok(c, webhookView(w));
-  })
-  .get("/apps/:appId/webhooks", (c) => {
-    const app = pathApp(c);
-    const q = new Query(c);
-    const searchKey = q.str("searchKey")?.toLowerCase();
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    const pageNo = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const version = versionOf(c);
-    const list = [...app.webhooks.values()].filter((w) => w.version === version && (!searchKey || w.name.toLowerCase().includes(searchKey)));
-    const { data, pagination } = pageOf(list, perPage, pageNo);
-    return page(c, data.map(webhookView), pagination);
-  })
-  .get("/apps/:appId/webhooks/:webhookId", (c) => ok(c, webhookView(pathWebhook(c).webhook)))
-  .put("/apps/:appId/webhooks/:webhookId", async (c) => {
-    const { webhook } = pathWebhook(c);
-    const body = await readBody(c);
-    validate(body, { ...FIELDS, name: { filled: true, type: "string", max: 100 }, webhookURL: { filled: true, type: "string", max: 255, url: "called" } });
-    const next = { ...webhook };
-    applyFields(next, body);
-    requireCredentials(next);
-    Object.assign(webhook, next, { updatedAt: c.get("emulator").clock.now() });
-    return ok(c, webhookView(webhook));
-  })
-  .delete("/apps/:appId/webhooks/:webhookId", (c) => {
-    const { app, webhook } = pathWebhook(c);
-    app.webhooks.delete(webhook.id);
-    return success(c, "Deleted Webhook successfully.");
-  })
+    },
+    handler: (c, { body }) => {
+      const app = pathApp(c);
+      const id = body.id as string;
+      if (app.webhooks.has(id)) throw badRequest({ id: ["The id has already been taken."] });
+      if (app.webhooks.size >= WEBHOOKS_PER_APP)
+        throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${WEBHOOKS_PER_APP} webhooks.` });
+      const now = c.get("emulator").clock.now();
+      const w: WebhookRecord = { id, name: "", webhookURL: "", useBasicAuth: false, enabled: true, retryOnFailure: false, version: versionOf(c), triggers: [], createdAt: now, updatedAt: now };
+      applyFields(w, body);
+      requireCredentials(w);
+      app.webhooks.set(id, w);
+      return ok(c, webhookView(w));
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/apps/:appId/webhooks",
+    plane: "management",
+    headers: HEADERS,
+    query: { searchKey: q.str(), perPage: q.int({ def: 100, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) },
+    handler: (c, { query }) => {
+      const app = pathApp(c);
+      const searchKey = query.searchKey?.toLowerCase();
+      const version = versionOf(c);
+      const list = [...app.webhooks.values()].filter((w) => w.version === version && (!searchKey || w.name.toLowerCase().includes(searchKey)));
+      const { data, pagination } = pageOf(list, query.perPage, query.page);
+      return page(c, data.map(webhookView), pagination);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/apps/:appId/webhooks/:webhookId",
+    plane: "management",
+    headers: HEADERS,
+    handler: (c) => ok(c, webhookView(pathWebhook(c).webhook)),
+  }),
+  operation({
+    method: "PUT",
+    path: "/apps/:appId/webhooks/:webhookId",
+    plane: "management",
+    headers: HEADERS,
+    body: { ...FIELDS, name: { filled: true, type: "string", max: 100 }, webhookURL: { filled: true, type: "string", max: 255, url: "called" } },
+    handler: (c, { body }) => {
+      const { webhook } = pathWebhook(c);
+      const next = { ...webhook };
+      applyFields(next, body);
+      requireCredentials(next);
+      Object.assign(webhook, next, { updatedAt: c.get("emulator").clock.now() });
+      return ok(c, webhookView(webhook));
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/apps/:appId/webhooks/:webhookId",
+    plane: "management",
+    headers: HEADERS,
+    handler: (c) => {
+      const { app, webhook } = pathWebhook(c);
+      app.webhooks.delete(webhook.id);
+      return success(c, "Deleted Webhook successfully.");
+    },
+  }),
 
-  .post("/apps/:appId/webhooks/:webhookId/triggers", async (c) => {
-    const { webhook } = pathWebhook(c);
-    const body = await readBody(c);
-    validate(body, TRIGGER_IDS);
-    const known = new Set(catalogue(webhook.version).map((t) => t.id));
-    const data: Record<string, unknown> = keyedMap();
-    for (const id of body.triggerIds as string[]) {
-      try {
-        if (!known.has(id)) throw apiError("ERR_TRIGGER_NOT_FOUND", { id });
-        if (!webhook.triggers.includes(id)) webhook.triggers = [...webhook.triggers, id];
-        data[id] = { success: true, message: "Triggers has been added successfully." };
-      } catch (e) {
-        data[id] = bulkFailure(e);
+  operation({
+    method: "POST",
+    path: "/apps/:appId/webhooks/:webhookId/triggers",
+    plane: "management",
+    headers: HEADERS,
+    body: TRIGGER_IDS,
+    handler: (c, { body }) => {
+      const { webhook } = pathWebhook(c);
+      const known = new Set(catalogue(webhook.version).map((t) => t.id));
+      const data: Record<string, unknown> = keyedMap();
+      for (const id of body.triggerIds as string[]) {
+        try {
+          if (!known.has(id)) throw apiError("ERR_TRIGGER_NOT_FOUND", { id });
+          if (!webhook.triggers.includes(id)) webhook.triggers = [...webhook.triggers, id];
+          data[id] = { success: true, message: "Triggers has been added successfully." };
+        } catch (e) {
+          data[id] = bulkFailure(e);
+        }
       }
-    }
-    return ok(c, data);
-  })
-  .get("/apps/:appId/webhooks/:webhookId/triggers", (c) => {
-    const { webhook } = pathWebhook(c);
-    const byId = new Map(catalogue(webhook.version).map((t) => [t.id, t]));
-    const { data, pagination } = pageOf(webhook.triggers.map((id) => ({ id, category: byId.get(id)!.category, description: byId.get(id)!.description })), 100, 1);
-    return page(c, data, pagination);
-  })
-  .delete("/apps/:appId/webhooks/:webhookId/triggers", async (c) => {
-    const { webhook } = pathWebhook(c);
-    const body = await readBody(c);
-    validate(body, TRIGGER_IDS);
-    const remove = new Set(body.triggerIds as string[]);
-    webhook.triggers = webhook.triggers.filter((t) => !remove.has(t));
-    return success(c, "Removed trigger successfully.");
-  });
+      return ok(c, data);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/apps/:appId/webhooks/:webhookId/triggers",
+    plane: "management",
+    headers: HEADERS,
+    handler: (c) => {
+      const { webhook } = pathWebhook(c);
+      const byId = new Map(catalogue(webhook.version).map((t) => [t.id, t]));
+      const { data, pagination } = pageOf(webhook.triggers.map((id) => ({ id, category: byId.get(id)!.category, description: byId.get(id)!.description })), 100, 1);
+      return page(c, data, pagination);
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/apps/:appId/webhooks/:webhookId/triggers",
+    plane: "management",
+    headers: HEADERS,
+    body: TRIGGER_IDS,
+    handler: (c, { body }) => {
+      const { webhook } = pathWebhook(c);
+      const remove = new Set(body.triggerIds as string[]);
+      webhook.triggers = webhook.triggers.filter((t) => !remove.has(t));
+      return success(c, "Removed trigger successfully.");
+    },
+  }),
+);
