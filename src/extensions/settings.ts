@@ -17,6 +17,15 @@ const FIELD_SPECS: Record<SettingField["type"], FieldSpec> = {
   objects: { type: "array", max: 1000, items: { required: true, type: "object" } },
 };
 
+/**
+ * What a store or update body declares: the `settings` object (or, for the extensions whose fields sit at the top
+ * level, the fields themselves). Which fields are required depends on what is stored, so `readSettings` checks them.
+ */
+export function settingsFields(spec: SettingsSpec): Schema {
+  if (!spec.topLevel) return { settings: { required: true, type: "object" } };
+  return { appId: {}, ...Object.fromEntries(Object.keys(spec.fields).map((name) => [name, {}])) };
+}
+
 function normalize(field: SettingField, v: unknown): Json {
   if (field.type === "boolean") return asBool(v);
   if (field.type === "integer") return Number(v);
@@ -31,10 +40,7 @@ function normalize(field: SettingField, v: unknown): Json {
 export function readSettings(ext: ExtensionSpec, spec: SettingsSpec, body: Body, stored: JsonObject | undefined, merge: boolean): JsonObject {
   const prefix = spec.topLevel ? "" : "settings.";
   let raw: Body = body;
-  if (!spec.topLevel) {
-    validate(body, { settings: { required: true, type: "object" } });
-    raw = body.settings as Body;
-  }
+  if (!spec.topLevel) raw = body.settings as Body; // declared: a required object (settingsFields)
   const details: Details = keyedMap();
   for (const k of Object.keys(raw))
     if (!Object.hasOwn(spec.fields, k) && !(spec.topLevel && k === "appId"))

@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, X509Certificate } from "node:crypto";
 import { createSecureContext } from "node:tls";
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
+import { operation } from "../../http/operation.js";
 import { ApiError, badRequest } from "../../http/errors.js";
 import { readBytes } from "../../http/validate.js";
 import { header } from "../../http/context.js";
@@ -90,10 +90,26 @@ async function upload(c: Ctx, type: "p12" | "p8") {
   return serviceReply(c, body, started);
 }
 
-export const certificates = new Hono<Env>()
-  .post("/apps/:appId/extensions/push-notification/v1/upload-certificate-p12", (c) => upload(c, "p12"))
-  .post("/apps/:appId/extensions/push-notification/v1/upload-certificate-p8", (c) => upload(c, "p8"))
-  .get("/apps/:appId/extensions/push-notification/v1/query-certificates", (c) => {
+export const certificates = [
+  operation({
+    method: "POST",
+    path: "/apps/:appId/extensions/push-notification/v1/upload-certificate-p12",
+    plane: "management",
+    body: "raw", // multipart: the certificate file
+    handler: (c) => upload(c, "p12"),
+  }),
+  operation({
+    method: "POST",
+    path: "/apps/:appId/extensions/push-notification/v1/upload-certificate-p8",
+    plane: "management",
+    body: "raw",
+    handler: (c) => upload(c, "p8"),
+  }),
+  operation({
+    method: "GET",
+    path: "/apps/:appId/extensions/push-notification/v1/query-certificates",
+    plane: "management",
+    handler: (c) => {
     const started = performance.now();
     const app = pathApp(c);
     requireEnabled(app, "push-notification");
@@ -108,4 +124,6 @@ export const certificates = new Hono<Env>()
       },
       started,
     );
-  });
+    },
+  }),
+];

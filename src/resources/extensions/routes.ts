@@ -1,15 +1,19 @@
 import { createHash } from "node:crypto";
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest, keyedMap } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok } from "../../http/reply.js";
-import { Query, readBody, validate } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
+import { bodySchema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
+import { operation, routes, type Method } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { JsonObject } from "../../store/types.js";
 import { EXTENSION_BY_ID, EXTENSIONS, type ExtensionSpec, type SettingsSpec } from "../../extensions/catalogue.js";
 import { listProblem, maskProblem } from "../../util/safe-regex.js";
-import { effectiveSettings, readSettings, requireEnabled } from "../../extensions/settings.js";
+import { effectiveSettings, readSettings, requireEnabled, settingsFields } from "../../extensions/settings.js";
 import { randomUuid } from "../../util/random.js";
 import { pathApp } from "../apps/routes.js";
 import { certificates } from "./certificates.js";
@@ -71,17 +75,16 @@ function setEnabled(c: Ctx, app: AppState, id: string, enabled: boolean) {
 /** The extension addressed by `/extensions/{ext}/v1/settings` and its settings spec; other ids are unknown routes. */
 function settingsTarget(c: Ctx, op: "store" | "update" | "get" | "delete") {
   const app = pathApp(c);
-  const ext = EXTENSION_BY_ID.get(c.req.param("ext")!);
+  const ext = EXTENSION_BY_ID.get(c.req.path.split("/").at(-3)!);
   const spec = ext?.settings;
   if (!ext || !spec || (op === "store" && spec.ops === "upsert")) throw apiError("ERR_API_NOT_FOUND");
   requireEnabled(app, ext.id);
   return { app, ext, spec };
 }
 
-async function writeSettings(c: Ctx, op: "store" | "update") {
+function writeSettings(c: Ctx, op: "store" | "update", body: Body) {
   const started = performance.now();
   const { app, ext, spec } = settingsTarget(c, op);
-  const body = await readBody(c);
   const state = app.management.extensions[ext.id]!;
   // An upsert (data masking, stickers) updates what is there, or stores it.
   const merge = op === "update" || spec.ops === "upsert";
@@ -142,106 +145,154 @@ function maskSettings(next: JsonObject, stored: JsonObject | undefined): JsonObj
   return { ...rest, customregexData: custom };
 }
 
-const WIDGET_FIELDS = {
+const WIDGET_FIELDS: Schema = {
   "settings.name": { required: true, type: "string", max: 100 },
   "settings.version": { required: true, type: "string", in: ["v2"] },
   "settings.style": { type: "object", maxKb: 16 },
   "settings.sidebar": { type: "object", maxKb: 16 },
   "settings.main": { type: "object", maxKb: 16 },
-} as const;
+};
+/**
+ * The widget's settings sit under `settings`, and the platform names their errors `settings.name`: checked as
+ * flat fields once the body's `settings` object is known (the declaration states the object).
+ */
+const WIDGET_CREATE = bodySchema(WIDGET_FIELDS);
+const WIDGET_UPDATE = bodySchema({ ...WIDGET_FIELDS, "settings.widgetId": { required: true, type: "string", max: 100 } });
+const WIDGET_BODY: Schema = { settings: { required: true, type: "object" } };
 
 /** A widget's settings from a create or update body (name, version, and the style / sidebar / main objects). */
-async function widgetSettings(c: Ctx, extra: Record<string, unknown> = {}): Promise<{ settings: JsonObject; widgetId?: string }> {
-  const body = await readBody(c);
-  validate(body, { settings: { required: true, type: "object" } });
+async function widgetSettings(body: Body, update = false): Promise<{ settings: JsonObject; widgetId?: string }> {
   const s = body.settings as JsonObject;
   const flat = Object.fromEntries(Object.entries(s).map(([k, v]) => [`settings.${k}`, v]));
-  validate(flat, { ...WIDGET_FIELDS, ...extra });
+  await checkBody(flat, update ? WIDGET_UPDATE : WIDGET_CREATE);
   const settings: JsonObject = {};
   for (const k of ["name", "version", "style", "sidebar", "main"]) if (s[k] !== undefined && s[k] !== null) settings[k] = s[k];
   return { settings, widgetId: typeof s.widgetId === "string" ? s.widgetId : undefined };
 }
 
+/** The settings operations of one extension, as the platform publishes them: store, update, get, delete (upsert forms: no store). */
+function settingsOperations(ext: ExtensionSpec) {
+  const spec = ext.settings!;
+  const path = `/apps/:appId/extensions/${ext.id}/v1/settings`;
+  // The fields' checks depend on what is stored (an update needs only what was not stored before): readSettings.
+  const body = settingsFields(spec);
+  const ops: [Method, (c: Ctx, body: Body) => ReturnType<typeof writeSettings>][] = [
+    ...(spec.ops === "upsert" ? [] : [["POST", (c: Ctx, b: Body) => writeSettings(c, "store", b)] as [Method, (c: Ctx, body: Body) => ReturnType<typeof writeSettings>]]),
+    ["PUT", (c, b) => writeSettings(c, "update", b)],
+    ["GET", (c) => getSettings(c)],
+    ["DELETE", (c) => deleteSettings(c)],
+  ];
+  return ops.map(([method, run]) =>
+    operation({ method, path, plane: "management", ...(method === "POST" || method === "PUT" ? { body } : {}), handler: (c, input) => run(c, input.body) }),
+  );
+}
+
+function getSettings(c: Ctx) {
+  const started = performance.now();
+  const { app, ext, spec } = settingsTarget(c, "get");
+  return serviceReply(c, { data: { settings: settingsView(app, ext, spec, { ...effectiveSettings(app, ext.id), appId: app.meta.appId }) } }, started);
+}
+
+function deleteSettings(c: Ctx) {
+  const started = performance.now();
+  const { app, ext, spec } = settingsTarget(c, "delete");
+  const { settings: _gone, ...state } = app.management.extensions[ext.id]!;
+  app.management.extensions[ext.id] = { ...state, updatedAt: c.get("emulator").clock.now() };
+  return serviceReply(c, deleteReply(app, ext, spec), started);
+}
+
+const EXTENSION_IDS = { type: "array", max: 100, items: { required: true, type: "string", max: 100 } } as const;
+
 /** Management plane: the extension list, enable/disable, every extension's settings, the chat widget, push certificates. */
-export const extensions = new Hono<Env>()
-  .get("/apps/:appId/extensions", (c) => {
-    const app = pathApp(c);
-    const q = new Query(c);
-    const perPage = q.int("perPage", { def: 25, min: 1, max: 1000 });
-    const pageNo = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const { data, pagination } = pageOf(EXTENSIONS, perPage, pageNo);
-    // `links.next` (the example's) addresses the next page while there is one.
-    const next = new URL(c.req.url);
-    next.searchParams.set("page", String(pageNo + 1));
-    const links = pageNo < pagination.total_pages ? { next: next.toString() } : {};
-    return c.json({ data: data.map((e) => extensionView(app, e)), meta: { pagination: { ...pagination, links } } });
-  })
-  .post("/apps/:appId/extensions", async (c) => {
-    const app = pathApp(c);
-    const body = await readBody(c);
-    const ids = { type: "array", max: 100, items: { required: true, type: "string", max: 100 } } as const;
-    validate(body, { enabled: ids, disabled: ids });
-    if (body.enabled === undefined && body.disabled === undefined)
-      throw badRequest({ enabled: ["The enabled field is required when disabled is not present."] });
-    const data: Record<string, Record<string, unknown>> = {};
-    for (const [list, on] of [["enabled", true], ["disabled", false]] as const) {
-      if (body[list] === undefined) continue;
-      data[list] = keyedMap();
-      for (const id of body[list] as string[]) {
-        try {
-          data[list][id] = setEnabled(c, app, id, on);
-        } catch (e) {
-          data[list][id] = bulkFailure(e);
+export const extensions = routes(
+  operation({
+    method: "GET",
+    path: "/apps/:appId/extensions",
+    plane: "management",
+    query: { perPage: q.int({ def: 25, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) },
+    handler: (c, { query }) => {
+      const app = pathApp(c);
+      const { perPage, page: pageNo } = query;
+      const { data, pagination } = pageOf(EXTENSIONS, perPage, pageNo);
+      // `links.next` (the example's) addresses the next page while there is one.
+      const next = new URL(c.req.url);
+      next.searchParams.set("page", String(pageNo + 1));
+      const links = pageNo < pagination.total_pages ? { next: next.toString() } : {};
+      return c.json({ data: data.map((e) => extensionView(app, e)), meta: { pagination: { ...pagination, links } } });
+    },
+  }),
+  operation({
+    method: "POST",
+    path: "/apps/:appId/extensions",
+    plane: "management",
+    body: { enabled: EXTENSION_IDS, disabled: EXTENSION_IDS },
+    handler: (c, { body }) => {
+      const app = pathApp(c);
+      if (body.enabled === undefined && body.disabled === undefined)
+        throw badRequest({ enabled: ["The enabled field is required when disabled is not present."] });
+      const data: Record<string, Record<string, unknown>> = {};
+      for (const [list, on] of [["enabled", true], ["disabled", false]] as const) {
+        if (body[list] === undefined) continue;
+        data[list] = keyedMap();
+        for (const id of body[list] as string[]) {
+          try {
+            data[list][id] = setEnabled(c, app, id, on);
+          } catch (e) {
+            data[list][id] = bulkFailure(e);
+          }
         }
       }
-    }
-    return ok(c, data);
-  })
+      return ok(c, data);
+    },
+  }),
 
-  .post("/apps/:appId/extensions/widget/v2/settings", async (c) => {
-    const started = performance.now();
-    const app = pathApp(c);
-    requireEnabled(app, "widget");
-    const { settings } = await widgetSettings(c);
-    const now = c.get("emulator").clock.now();
-    const widgetId = randomUuid();
-    app.management.widgets = [...app.management.widgets, { widgetId, settings, createdAt: now, updatedAt: now }];
-    return serviceReply(c, { data: { widgetId } }, started);
-  })
-  .put("/apps/:appId/extensions/widget/v2/settings", async (c) => {
-    const started = performance.now();
-    const app = pathApp(c);
-    requireEnabled(app, "widget");
-    const { settings, widgetId } = await widgetSettings(c, { "settings.widgetId": { required: true, type: "string", max: 100 } });
-    const widget = app.management.widgets.find((w) => w.widgetId === widgetId);
-    if (!widget) throw badRequest({ "settings.widgetId": ["The selected settings.widgetId is invalid."] });
-    app.management.widgets = app.management.widgets.map((w) =>
-      w === widget ? { ...w, settings, updatedAt: c.get("emulator").clock.now() } : w,
-    );
-    return serviceReply(c, { data: { success: true } }, started);
-  })
-  .get("/apps/:appId/extensions/widget/v2/settings", (c) => {
-    const started = performance.now();
-    const app = pathApp(c);
-    requireEnabled(app, "widget");
-    const configuration = app.management.widgets.map((w) => ({ ...w.settings, appId: app.meta.appId, widgetId: w.widgetId }));
-    return serviceReply(c, { data: { configuration } }, started);
-  })
+  operation({
+    method: "POST",
+    path: "/apps/:appId/extensions/widget/v2/settings",
+    plane: "management",
+    body: WIDGET_BODY,
+    handler: async (c, { body }) => {
+      const started = performance.now();
+      const app = pathApp(c);
+      requireEnabled(app, "widget");
+      const { settings } = await widgetSettings(body);
+      const now = c.get("emulator").clock.now();
+      const widgetId = randomUuid();
+      app.management.widgets = [...app.management.widgets, { widgetId, settings, createdAt: now, updatedAt: now }];
+      return serviceReply(c, { data: { widgetId } }, started);
+    },
+  }),
+  operation({
+    method: "PUT",
+    path: "/apps/:appId/extensions/widget/v2/settings",
+    plane: "management",
+    body: WIDGET_BODY,
+    handler: async (c, { body }) => {
+      const started = performance.now();
+      const app = pathApp(c);
+      requireEnabled(app, "widget");
+      const { settings, widgetId } = await widgetSettings(body, true);
+      const widget = app.management.widgets.find((w) => w.widgetId === widgetId);
+      if (!widget) throw badRequest({ "settings.widgetId": ["The selected settings.widgetId is invalid."] });
+      app.management.widgets = app.management.widgets.map((w) =>
+        w === widget ? { ...w, settings, updatedAt: c.get("emulator").clock.now() } : w,
+      );
+      return serviceReply(c, { data: { success: true } }, started);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/apps/:appId/extensions/widget/v2/settings",
+    plane: "management",
+    handler: (c) => {
+      const started = performance.now();
+      const app = pathApp(c);
+      requireEnabled(app, "widget");
+      const configuration = app.management.widgets.map((w) => ({ ...w.settings, appId: app.meta.appId, widgetId: w.widgetId }));
+      return serviceReply(c, { data: { configuration } }, started);
+    },
+  }),
 
-  .route("/", certificates)
-
-  .post("/apps/:appId/extensions/:ext/v1/settings", (c) => writeSettings(c, "store"))
-  .put("/apps/:appId/extensions/:ext/v1/settings", (c) => writeSettings(c, "update"))
-  .get("/apps/:appId/extensions/:ext/v1/settings", (c) => {
-    const started = performance.now();
-    const { app, ext, spec } = settingsTarget(c, "get");
-    return serviceReply(c, { data: { settings: settingsView(app, ext, spec, { ...effectiveSettings(app, ext.id), appId: app.meta.appId }) } }, started);
-  })
-  .delete("/apps/:appId/extensions/:ext/v1/settings", (c) => {
-    const started = performance.now();
-    const { app, ext, spec } = settingsTarget(c, "delete");
-    const { settings: _gone, ...state } = app.management.extensions[ext.id]!;
-    app.management.extensions[ext.id] = { ...state, updatedAt: c.get("emulator").clock.now() };
-    return serviceReply(c, deleteReply(app, ext, spec), started);
-  });
+  ...certificates,
+  ...EXTENSIONS.filter((e) => e.settings).flatMap(settingsOperations),
+);
