@@ -92,6 +92,8 @@ export function fieldSchema(spec: FieldSpec, optional = !spec.required && !spec.
       break;
     }
   }
+  // Required (or filled) means not empty whatever the type: null, "" and [] count as absent (Laravel's rule).
+  if (spec.type === undefined && (spec.required || spec.filled)) out.not = { enum: [null, "", []] };
   if (spec.filled) out["x-filled"] = true;
   if (spec.in) out.enum = optional ? [...spec.in, null] : [...spec.in];
   if (types.length > 0) {

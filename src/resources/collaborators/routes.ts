@@ -1,9 +1,8 @@
-import { Hono } from "hono";
-import type { Env } from "../../http/context.js";
 import { apiError, badRequest } from "../../http/errors.js";
 import { pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok, page } from "../../http/reply.js";
-import { Query, readBody, validate } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { CollaboratorRole } from "../../store/management.js";
 import { appOwner, pathApp } from "../apps/routes.js";
@@ -42,36 +41,43 @@ function remove(app: AppState, email: string) {
 }
 
 /** Management plane: an app's collaborators (team management). */
-export const collaborators = new Hono<Env>()
-  .post("/apps/:appId/collaborators", async (c) => {
-    const app = pathApp(c);
-    const body = await readBody(c);
-    validate(body, { admins: emails, developers: emails, moderators: emails, collaboratorsToRemove: emails });
-    if (LISTS.every(([list]) => body[list] === undefined) && body.collaboratorsToRemove === undefined)
-      throw badRequest({ admins: ["The admins field is required when moderators and collaboratorsToRemove are not present."] });
-    const now = c.get("emulator").clock.now();
-    const outcome = (fn: () => unknown) => {
-      try {
-        return fn();
-      } catch (e) {
-        return bulkFailure(e);
+export const collaborators = routes(
+  operation({
+    method: "POST",
+    path: "/apps/:appId/collaborators",
+    plane: "management",
+    body: { admins: emails, developers: emails, moderators: emails, collaboratorsToRemove: emails },
+    handler: (c, { body }) => {
+      const app = pathApp(c);
+      if (LISTS.every(([list]) => body[list] === undefined) && body.collaboratorsToRemove === undefined)
+        throw badRequest({ admins: ["The admins field is required when moderators and collaboratorsToRemove are not present."] });
+      const now = c.get("emulator").clock.now();
+      const outcome = (fn: () => unknown) => {
+        try {
+          return fn();
+        } catch (e) {
+          return bulkFailure(e);
+        }
+      };
+      const data: Record<string, unknown> = {};
+      const removing = (body.collaboratorsToRemove as string[] | undefined) ?? [];
+      data.collaboratorsToRemove = removing.length === 0 ? [] : Object.fromEntries(removing.map((e) => [e, outcome(() => remove(app, e))]));
+      for (const [list, role] of LISTS) {
+        const given = (body[list] as string[] | undefined) ?? [];
+        data[list] = given.length === 0 ? [] : Object.fromEntries(given.map((e) => [e, outcome(() => invite(app, e, role, now))]));
       }
-    };
-    const data: Record<string, unknown> = {};
-    const removing = (body.collaboratorsToRemove as string[] | undefined) ?? [];
-    data.collaboratorsToRemove = removing.length === 0 ? [] : Object.fromEntries(removing.map((e) => [e, outcome(() => remove(app, e))]));
-    for (const [list, role] of LISTS) {
-      const given = (body[list] as string[] | undefined) ?? [];
-      data[list] = given.length === 0 ? [] : Object.fromEntries(given.map((e) => [e, outcome(() => invite(app, e, role, now))]));
-    }
-    return ok(c, data);
-  })
-  .get("/apps/:appId/collaborators", (c) => {
-    const app = pathApp(c);
-    const q = new Query(c);
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    const pageNo = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const { data, pagination } = pageOf(app.management.collaborators, perPage, pageNo);
-    return page(c, data, pagination);
-  });
+      return ok(c, data);
+    },
+  }),
+  operation({
+    method: "GET",
+    path: "/apps/:appId/collaborators",
+    plane: "management",
+    query: { perPage: q.int({ def: 100, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) },
+    handler: (c, { query }) => {
+      const app = pathApp(c);
+      const { data, pagination } = pageOf(app.management.collaborators, query.perPage, query.page);
+      return page(c, data, pagination);
+    },
+  }),
+);
