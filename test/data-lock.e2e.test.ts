@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, startClisPerTest } from "./cli.helpers.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 import { tempDir } from "./tmp.helpers.js";
@@ -132,5 +134,91 @@ describe("one owner per data file", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/is not valid JSON \(unexpected content/);
     expect(refused.stderr.replace(seed, "")).not.toMatch(/hello|token|more/);
+  });
+});
+
+/**
+ * The lock function itself under races: worker processes (the built module, dist/) are released at one signal to
+ * take the same lock, round after round, on a fresh file, over a stale lock of a stopped process, and over a
+ * partial one a process killed while writing it left. Exactly one of them may hold it each round.
+ */
+describe("taking the lock under races", () => {
+  const WORKERS = 6;
+  const workers: ChildProcess[] = [];
+  let deadPid = 0;
+  const LOCK_MODULE = new URL("../dist/store/data-lock.js", import.meta.url).href;
+  const WORKER = `
+    const { acquireDataLock } = await import(${JSON.stringify(LOCK_MODULE)});
+    process.on("message", async (data) => {
+      let taken;
+      try {
+        await acquireDataLock(data, (line) => process.stderr.write(line.includes("took over") ? "" : line + "\\n"));
+        taken = "held";
+      } catch (e) {
+        taken = e.message;
+      }
+      process.send(taken);
+    });
+    process.send("ready");`;
+
+  beforeAll(async () => {
+    const gone = spawn(process.execPath, ["-e", ""]);
+    deadPid = gone.pid!;
+    await new Promise((r) => gone.on("exit", r));
+    const ready: Promise<unknown>[] = [];
+    for (let i = 0; i < WORKERS; i++) {
+      const w = spawn(process.execPath, ["--input-type=module", "-e", WORKER], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      workers.push(w);
+      ready.push(new Promise((r) => w.once("message", r)));
+    }
+    await Promise.all(ready);
+  });
+  afterAll(() => {
+    for (const w of workers) w.kill("SIGKILL");
+  });
+
+  /** One round: every worker is sent the file in the same turn; resolves with what each answered. */
+  function round(data: string): Promise<string[]> {
+    const answers = workers.map((w) => new Promise<string>((r) => w.once("message", (m) => r(String(m)))));
+    for (const w of workers) w.send(data);
+    return Promise.all(answers);
+  }
+
+  async function rounds(dir: string, n: number, before: (lock: string) => void) {
+    let twice = 0;
+    for (let i = 0; i < n; i++) {
+      const data = join(dir, `S${i}.json`);
+      before(`${data}.lock`);
+      const answers = await round(data);
+      const holders = answers.filter((a) => a === "held").length;
+      if (holders !== 1) twice++;
+      for (const a of answers) if (a !== "held") expect(a).toMatch(/is in use by another chat-emulator \(pid \d+/);
+      // The lock names the one holder, and nothing was left beside it.
+      expect(readdirSync(dir).filter((name) => name.startsWith(`S${i}.json`))).toEqual([`S${i}.json.lock`]);
+    }
+    expect(twice).toBe(0);
+  }
+
+  it("gives a fresh file to exactly one of six processes released at once, in every one of 150 rounds", async () => {
+    await rounds(tempDir("lock-race-fresh"), 150, () => {});
+  });
+
+  it("lets exactly one of six take over the lock of a stopped process, in every one of 150 rounds", async () => {
+    const stale = JSON.stringify({ pid: deadPid, started: "1", since: new Date().toISOString(), nonce: "0" });
+    const takeover = `takeover-${createHash("sha256").update(stale).digest("hex").slice(0, 16)}`;
+    let n = 0;
+    await rounds(tempDir("lock-race-stale"), 150, (lock) => {
+      writeFileSync(lock, stale);
+      // Every other round, a taker of that lock was killed while taking it over: its takeover file is stale too.
+      if (n++ % 2) writeFileSync(`${lock}.${takeover}`, stale.replace('"0"', '"1"'));
+    });
+  });
+
+  it("takes over a partial lock once it is older than a write of it takes, one of six, in every one of 50 rounds", async () => {
+    const old = Date.now() / 1000 - 60;
+    await rounds(tempDir("lock-race-partial"), 50, (lock) => {
+      writeFileSync(lock, '{"pid":');
+      utimesSync(lock, old, old);
+    });
   });
 });
