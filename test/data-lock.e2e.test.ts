@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, startClisPerTest } from "./cli.helpers.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { BIN, runCli, startClisPerTest, type RunningCli } from "./cli.helpers.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 import { tempDir } from "./tmp.helpers.js";
 
@@ -94,6 +95,57 @@ describe("one owner per data file", () => {
     expect(again.stderr()).toMatch(new RegExp(`took over the lock of .*S\\.json left by pid ${first.child.pid}, which is no longer running`));
     for (let i = 0; i < 10; i++) expect((await fetch(`${again.url}/v3/users/k${i}`, { headers: { apikey: REST_KEY } })).status).toBe(200);
     expect(JSON.parse(readFileSync(join(dir, "S.json.lock"), "utf8")).pid).toBe(again.child.pid);
+  });
+
+  it("lets one of three emulators started at once on a fresh file serve; the others refuse", async () => {
+    const data = join(tempDir("lock-at-once"), "S.json");
+    const started = await Promise.allSettled([0, 1, 2].map(() => start(["--data", data])));
+    const serving = started.filter((s) => s.status === "fulfilled");
+    expect(serving).toHaveLength(1);
+    for (const s of started)
+      if (s.status === "rejected") expect(String(s.reason)).toMatch(/CLI exited with 2: .*is in use by another chat-emulator \(pid \d+/s);
+    await createUser((serving[0] as PromiseFulfilledResult<RunningCli>).value.url, "one");
+  });
+
+  it.runIf(existsSync("/proc/self/stat"))("takes over the lock of a killed owner that its parent has not reaped (a zombie)", async () => {
+    const dir = tempDir("lock-zombie");
+    const data = join(dir, "S.json");
+    // sh starts the emulator in the background, then becomes `sleep`, which never reaps it.
+    const parent = spawn("sh", ["-c", '"$NODE" "$BIN" --port 0 --data "$DATA" >/dev/null 2>&1 & exec sleep 30'], {
+      env: { ...process.env, NODE: process.execPath, BIN, DATA: data },
+      stdio: "ignore",
+    });
+    onTestFinished(() => void parent.kill("SIGKILL"));
+    const lock = `${data}.lock`;
+    for (let i = 0; i < 200 && !existsSync(lock); i++) await sleep(50);
+    const pid = JSON.parse(readFileSync(lock, "utf8")).pid as number;
+    process.kill(pid, "SIGKILL");
+    const state = () => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0];
+    for (let i = 0; i < 100 && state() !== "Z"; i++) await sleep(20);
+    expect(state()).toBe("Z");
+
+    const again = await start(["--data", data]);
+    expect(again.stderr()).toMatch(new RegExp(`took over the lock of .*S\\.json left by pid ${pid}, which is no longer running`));
+    await createUser(again.url, "after-zombie");
+  });
+
+  it.runIf(existsSync("/proc/self/cmdline"))("says what a live process a lock names is when it is not a chat-emulator, and what to do", async () => {
+    const dir = tempDir("lock-other");
+    const data = join(dir, "S.json");
+    const sleeper = spawn("sleep", ["30"], { stdio: "ignore" });
+    onTestFinished(() => void sleeper.kill("SIGKILL"));
+    writeFileSync(`${data}.lock`, JSON.stringify({ pid: sleeper.pid, since: "2026-01-02T03:04:05.000Z" }));
+    const before = listing(dir);
+    const refused = await runCli(["--data", data, "--port", "0"]);
+    expect(refused.code).toBe(2);
+    const lines = refused.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(
+      `chat-emulator: ${data} is locked by pid ${sleeper.pid}, which runs "sleep 30": not a chat-emulator, as far as its command line shows ` +
+        `(lock ${data}.lock, taken 2026-01-02T03:04:05.000Z). If no chat-emulator uses ${data} (a lock copied with the folder, or its pid reused), ` +
+        `delete ${data}.lock and start again; otherwise stop that process first, or give this one another --data file.`,
+    );
+    expect(listing(dir)).toEqual(before);
   });
 
   it("refuses export targets that are another emulator's data file, the seed or the import, or the data file", async () => {
