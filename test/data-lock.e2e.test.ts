@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { BIN, runCli, startClisPerTest, type RunningCli } from "./cli.helpers.js";
 import { APP_ID, REST_KEY } from "./helpers.js";
 import { tempDir } from "./tmp.helpers.js";
+import { acquireDataLock } from "../src/store/data-lock.js";
 
 /** One process owns a data file (docs/durability.md, "One owner per data file"), with the real CLI. */
 
@@ -264,6 +265,29 @@ describe("taking the lock under races", () => {
       // Every other round, a taker of that lock was killed while taking it over: its takeover file is stale too.
       if (n++ % 2) writeFileSync(`${lock}.${takeover}`, stale.replace('"0"', '"1"'));
     });
+  });
+
+  it("waits for a partial lock younger than two seconds: taken over once it is that old, respected once it is whole", async () => {
+    const dir = tempDir("lock-partial-young");
+    const data = join(dir, "S.json");
+    const lock = `${data}.lock`;
+    const young = (Date.now() - 1800) / 1000;
+    writeFileSync(lock, "");
+    utimesSync(lock, young, young);
+    const said: string[] = [];
+    const started = Date.now();
+    const taken = await acquireDataLock(data, (line) => said.push(line));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    expect(said).toEqual([`chat-emulator: took over the lock of ${data} left by a process that stopped while taking it.`]);
+    expect(JSON.parse(readFileSync(lock, "utf8")).pid).toBe(process.pid);
+    taken.release();
+    expect(existsSync(lock)).toBe(false);
+
+    // Written whole meanwhile by a live process: refused, not taken over.
+    writeFileSync(lock, "");
+    const refused = acquireDataLock(data, () => {});
+    setTimeout(() => writeFileSync(lock, JSON.stringify({ pid: process.ppid })), 100);
+    await expect(refused).rejects.toThrow(new RegExp(`(in use by another chat-emulator|is locked by) \\(?pid ${process.ppid}\\b`));
   });
 
   it("takes over a partial lock once it is older than a write of it takes, one of six, in every one of 50 rounds", async () => {

@@ -35,12 +35,11 @@ export function running(pid: number, started?: string): boolean {
   }
 }
 
-/** Its command line (Linux only), at most 200 characters; undefined elsewhere or when it cannot be read. */
+/** Its command line (Linux only), its arguments joined by spaces; undefined elsewhere or when it cannot be read. */
 export function commandOf(pid: number): string | undefined {
   try {
-    const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-    const line = args.join(" ");
-    return line === "" ? undefined : line.length > 200 ? `${line.slice(0, 199)}…` : line;
+    const line = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+    return line === "" ? undefined : line;
   } catch {
     return undefined;
   }
