@@ -102,6 +102,8 @@ describe("change-log replay", () => {
     ["a line that is not a list", '{"a":1}', /it is not a list of changes/],
     ["a malformed change", `[["messages","${APP_ID}",5,[]]]`, /change 1 \(messages\) is malformed/],
     ["members of a group that does not exist", `[["people","${APP_ID}","nogroup",[],[]]]`, /names group "nogroup"/],
+    ["a part of an app of the wrong shape", `[["set","${APP_ID}","users","oops"]]`, /with it, the state does not load: apps\[\d+\]\.users must be an array/],
+    ["a record the state file would refuse", `[["set","${APP_ID}","users",[{"uid":"no spaces"}]]]`, /with it, the state does not load: apps\[\d+\]\.users\[0\]\./],
   ];
   for (const [what, line, why] of cases)
     it(`refuses ${what} (exit 2 in the CLI), naming the file and line, touching nothing`, async () => {
@@ -154,6 +156,23 @@ describe("change-log replay", () => {
     // The checkpoint holds the rest; the log is retired, the damaged lines stay beside the file.
     expect(readdirSync(dir).filter((n) => n.includes(".changes-"))).toEqual([]);
     expect(readdirSync(dir)).toContain("state.json.damaged-1");
+  });
+
+  it("--recover sets aside a line with which the state does not load, among others, and keeps the lines after it", async () => {
+    const dir = await killedWithLog();
+    const log = logOf(dir);
+    const lines = readFileSync(log, "utf8").split("\n");
+    const oops = `[["set","${APP_ID}","users","oops"]]`;
+    const later = `[["set","${APP_ID}","users",[{"uid":"no spaces"}]]]`;
+    // a1 | oops | a2 | bogus | later | a3: only a line after a bad one can undo it; a2 and a3 still apply.
+    writeFileSync(log, [lines[0], lines[1], oops, lines[2], '[["bogus"]]', later, ...lines.slice(3)].join("\n"));
+    // Lines that cannot be applied at all are found first, in the replay; the lines the state does not load with, after it.
+    expect(await refusal(dir)).toContain(`${log}, line 5: cannot be applied (change 1 is of an unknown kind "bogus"`);
+    const said: string[] = [];
+    expect(await uids(dir, { recover: true, log: (l) => said.push(l) })).toEqual(["a1", "a2", "a3"]);
+    expect(readFileSync(join(dir, "state.json.damaged-1"), "utf8")).toBe(`${oops}\n[["bogus"]]\n${later}\n`);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/--recover: 3 change-log line\(s\) .* line 3 \(with it, the state does not load: .*users must be an array\); .* line 5 \(change 1 .*; .* line 6 \(with it, the state does not load: /);
   });
 
   it("any bytes written into or appended to a log: a load or a clear refusal, never a stack trace or a lost line", async () => {

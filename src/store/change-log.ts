@@ -47,14 +47,43 @@ export interface Unapplied {
   why: string;
 }
 
+/** Where a line of a log is: its file and its number (from 1). */
+export interface LinePlace {
+  file: string;
+  line: number;
+}
+
+const placeKey = (at: LinePlace) => `${at.line} ${at.file}`;
+
+/** Lines set aside before a replay, with why: the lines with which the state would not load (see Persistence). */
+export class SetAside extends Map<string, string> {
+  add(at: LinePlace, why: string): void {
+    this.set(placeKey(at), why);
+  }
+  why(at: LinePlace): string | undefined {
+    return this.get(placeKey(at));
+  }
+}
+
+/** The refusal of a line that cannot be applied. */
+export const unappliable = (at: LinePlace, why: string) =>
+  new ReplayError(
+    `${at.file}, line ${at.line}: cannot be applied (${why}). Nothing was changed; --recover moves what cannot be applied aside (byte for byte) and starts without it.`,
+  );
+
 /**
  * Replays the logs' lines (one JSON list of changes each) in order through `apply`, which answers why a line
  * cannot be applied, or undefined. A last line without its end of line is what a crash in the middle of an append
  * leaves (its request was never answered): it is ignored and reported through `warn`. Any other line that does
  * not parse or apply throws ReplayError naming the file, the line and why; with `recover` it is set aside instead
- * (returned, for the caller to keep) and the replay goes on.
+ * (returned, for the caller to keep) and the replay goes on. The lines in `aside` are set aside the same way
+ * without being applied; `until` ends the replay after that line; `applied` collects the places of the lines applied.
  */
-export function replayLogs(logs: LogFile[], apply: (changes: unknown) => string | undefined, opts: { warn: (line: string) => void; recover?: boolean }): Unapplied[] {
+export function replayLogs(
+  logs: LogFile[],
+  apply: (changes: unknown) => string | undefined,
+  opts: { warn: (line: string) => void; recover?: boolean; aside?: SetAside; until?: LinePlace; applied?: LinePlace[] },
+): Unapplied[] {
   const unapplied: Unapplied[] = [];
   for (const { file } of logs) {
     const bytes = readFileSync(file);
@@ -73,15 +102,14 @@ export function replayLogs(logs: LogFile[], apply: (changes: unknown) => string 
       while (bytes[from] === 0 && from < end) from++;
       if (from > at) opts.warn(`chat-emulator: warning: ${file}, line ${line}: ${from - at} bytes of an unfinished write (never answered) are ignored.`);
       const text = bytes.toString("utf8", from, end);
-      const why = line === 1 && text.startsWith('{"format"') ? formatProblem(text) : applyLine(text, apply);
+      const header = line === 1 && text.startsWith('{"format"');
+      const why = opts.aside?.why({ file, line }) ?? (header ? formatProblem(text) : applyLine(text, apply));
       if (why === FORMAT_TOO_NEW) throw new ReplayError(`${file}: ${why}`);
       if (why) {
-        if (!opts.recover)
-          throw new ReplayError(
-            `${file}, line ${line}: cannot be applied (${why}). Nothing was changed; --recover moves what cannot be applied aside (byte for byte) and starts without it.`,
-          );
+        if (!opts.recover) throw unappliable({ file, line }, why);
         unapplied.push({ file, line, bytes: bytes.subarray(at, end + 1), why });
-      }
+      } else if (!header) opts.applied?.push({ file, line });
+      if (opts.until?.file === file && opts.until.line === line) return unapplied;
       at = end + 1;
     }
   }

@@ -1,6 +1,6 @@
 import { mkdir, open as openFile, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { ChangeLog, listLogs, replayLogs, ReplayError, type Unapplied } from "./change-log.js";
+import { ChangeLog, listLogs, replayLogs, ReplayError, SetAside, unappliable, type LinePlace, type LogFile, type Unapplied } from "./change-log.js";
 import { ChangeTracker, Replay, type Change } from "./change-tracker.js";
 import { acquireDataLock, type DataLock } from "./data-lock.js";
 import { documentKind, newerFormat, parseSavedState, SeedError } from "./seed.js";
@@ -121,6 +121,101 @@ const BULK_MESSAGES = 10_000;
 const isBulk = (c: Change) =>
   (c[0] === "app" && c[1].messages.length > BULK_MESSAGES) || (c[0] === "set" && c[2] === "messages" && (c[3] as unknown[]).length > BULK_MESSAGES);
 
+type Loaded = ReturnType<typeof parseSavedState>;
+
+/** The apps of saved state data, or why it does not load (a SeedError or DocumentError naming `source`). */
+function loadable(state: unknown, now: number, source: string): Loaded | SeedError | DocumentError {
+  try {
+    return parseSavedState(state, now, source);
+  } catch (e) {
+    if (e instanceof SeedError || e instanceof DocumentError) return e;
+    throw e;
+  }
+}
+
+/**
+ * The replay of the change logs a killed run left, onto the data file's state (or the state the emulator starts
+ * from). A line may apply and still leave a state that does not load (a part of an app of the wrong shape): the
+ * first such line is found by replaying part of the logs again (`firstUnloadable`, on a failed start only), and
+ * refused, or with `--recover` set aside like any other line that cannot be applied.
+ */
+class LogReplay {
+  private readonly aside = new SetAside();
+  constructor(
+    private readonly path: string,
+    private readonly store: Store,
+    private readonly logs: LogFile[],
+    /** The document read at start, for the first replay (a replay changes its state in place). */
+    private first: unknown,
+    private readonly opts: OpenOptions,
+  ) {}
+
+  /** The loaded state and the lines set aside, or why the data file itself does not load. */
+  async load(warn: (line: string) => void): Promise<{ loaded: Loaded | SeedError | DocumentError; unapplied: Unapplied[] }> {
+    for (;; warn = () => {}) {
+      let run: Awaited<ReturnType<LogReplay["run"]>>;
+      try {
+        run = await this.run({ warn });
+      } catch (e) {
+        if (e instanceof DocumentError) return { loaded: e, unapplied: [] }; // a large part of the file does not parse
+        throw e;
+      }
+      const loaded = loadable(run.state, this.opts.now, this.path);
+      if (!(loaded instanceof Error)) return { loaded, unapplied: run.unapplied };
+      const culprit = await this.firstUnloadable(run.applied, loaded);
+      if (!culprit) return { loaded, unapplied: [] };
+      if (!this.opts.recover) throw new PersistenceError(unappliable(culprit.at, culprit.why).message);
+      this.aside.add(culprit.at, culprit.why);
+    }
+  }
+
+  /** A fresh copy of the state the logs apply to. */
+  private async base(): Promise<StateData> {
+    const doc = this.first ?? (await readDataFile(this.path));
+    this.first = undefined;
+    return (doc === undefined ? JSON.parse(JSON.stringify(this.store.toData())) : materialize(doc)) as StateData;
+  }
+
+  /** The state with the logs' lines replayed onto it (up to `until`), the lines set aside and those applied. */
+  private async run(opts: { warn: (line: string) => void; until?: LinePlace }): Promise<{ state: StateData; unapplied: Unapplied[]; applied: LinePlace[] }> {
+    const state = await this.base();
+    const replay = new Replay(state);
+    const applied: LinePlace[] = [];
+    let unapplied: Unapplied[];
+    try {
+      unapplied = replayLogs(this.logs, (changes) => replay.line(changes), { ...opts, recover: this.opts.recover, aside: this.aside, applied });
+    } catch (e) {
+      if (e instanceof ReplayError) throw new PersistenceError(e.message);
+      throw new PersistenceError(`${this.path}: its change logs cannot be read (${(e as Error).message}); the files were left untouched.`);
+    }
+    replay.finish();
+    return { state, unapplied, applied };
+  }
+
+  /**
+   * Of the lines `applied` (in order), the first with which the state does not load, and why; undefined when it
+   * does not load without any of them (the data file itself is at fault). A bisection: each step replays.
+   */
+  private async firstUnloadable(applied: LinePlace[], why: Error): Promise<{ at: LinePlace; why: string } | undefined> {
+    const problem = async (lines: number) => {
+      const state = lines === 0 ? await this.base() : (await this.run({ warn: () => {}, until: applied[lines - 1] })).state;
+      const loaded = loadable(state, this.opts.now, this.path);
+      return loaded instanceof Error ? loaded : undefined;
+    };
+    if (applied.length === 0 || (await problem(0))) return undefined;
+    let good = 0;
+    let bad = applied.length;
+    while (bad - good > 1) {
+      const mid = (good + bad) >> 1;
+      const found = await problem(mid);
+      if (found) [bad, why] = [mid, found];
+      else good = mid;
+    }
+    const detail = why instanceof SeedError && why.path ? `${why.path} ${why.problem}` : why.message;
+    return { at: applied[bad - 1], why: `with it, the state does not load: ${detail}` };
+  }
+}
+
 /**
  * `--data FILE`: loaded at start a part at a time (state-reader.ts), with the change logs beside it replayed (change-log.ts). Every
  * committed change is then written to the change log before its answer leaves: answers wait for `hold()` (see
@@ -218,38 +313,19 @@ export class Persistence {
 
   private static async read(path: string, store: Store, opts: OpenOptions, log: (line: string) => void): Promise<Persistence> {
     const doc = await readDataFile(path);
-    let saved = doc as StateData | undefined;
     const logs = listLogs(path);
-    let unapplied: Unapplied[] = [];
-    if (logs.length > 0) {
-      // What the last run acknowledged after its last checkpoint, replayed onto the data file (or, when it never
-      // wrote one, onto the state it started from); the checkpoint at start then deletes the logs.
-      saved = saved === undefined ? (JSON.parse(JSON.stringify(store.toData())) as StateData) : (materialize(saved) as StateData);
-      const replay = new Replay(saved);
-      try {
-        unapplied = replayLogs(logs, (changes) => replay.line(changes), { warn: log, recover: opts.recover });
-      } catch (e) {
-        if (e instanceof ReplayError) throw new PersistenceError(e.message);
-        throw new PersistenceError(`${path}: its change logs cannot be read (${(e as Error).message}); the files were left untouched.`);
-      }
-      replay.finish();
-    }
-    if (saved !== undefined) {
-      try {
-        const { apps, births } = parseSavedState(saved, opts.now, path);
-        store.replace(apps, births);
-      } catch (e) {
-        const logged = logs.length > 0 ? " (with its change logs replayed)" : "";
-        if (e instanceof SeedError) throw new PersistenceError(`${e.message}${logged}; the file was left untouched.`);
-        if (e instanceof DocumentError) throw new PersistenceError(`${path}: ${e.message}${logged}; the file was left untouched.`);
-        throw e;
-      }
-    }
+    // What the last run acknowledged after its last checkpoint, replayed onto the data file (or, when it never
+    // wrote one, onto the state it started from); the checkpoint at start then deletes the logs.
+    const { loaded, unapplied } =
+      logs.length > 0 ? await new LogReplay(path, store, logs, doc, opts).load(log) : { loaded: doc === undefined ? undefined : loadable(doc, opts.now, path), unapplied: [] };
+    if (loaded instanceof SeedError) throw new PersistenceError(`${loaded.message}; the file was left untouched.`);
+    if (loaded instanceof DocumentError) throw new PersistenceError(`${path}: ${loaded.message}; the file was left untouched.`);
+    if (loaded) store.replace(loaded.apps, loaded.births);
     // Listening starts after the load: the state just read from the file is not a change to write back.
     const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false);
     persistence.stateBytes = (await stat(path).catch(() => undefined))?.size ?? 0;
     persistence.tracker = new ChangeTracker(store, opts.verify);
-    persistence.based = saved !== undefined;
+    persistence.based = loaded !== undefined;
     persistence.replayed = logs.length > 0;
     persistence.unapplied = unapplied;
     return persistence;

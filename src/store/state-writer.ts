@@ -2,6 +2,7 @@ import { closeSync, fstatSync, fsyncSync, openSync, renameSync, rmSync, writeSyn
 import { open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { StateData } from "./types.js";
+import { running } from "../util/processes.js";
 
 /**
  * Records serialized at a time, and bytes gathered before a write: both small enough that their text is an
@@ -134,15 +135,6 @@ async function syncFolder(path: string): Promise<void> {
   if (!folder) return;
   await folder.sync().catch(() => undefined);
   await folder.close();
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**
