@@ -251,6 +251,10 @@ const schemas: Record<string, Json> = {
     path: str("a glob over the API path (`*` anything, `?` one character)", { pattern: "^[/*?]", maxLength: 1000 }),
     appId: str(undefined, { maxLength: 100 }),
     plane: oneOf(PLANES),
+    frame: str("realtime latency: a WebSocket frame type the emulator sends (`message`, `receipts`, ...) or `*`; delays those frames instead of matching requests", {
+      pattern: "^(\\*|[a-z][a-z_]*)$",
+      maxLength: 100,
+    }),
   }),
   RuleEffect: closed({
     status: int(undefined, { minimum: 400, maximum: 599 }),

@@ -14,6 +14,8 @@ export interface ControlOptions {
   journalSize?: number;
   /** A global latency rule: milliseconds, `[min, max]`, or "MS" / "MIN-MAX" as on the CLI. */
   latency?: number | [number, number] | string;
+  /** A global realtime latency rule for the frames the WebSocket sends, written as `latency` is. */
+  realtimeLatency?: number | [number, number] | string;
   /** Enforce the platform's per-app rate limits; an object sets other default limits. */
   rateLimit?: boolean | Partial<Limits>;
   /** Required as `x-emulator-token` on every control call except GET /_emulator/health. */
@@ -82,6 +84,10 @@ export class ControlPlane {
     if (opts.latency !== undefined) {
       const { latencyMs, jitterMs } = parseLatency(opts.latency);
       if (latencyMs > 0 || jitterMs > 0) this.rules.add({ effect: { latencyMs, jitterMs } });
+    }
+    if (opts.realtimeLatency !== undefined) {
+      const { latencyMs, jitterMs } = parseLatency(opts.realtimeLatency);
+      if (latencyMs > 0 || jitterMs > 0) this.rules.add({ match: { frame: "*" }, effect: { latencyMs, jitterMs } });
     }
   }
 }

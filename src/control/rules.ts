@@ -16,6 +16,11 @@ export interface RuleMatch {
   path?: string;
   appId?: string;
   plane?: Plane;
+  /**
+   * A WebSocket frame type the emulator sends (`message`, `receipts`, `typing_indicator`, ...; `*`: every one):
+   * the rule delays those frames instead of matching HTTP requests (realtime latency, latency effects only).
+   */
+  frame?: string;
 }
 
 export interface RuleEffect {
@@ -92,12 +97,19 @@ export class Rule {
   matches(req: ApiRequest): boolean {
     const m = this.match;
     return (
+      m.frame === undefined &&
       // Socket auths (`WS`) are only for rules that name them.
       (m.method === undefined ? req.method !== "WS" : m.method === req.method) &&
       (m.plane === undefined || m.plane === req.plane) &&
       (m.appId === undefined || m.appId === req.appId) &&
       (this.pathPattern === undefined || this.pathPattern(req.path))
     );
+  }
+
+  /** Whether this realtime latency rule delays a frame of `type` sent to a user of `appId`. */
+  delaysFrame(appId: string, type: string): boolean {
+    const m = this.match;
+    return m.frame !== undefined && (m.frame === "*" || m.frame === type) && (m.appId === undefined || m.appId === appId.toLowerCase());
   }
 
   /** The platform-style error this rule answers with (not for reset rules). */
@@ -131,7 +143,7 @@ export function parseRule(raw: unknown): Omit<RuleInput, "match"> & { match: Rul
     input.done();
   }
   const body = input.object(raw, "", ["match", "effect", "probability", "times"])!;
-  const m = input.object(body.match, "match", ["method", "path", "appId", "plane"]);
+  const m = input.object(body.match, "match", ["method", "path", "appId", "plane", "frame"]);
   const e = input.object(body.effect, "effect", ["status", "code", "message", "latencyMs", "jitterMs", "reset", "retryAfter"], true);
   const match: RuleMatch = {};
   if (m) {
@@ -143,6 +155,11 @@ export function parseRule(raw: unknown): Omit<RuleInput, "match"> & { match: Rul
     if (path) match.path = path;
     if (appId) match.appId = appId.toLowerCase();
     if (plane) match.plane = plane;
+    const frame = input.string(m.frame, "match.frame", { pattern: /^(\*|[a-z][a-z_]*)$/, max: 100 });
+    if (frame) {
+      match.frame = frame;
+      if (method || path || plane) input.fail("match.frame", "A frame rule delays WebSocket frames: it cannot be combined with match.method, match.path or match.plane.");
+    }
   }
   const effect: RuleEffect = {};
   if (e) {
@@ -170,6 +187,8 @@ export function parseRule(raw: unknown): Omit<RuleInput, "match"> & { match: Rul
       if (jitterMs) effect.jitterMs = jitterMs;
       if (Object.keys(effect).length === 0)
         input.fail("effect", "The effect must inject an error (status, code or reset) or a delay (latencyMs, jitterMs).");
+      else if (match.frame && (effect.status !== undefined || effect.reset))
+        input.fail("effect", "A frame rule (match.frame) only delays frames: give effect.latencyMs and/or effect.jitterMs.");
     }
   }
   const probability = input.number(body.probability, "probability", { min: 0, max: 1 }) ?? 1;
@@ -217,6 +236,25 @@ export class Rules {
   clear(): void {
     this.all = [];
     this.live = [];
+  }
+
+  /**
+   * Realtime latency: how long a WebSocket frame of `type` for `appId` is held back, the applying frame rules' delays
+   * added up (counting their hits and times, as requests do). 0 when none applies.
+   */
+  frameDelay(appId: string, type: string): number {
+    let delay = 0;
+    let expired = false;
+    for (const rule of this.live) {
+      if (!rule.delaysFrame(appId, type)) continue;
+      if (rule.probability < 1 && !(this.random() < rule.probability)) continue;
+      rule.hits++;
+      if (--rule.remaining === 0) expired = true;
+      const { latencyMs = 0, jitterMs = 0 } = rule.effect;
+      delay += latencyMs + (jitterMs > 0 ? Math.floor(this.random() * (jitterMs + 1)) : 0);
+    }
+    if (expired) this.live = this.live.filter((r) => r.remaining > 0);
+    return delay;
   }
 
   /** The hot path: which rules apply to `req`, counting their hits and times. */

@@ -120,6 +120,8 @@ export class Realtime {
     });
     ws.on("close", (code: number, reason: Buffer) => {
       clearTimeout(authTimer);
+      const held = this.held.get(ws);
+      if (held) clearTimeout(held.timer), this.held.delete(ws);
       if (session && this.sessions.has(session)) this.end(session);
       this.record(req, url, session?.appId ?? null, { event: "close", uid: session?.uid, deviceId: session?.deviceId, code, reason: reason.toString() }, code, null);
     });
@@ -248,6 +250,8 @@ export class Realtime {
   /** Stops every socket (the emulator is closing). */
   shutdown(): void {
     for (const s of [...this.sessions.all()]) this.sessions.remove(s);
+    for (const { timer } of this.held.values()) clearTimeout(timer);
+    this.held.clear();
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
   }
@@ -264,13 +268,40 @@ export class Realtime {
     ws.send(data, { binary: false });
   }
 
+  /**
+   * Frames held back by realtime latency rules (`match.frame`), per socket, in the order they were sent: a socket
+   * is one stream, so a frame that is not delayed still waits for the delayed ones before it.
+   */
+  private readonly held = new Map<WebSocket, { queue: { at: number; data: Buffer }[]; timer: NodeJS.Timeout }>();
+
+  private sendAfter(ws: WebSocket, data: Buffer, delayMs: number): void {
+    const waiting = this.held.get(ws);
+    if (delayMs === 0 && !waiting) return this.sendText(ws, data);
+    const at = Math.max(performance.now() + delayMs, waiting?.queue.at(-1)?.at ?? 0);
+    if (waiting) waiting.queue.push({ at, data });
+    else this.held.set(ws, { queue: [{ at, data }], timer: this.flushAt(ws, at) });
+  }
+
+  private flushAt(ws: WebSocket, at: number): NodeJS.Timeout {
+    return setTimeout(() => {
+      const waiting = this.held.get(ws)!;
+      const now = performance.now();
+      while (waiting.queue.length > 0 && waiting.queue[0].at <= now + 1) this.sendText(ws, waiting.queue.shift()!.data);
+      if (waiting.queue.length === 0 || ws.readyState !== WebSocket.OPEN) this.held.delete(ws);
+      else waiting.timer = this.flushAt(ws, waiting.queue[0].at);
+    }, Math.max(0, at - performance.now())).unref();
+  }
+
   /** One frame to every session of `uids`; encoded once (a group's fan-out), logged once. */
   private deliver(appId: string, uids: Iterable<string>, frame: Record<string, unknown>): void {
     const data = Buffer.from(JSON.stringify(frame));
+    // Realtime latency (frame rules): one delay per frame, the same for every recipient.
+    const delay = this.rules.idle ? 0 : this.rules.frameDelay(appId, String(frame.type));
     let n = 0;
     for (const uid of uids)
       for (const s of this.sessions.of(appId, uid) ?? []) {
-        this.sendText(s.ws, data);
+        if (delay === 0 && this.held.size === 0) this.sendText(s.ws, data);
+        else this.sendAfter(s.ws, data, delay);
         n++;
       }
     if (n > 0) this.log({ appId, direction: "out", to: n, type: String(frame.type), frame });
