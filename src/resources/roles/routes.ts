@@ -7,7 +7,7 @@ import { fieldSchema, type JsonSchema, type Schema } from "../../http/schema.js"
 import { operation, routes, type Operation } from "../../http/operation.js";
 import type { AppState } from "../../store/app-state.js";
 import { DEFAULT_ROLE } from "../../store/app-state.js";
-import { SCOPES, type Json, type JsonObject, type RoleRecord, type Scope } from "../../store/types.js";
+import { SCOPES, type GroupRecord, type Json, type JsonObject, type RoleRecord, type Scope } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
 import { FEATURES, FEATURE_KEYS, invalidValue, normalizeValue, ROLE_PERMISSIONS, SCOPE_PERMISSIONS, type PermissionSpec } from "./catalogue.js";
 
@@ -83,10 +83,12 @@ function unsetPermission(current: Record<string, Json> | undefined, id: string):
   return next;
 }
 
-function pathScope(c: Ctx): Scope {
+/** The group and the member scope the path names. */
+function pathScope(c: Ctx): { group: GroupRecord; scope: Scope } {
+  const group = pathGroup(c.get("app"), c.req.param("guid")!);
   const scope = c.req.param("scope") as Scope;
   if (!SCOPES.includes(scope)) throw badRequest({ scope: ["The selected scope is invalid."] });
-  return scope;
+  return { group, scope };
 }
 
 const PERMISSIONS: Schema = { permissions: { required: true, type: "object" } };
@@ -275,8 +277,7 @@ export const roles = routes(
     path: "/groups/:guid/scopes/:scope/permissions",
     plane: "rest",
     handler: (c) => {
-      const group = pathGroup(c.get("app"), c.req.param("guid")!);
-      const scope = pathScope(c);
+      const { group, scope } = pathScope(c);
       const { data, pagination } = pageOf(describe(SCOPE_PERMISSIONS, "scope", group.scopePermissions?.[scope], group.createdAt), 1000, 1);
       return page(c, data, pagination);
     },
@@ -289,8 +290,7 @@ export const roles = routes(
     plane: "rest",
     body: PERMISSIONS,
     handler: (c, { body }) => {
-      const group = pathGroup(c.get("app"), c.req.param("guid")!);
-      const scope = pathScope(c);
+      const { group, scope } = pathScope(c);
       const result = setPermissions(SCOPE_PERMISSIONS, group.scopePermissions?.[scope], body, `scope ${scope} on group ${group.guid}`);
       group.scopePermissions = { ...group.scopePermissions, [scope]: result.next };
       return ok(c, result.data);
@@ -303,8 +303,7 @@ export const roles = routes(
     path: "/groups/:guid/scopes/:scope/permissions/:permission",
     plane: "rest",
     handler: (c) => {
-      const group = pathGroup(c.get("app"), c.req.param("guid")!);
-      const scope = pathScope(c);
+      const { group, scope } = pathScope(c);
       const next = unsetPermission(group.scopePermissions?.[scope], c.req.param("permission")!);
       group.scopePermissions = { ...group.scopePermissions, [scope]: next };
       return ok(c, { permissions: next });
