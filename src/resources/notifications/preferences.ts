@@ -3,7 +3,7 @@ import type { Ctx } from "../../http/context.js";
 import { badRequest, keyedMap, type Details } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
 import { readBody, type Body } from "../../http/validate.js";
-import { bodySchema, type Schema } from "../../http/schema.js";
+import { bodySchema, type JsonSchema, type Schema } from "../../http/schema.js";
 import { checkBody } from "../../http/body-check.js";
 import { operation, routes } from "../../http/operation.js";
 import { q } from "../../http/query-spec.js";
@@ -259,7 +259,7 @@ const CONVERSATIONS_JSON = bodySchema(CONVERSATIONS);
 const TIMEZONE_JSON = bodySchema(TIMEZONE);
 
 /** A body read and checked against a body schema, for the SDK's routes that are not declared operations yet. */
-async function checkedBody(c: Ctx, json?: ReturnType<typeof bodySchema>): Promise<Body> {
+export async function checkedBody(c: Ctx, json?: JsonSchema): Promise<Body> {
   const body = await readBody(c);
   if (json) await checkBody(body, json);
   return body;

@@ -1,7 +1,7 @@
 import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { readBody, type Body } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
 import { bodySchema, type Schema } from "../../http/schema.js";
 import { checkBody } from "../../http/body-check.js";
 import { operation, routes } from "../../http/operation.js";
@@ -9,7 +9,7 @@ import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { PushTokenRecord } from "../../store/notification-state.js";
 import type { AuthTokenRecord } from "../../store/types.js";
-import { isTimezone } from "./preferences.js";
+import { checkedBody, isTimezone } from "./preferences.js";
 
 /** Push tokens (§18.5): registered against an auth token (so per device/session), at most 100 per user. */
 
@@ -95,9 +95,7 @@ async function registerFor(c: Ctx, body: Body): Promise<void> {
 
 /** The SDK's registration (client/push.ts, not a declared operation yet): the body read and checked here. */
 export async function registerPushToken(c: Ctx): Promise<void> {
-  const body = await readBody(c);
-  await checkBody(body, c.get("authToken") ? REGISTRATION_JSON.inSession : REGISTRATION_JSON.outside);
-  await registerFor(c, body);
+  await registerFor(c, await checkedBody(c, c.get("authToken") ? REGISTRATION_JSON.inSession : REGISTRATION_JSON.outside));
 }
 
 /** Removes a session's push tokens (`all`: every session of its user); answers the user's remaining ones. */
