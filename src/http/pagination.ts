@@ -1,3 +1,5 @@
+import { q } from "./query-spec.js";
+
 /** Page-style list envelopes (users, keys, tokens, groups, ...): `meta.pagination` as the platform sends it. */
 export interface Pagination {
   total: number;
@@ -51,3 +53,9 @@ export function pageMatching<T>(
 export function* backwards<T>(items: readonly T[]): Generator<T> {
   for (let i = items.length - 1; i >= 0; i--) yield items[i];
 }
+
+/** The page-style lists' query parameters, as an operation declares them (http/operation.ts): 100 a page at most 1000. */
+export const PAGE_QUERY = {
+  perPage: q.int({ def: 100, min: 1, max: 1000 }),
+  page: q.int({ def: 1, min: 1 }),
+};

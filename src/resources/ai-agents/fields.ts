@@ -1,5 +1,6 @@
 import { apiError, badRequest } from "../../http/errors.js";
-import { asBool, validate, type Body, type Schema } from "../../http/validate.js";
+import { asBool, type Body } from "../../http/validate.js";
+import { bodySchema, type Schema } from "../../http/schema.js";
 import type { AgentRecord, JsonObject } from "../../store/types.js";
 
 /** What the two agent services accept (reference/ai-agents.md §3–§4), their checks and defaults. */
@@ -45,11 +46,20 @@ function requireTools(kind: AgentRecord["kind"], body: Body): void {
   }
 }
 
-/** Checks a create body (`required` fields present) or an update body. */
-export function checkAgentBody(kind: AgentRecord["kind"], body: Body, creating: boolean): void {
-  const schema = kind === "byo" ? BYO : BUILDER;
-  const required = creating ? (kind === "byo" ? ["name", "integrateWith", "integrationType"] : ["name"]) : [];
-  validate(body, Object.fromEntries(Object.entries(schema).map(([k, spec]) => [k, required.includes(k) ? { ...spec, required: true } : spec])));
+const requiring = (schema: Schema, required: readonly string[]): Schema =>
+  Object.fromEntries(Object.entries(schema).map(([k, spec]) => [k, required.includes(k) ? { ...spec, required: true } : spec]));
+
+/** The create and update bodies of each kind, as their operations declare them. */
+export const AGENT_BODY: Record<AgentRecord["kind"], { create: Schema; update: Schema }> = {
+  byo: { create: requiring(BYO, ["name", "integrateWith", "integrationType"]), update: BYO },
+  builder: { create: requiring(BUILDER, ["name"]), update: BUILDER },
+};
+
+/** The BYO create body's JSON Schema, for the test operation's check of a configuration to try (compiled once). */
+export const BYO_CREATE_JSON = bodySchema(AGENT_BODY.byo.create);
+
+/** The rules of a create or update body beyond its declared fields: what one field requires of another, and tools. */
+export function checkAgentRules(kind: AgentRecord["kind"], body: Body, creating: boolean): void {
   if (kind === "byo" && creating && body.integrationType === "agent" && body.integrationMeta === undefined)
     throw badRequest({ integrationMeta: ["The integrationMeta field is required when integration type is agent."] });
   requireTools(kind, body);

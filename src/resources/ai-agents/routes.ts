@@ -1,12 +1,12 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
-import { readBody } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
 import type { AppState } from "../../store/app-state.js";
 import type { AgentRecord, JsonObject, UserRecord } from "../../store/types.js";
 import { randomUuid } from "../../util/random.js";
-import { testAgent } from "./test-agent.js";
-import { checkAgentBody, DEFAULTS, fieldsOf } from "./fields.js";
+import { TEST_BODY, testAgent } from "./test-agent.js";
+import { AGENT_BODY, checkAgentRules, DEFAULTS, fieldsOf } from "./fields.js";
 
 /**
  * The AI-agent services (reference/ai-agents.md §3–§4): BYO agents (`/ai-agents/agents`) and agent-builder agents
@@ -53,9 +53,8 @@ function pathAgent(c: Ctx, kind: AgentRecord["kind"]): AgentRecord {
 }
 
 function create(kind: AgentRecord["kind"]) {
-  return async (c: Ctx) => {
-    const body = await readBody(c);
-    checkAgentBody(kind, body, true);
+  return (c: Ctx, { body }: { body: Body }) => {
+    checkAgentRules(kind, body, true);
     const app = c.get("app");
     const { clock } = c.get("emulator");
     let uid = randomUuid();
@@ -72,10 +71,9 @@ function create(kind: AgentRecord["kind"]) {
 }
 
 function update(kind: AgentRecord["kind"]) {
-  return async (c: Ctx) => {
+  return (c: Ctx, { body }: { body: Body }) => {
     const agent = pathAgent(c, kind);
-    const body = await readBody(c);
-    checkAgentBody(kind, body, false);
+    checkAgentRules(kind, body, false);
     const app = c.get("app");
     agent.fields = { ...agent.fields, ...fieldsOf(kind, body) };
     agent.updatedAt = c.get("emulator").clock.nowMs();
@@ -102,14 +100,26 @@ function list(kind: AgentRecord["kind"]) {
   };
 }
 
-export const aiAgents = new Hono<Env>()
-  .get("/ai-agents/agents", list("byo"))
-  .post("/ai-agents/agents", create("byo"))
-  .post("/ai-agents/agents/test", testAgent)
-  .patch("/ai-agents/agents/:uid", update("byo"))
-  .delete("/ai-agents/agents/:uid", remove("byo"))
-  .get("/ai-agents/agent-builder/agents", list("builder"))
-  .post("/ai-agents/agent-builder/agents", create("builder"))
-  .get("/ai-agents/agent-builder/agents/:uid", (c) => c.json({ agent: agentView(c.get("app"), pathAgent(c, "builder")) }))
-  .patch("/ai-agents/agent-builder/agents/:uid", update("builder"))
-  .delete("/ai-agents/agent-builder/agents/:uid", remove("builder"));
+/**
+ * The two services' operations; ids as the reference captured them (reference/ai-agents.md §3–§4): the others are
+ * not published (or were cut, as the builder's create).
+ */
+const BYO = "/ai-agents/agents";
+const BUILDER = "/ai-agents/agent-builder/agents";
+export const aiAgents = routes(
+  operation({ id: "AgentsController_getAgents", method: "GET", path: BYO, plane: "rest", handler: list("byo") }),
+  operation({ method: "POST", path: BYO, plane: "rest", body: AGENT_BODY.byo.create, handler: create("byo") }),
+  operation({ method: "POST", path: `${BYO}/test`, plane: "rest", body: TEST_BODY, handler: (c, { body }) => testAgent(c, body) }),
+  operation({ id: "AgentsController_updateAgent", method: "PATCH", path: `${BYO}/:uid`, plane: "rest", body: AGENT_BODY.byo.update, handler: update("byo") }),
+  operation({ method: "DELETE", path: `${BYO}/:uid`, plane: "rest", handler: remove("byo") }),
+  operation({ method: "GET", path: BUILDER, plane: "rest", handler: list("builder") }),
+  operation({ method: "POST", path: BUILDER, plane: "rest", body: AGENT_BODY.builder.create, handler: create("builder") }),
+  operation({
+    method: "GET",
+    path: `${BUILDER}/:uid`,
+    plane: "rest",
+    handler: (c) => c.json({ agent: agentView(c.get("app"), pathAgent(c, "builder")) }),
+  }),
+  operation({ id: "AgentBuilderController_update", method: "PATCH", path: `${BUILDER}/:uid`, plane: "rest", body: AGENT_BODY.builder.update, handler: update("builder") }),
+  operation({ method: "DELETE", path: `${BUILDER}/:uid`, plane: "rest", handler: remove("builder") }),
+);

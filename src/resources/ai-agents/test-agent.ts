@@ -1,11 +1,12 @@
 import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest } from "../../http/errors.js";
-import { readBody, validate } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
 import type { JsonObject } from "../../store/types.js";
 import { randomUuid } from "../../util/random.js";
 import { CREDENTIALS_REFUSED, holdsCredentials } from "../../util/called-url.js";
-import { checkAgentBody } from "./fields.js";
-import { reads } from "../../http/advice.js";
+import { AGENT_BODY, BYO_CREATE_JSON, checkAgentRules } from "./fields.js";
 
 const TIMEOUT_MS = 10_000;
 
@@ -16,22 +17,32 @@ function deploymentUrl(meta: JsonObject | undefined): string | undefined {
 }
 
 /**
+ * The test operation's body: `uid` (a stored agent) and `message`, or else a BYO create body, whose fields are
+ * checked only then (in the handler, against the create body's compiled schema): here they are named, not typed.
+ */
+export const TEST_BODY: Schema = {
+  uid: { type: "string", max: 100 },
+  message: { description: "The user's text (default \"Hello\")." },
+  ...Object.fromEntries(Object.keys(AGENT_BODY.byo.create).map((k) => [k, { description: "The agent's configuration to try, without `uid`." }])),
+};
+
+/**
  * `POST /ai-agents/agents/test`: calls a BYO agent for real, as CometChat does (an AG-UI `RunAgentInput` POSTed to
  * its deployment URL, with the configured `integrationMeta.headers`), and reports whether it answered 2xx within
  * 10 s. The body names a stored agent (`uid`) or carries a configuration to try (a create body); `message` is the
  * user's text (default "Hello").
  */
-export async function testAgent(c: Ctx) {
-  const body = await readBody(c);
-  reads(body, Object.keys(body)); // the whole body is the agent's configuration (checkAgentBody)
+export async function testAgent(c: Ctx, body: Body) {
   let config = body;
-  validate(body, { uid: { type: "string", max: 100 } });
   if (body.uid !== undefined) {
     const uid = String(body.uid).toLowerCase();
     const agent = c.get("app").agents.get(uid);
     if (!agent || agent.kind !== "byo") throw apiError("ERR_AGENT_NOT_FOUND", { uid });
     config = agent.fields;
-  } else checkAgentBody("byo", body, true);
+  } else {
+    await checkBody(body, BYO_CREATE_JSON);
+    checkAgentRules("byo", body, true);
+  }
   const meta = config.integrationMeta as JsonObject | undefined;
   const url = deploymentUrl(meta);
   if (config.integrationType !== "agent" || !url)

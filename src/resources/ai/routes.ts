@@ -1,9 +1,9 @@
-import { Hono } from "hono";
 import { onBehalfOf } from "../../http/auth.js";
-import type { Ctx, Env } from "../../http/context.js";
-import { apiError } from "../../http/errors.js";
+import type { Ctx } from "../../http/context.js";
+import { apiError, badRequest } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { Query } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AiFeature } from "../../store/ai-scripts.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
@@ -93,23 +93,16 @@ function summary(app: AppState, conv: Conversation, n: number): string {
   return `${messages.length} message${messages.length === 1 ? "" : "s"} from ${people.join(", ")}. ${lines.join(" ")}`;
 }
 
-function lastN(c: Ctx): number {
-  const q = new Query(c);
-  const n = q.int("lastNMessages", { def: DEFAULT_MESSAGES, min: 1, max: MAX_MESSAGES });
-  q.done();
-  return n;
-}
-
-/** A bot's answer to `question` (required, at most 1000 characters) about the conversation. */
-function botReply(c: Ctx, conv: Conversation): () => string {
+/**
+ * A bot's answer to `question` (required, at most 1000 characters) about the conversation. The question is checked
+ * here, after the bot: a query parameter's declaration (http/query-spec.ts) has no required or length rules.
+ */
+function botReply(c: Ctx, conv: Conversation, question: string | undefined): () => string {
   const app = c.get("app");
   const botId = c.req.param("botId")!.toLowerCase();
   if (!app.bots.has(botId)) throw apiError("ERR_BOT_NOT_FOUND", { uid: botId });
-  const q = new Query(c);
-  const question = q.str("question");
-  if (question === undefined) q.fail("question", "The question field is required.");
-  else if (question.length > 1000) q.fail("question", "The question may not be greater than 1000 characters.");
-  q.done();
+  if (question === undefined) throw badRequest({ question: ["The question field is required."] });
+  if (question.length > 1000) throw badRequest({ question: ["The question may not be greater than 1000 characters."] });
   return () => {
     const last = conv.latest(1)[0];
     const context = last ? ` The latest message is from ${nameOf(app, last.sender)}: "${excerpt(String(last.data.text))}"` : " The conversation has no messages yet.";
@@ -117,25 +110,46 @@ function botReply(c: Ctx, conv: Conversation): () => string {
   };
 }
 
-export const aiFeatures = new Hono<Env>();
-for (const kind of ["users/:uid", "groups/:guid"]) {
-  aiFeatures
-    .get(`/ai/conversation-starter/${kind}`, (c) => {
-      const conv = conversationOf(c, "conversation-starter");
-      return answer(c, "conversation-starter", conv, () => starters(conv));
-    })
-    .get(`/ai/smart-replies/${kind}`, (c) => {
-      const conv = conversationOf(c, "smart-replies");
-      return answer(c, "smart-replies", conv, () => smartReplies(c.get("app"), conv));
-    })
-    .get(`/ai/conversation-summary/${kind}`, (c) => {
-      const conv = conversationOf(c, "conversation-summary");
-      const n = lastN(c);
-      return answer(c, "conversation-summary", conv, () => summary(c.get("app"), conv, n));
-    })
-    .get(`/ai/bots/:botId/assistance/${kind}`, (c) => {
-      const conv = conversationOf(c, "bots");
-      const reply = botReply(c, conv);
-      return answer(c, "bots", conv, reply);
-    });
-}
+/** The SDK's AI features, for a user's and a group's conversation: SDK-only routes, with no published operation ids. */
+export const aiFeatures = routes(
+  ...["users/:uid", "groups/:guid"].flatMap((kind) => [
+    operation({
+      method: "GET",
+      path: `/ai/conversation-starter/${kind}`,
+      plane: "client",
+      handler: (c) => {
+        const conv = conversationOf(c, "conversation-starter");
+        return answer(c, "conversation-starter", conv, () => starters(conv));
+      },
+    }),
+    operation({
+      method: "GET",
+      path: `/ai/smart-replies/${kind}`,
+      plane: "client",
+      handler: (c) => {
+        const conv = conversationOf(c, "smart-replies");
+        return answer(c, "smart-replies", conv, () => smartReplies(c.get("app"), conv));
+      },
+    }),
+    operation({
+      method: "GET",
+      path: `/ai/conversation-summary/${kind}`,
+      plane: "client",
+      query: { lastNMessages: q.int({ def: DEFAULT_MESSAGES, min: 1, max: MAX_MESSAGES }) },
+      handler: (c, { query }) => {
+        const conv = conversationOf(c, "conversation-summary");
+        return answer(c, "conversation-summary", conv, () => summary(c.get("app"), conv, query.lastNMessages));
+      },
+    }),
+    operation({
+      method: "GET",
+      path: `/ai/bots/:botId/assistance/${kind}`,
+      plane: "client",
+      query: { question: q.str() },
+      handler: (c, { query }) => {
+        const conv = conversationOf(c, "bots");
+        return answer(c, "bots", conv, botReply(c, conv, query.question));
+      },
+    }),
+  ]),
+);

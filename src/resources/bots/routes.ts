@@ -1,10 +1,12 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
-import { pageMatching } from "../../http/pagination.js";
+import { PAGE_QUERY, pageMatching } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
-import { asBool, Query, readBody, requireCredentials, validate, type Schema } from "../../http/validate.js";
+import { asBool, requireCredentials } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import { isAgentic } from "../../store/agents.js";
 import { GROUP_CHAT_SETTINGS, type BotRecord, type GroupChatSetting } from "../../store/types.js";
 import { requireUser } from "../users/lookup.js";
@@ -43,67 +45,93 @@ export function pathBot(c: Ctx): BotRecord {
 }
 
 
-/** The Bots REST API (`/bots`) and Send Bot Message (`POST /bots/{uid}/messages`). */
-export const bots = new Hono<Env>()
-  .post("/bots", async (c) => {
-    const body = await readBody(c);
-    validate(body, { uid: { required: true, type: "string", max: 50 }, ...FIELDS, webhookURL: { ...FIELDS.webhookURL, required: true } });
-    const app = c.get("app");
-    const user = requireUser(app, body.uid as string);
-    // AI agents are not managed by the bots API (reference/ai-agents.md §2.1).
-    if (isAgentic(app, user.uid)) throw badRequest({ uid: ["The uid belongs to an AI agent, which the bots API does not manage."] });
-    if (app.bots.has(user.uid)) throw apiError("ERR_BOT_ALREADY_EXISTS", { uid: user.uid });
-    if (app.bots.size >= BOTS_PER_APP)
-      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${BOTS_PER_APP} bot users.` });
-    const bot: BotRecord = {
-      uid: user.uid,
-      webhookURL: body.webhookURL as string,
-      groupChatSetting: (body.groupChatSetting as GroupChatSetting | undefined) ?? "none",
-      enabled: body.enabled !== undefined && asBool(body.enabled),
-      useBasicAuth: body.useBasicAuth !== undefined && asBool(body.useBasicAuth),
-      createdAt: c.get("emulator").clock.now(),
-    };
-    // Credentials are kept only when basic auth is on at creation.
-    if (bot.useBasicAuth) for (const k of ["username", "password"] as const) if (typeof body[k] === "string") bot[k] = body[k] as string;
-    requireCredentials(bot);
-    app.bots.set(bot.uid, bot);
-    return ok(c, botView(bot));
-  })
+/**
+ * The Bots REST API (`/bots`, documented by the live docs with no published operation ids) and Send Bot Message
+ * (`POST /bots/{uid}/messages`).
+ */
+export const bots = routes(
+  operation({
+    method: "POST",
+    path: "/bots",
+    plane: "rest",
+    body: { uid: { required: true, type: "string", max: 50 }, ...FIELDS, webhookURL: { ...FIELDS.webhookURL, required: true } },
+    handler: (c, { body }) => {
+      const app = c.get("app");
+      const user = requireUser(app, body.uid as string);
+      // AI agents are not managed by the bots API (reference/ai-agents.md §2.1).
+      if (isAgentic(app, user.uid)) throw badRequest({ uid: ["The uid belongs to an AI agent, which the bots API does not manage."] });
+      if (app.bots.has(user.uid)) throw apiError("ERR_BOT_ALREADY_EXISTS", { uid: user.uid });
+      if (app.bots.size >= BOTS_PER_APP)
+        throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${BOTS_PER_APP} bot users.` });
+      const bot: BotRecord = {
+        uid: user.uid,
+        webhookURL: body.webhookURL as string,
+        groupChatSetting: (body.groupChatSetting as GroupChatSetting | undefined) ?? "none",
+        enabled: body.enabled !== undefined && asBool(body.enabled),
+        useBasicAuth: body.useBasicAuth !== undefined && asBool(body.useBasicAuth),
+        createdAt: c.get("emulator").clock.now(),
+      };
+      // Credentials are kept only when basic auth is on at creation.
+      if (bot.useBasicAuth) for (const k of ["username", "password"] as const) if (typeof body[k] === "string") bot[k] = body[k] as string;
+      requireCredentials(bot);
+      app.bots.set(bot.uid, bot);
+      return ok(c, botView(bot));
+    },
+  }),
 
-  .get("/bots", (c) => {
-    const q = new Query(c);
-    const searchKey = q.str("searchKey")?.toLowerCase();
-    const isAIBot = q.bool("isAIBot");
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    const pageNo = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const app = c.get("app");
-    // Bots made through this API are standard bots; AI bots are made by the dashboard, which the emulator has not.
-    const listed = isAIBot ? [] : [...app.bots.values()].filter((b) => app.activeUser(b.uid)).sort((a, b) => (a.uid < b.uid ? -1 : 1));
-    const result = pageMatching(listed, searchKey ? (b) => b.uid.startsWith(searchKey) : undefined, perPage, pageNo);
-    return page(c, result.items.map(botView), result.pagination);
-  })
+  operation({
+    method: "GET",
+    path: "/bots",
+    plane: "rest",
+    query: { searchKey: q.str(), isAIBot: q.bool(), ...PAGE_QUERY },
+    handler: (c, { query }) => {
+      const searchKey = query.searchKey?.toLowerCase();
+      const app = c.get("app");
+      // Bots made through this API are standard bots; AI bots are made by the dashboard, which the emulator has not.
+      const listed = query.isAIBot ? [] : [...app.bots.values()].filter((b) => app.activeUser(b.uid)).sort((a, b) => (a.uid < b.uid ? -1 : 1));
+      const result = pageMatching(listed, searchKey ? (b) => b.uid.startsWith(searchKey) : undefined, query.perPage, query.page);
+      return page(c, result.items.map(botView), result.pagination);
+    },
+  }),
 
-  .get("/bots/:uid", (c) => ok(c, botView(pathBot(c))))
+  operation({ method: "GET", path: "/bots/:uid", plane: "rest", handler: (c) => ok(c, botView(pathBot(c))) }),
 
-  .put("/bots/:uid", async (c) => {
-    const bot = pathBot(c);
-    const body = await readBody(c);
-    validate(body, FIELDS);
-    const next: BotRecord = { ...bot };
-    for (const k of ["webhookURL", "username", "password"] as const) if (typeof body[k] === "string") next[k] = body[k] as string;
-    if (typeof body.groupChatSetting === "string") next.groupChatSetting = body.groupChatSetting as GroupChatSetting;
-    for (const k of ["enabled", "useBasicAuth"] as const) if (body[k] !== undefined && body[k] !== null) next[k] = asBool(body[k]);
-    requireCredentials(next);
-    next.updatedAt = c.get("emulator").clock.now();
-    Object.assign(bot, next);
-    return ok(c, botView(bot));
-  })
+  operation({
+    method: "PUT",
+    path: "/bots/:uid",
+    plane: "rest",
+    body: FIELDS,
+    handler: (c, { body }) => {
+      const bot = pathBot(c);
+      const next: BotRecord = { ...bot };
+      for (const k of ["webhookURL", "username", "password"] as const) if (typeof body[k] === "string") next[k] = body[k] as string;
+      if (typeof body.groupChatSetting === "string") next.groupChatSetting = body.groupChatSetting as GroupChatSetting;
+      for (const k of ["enabled", "useBasicAuth"] as const) if (body[k] !== undefined && body[k] !== null) next[k] = asBool(body[k]);
+      requireCredentials(next);
+      next.updatedAt = c.get("emulator").clock.now();
+      Object.assign(bot, next);
+      return ok(c, botView(bot));
+    },
+  }),
 
-  .delete("/bots/:uid", (c) => {
-    const bot = pathBot(c);
-    c.get("app").bots.delete(bot.uid);
-    return success(c, `The bot with UID ${bot.uid} has been deleted.`);
-  })
+  operation({
+    method: "DELETE",
+    path: "/bots/:uid",
+    plane: "rest",
+    handler: (c) => {
+      const bot = pathBot(c);
+      c.get("app").bots.delete(bot.uid);
+      return success(c, `The bot with UID ${bot.uid} has been deleted.`);
+    },
+  }),
 
-  .post("/bots/:uid/messages", (c) => sendMessage(c, c.get("app").activeUser(pathBot(c).uid)));
+  // The send-message body, read and checked by the send-message operation's own code (resources/messages).
+  operation({
+    id: "send-bot-message",
+    method: "POST",
+    path: "/bots/:uid/messages",
+    plane: "rest",
+    body: "raw",
+    handler: (c) => sendMessage(c, c.get("app").activeUser(pathBot(c).uid)),
+  }),
+);

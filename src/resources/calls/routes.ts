@@ -1,10 +1,10 @@
-import { Hono } from "hono";
-import { header, type Ctx, type Env } from "../../http/context.js";
+import { header, type Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { backwards, pageMatching, pageOf } from "../../http/pagination.js";
+import { backwards, PAGE_QUERY, pageMatching, pageOf } from "../../http/pagination.js";
 import { ok, page } from "../../http/reply.js";
-import { Query, readBody, validate } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import { takesPart } from "../../store/calls.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, type CallRecord, type UserRecord } from "../../store/types.js";
 import { callView, totalParticipants, transcriptionView } from "../../views/calls.js";
@@ -33,99 +33,131 @@ function forSdk(c: Ctx, call: CallRecord, view: Record<string, unknown>): Record
   return { ...view, data: { entities: { initiator: entity(actorEntity(app, call.initiator), "user"), receiver } } };
 }
 
-/** `true`/`false` (or 1/0) when given, undefined when not: the boolean filters select either way. */
-function optBool(q: Query, name: string): boolean | undefined {
-  return q.str(name) === undefined ? undefined : q.bool(name);
-}
+/** A boolean filter selects either way when given (`true`/`false`, 1/0), and not at all when absent or empty. */
+const given = (c: Ctx, name: string, value: boolean): boolean | undefined => ((c.req.query(name) ?? "") === "" ? undefined : value);
 
-/** The calls API (`calls.json`): read-only, served on the calls plane. */
-export const calls = new Hono<Env>()
-  .get("/calls", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const q = new Query(c);
-    const f = {
-      type: q.oneOf("type", CALL_TYPES),
-      mode: q.oneOf("mode", CALL_MODES),
-      status: q.oneOf("status", CALL_STATUSES),
-      receiverType: q.oneOf("receiverType", ["user", "group"] as const),
-      participantsCount: q.optInt("participantsCount"),
-      startedAt: q.optInt("startedAt"),
-      endedAt: q.optInt("endedAt"),
-      hasRecording: optBool(q, "hasRecording"),
-      hasTranscription: optBool(q, "hasTranscription"),
-      uid: q.str("uid")?.toLowerCase(),
+/**
+ * The calls API (`calls.json`): read-only, served on the calls plane; with the calls SDK's token operations
+ * (`/call_tokens`), which `calls.json` does not publish.
+ */
+export const calls = routes(
+  operation({
+    id: "list-calls",
+    method: "GET",
+    path: "/calls",
+    plane: "calls",
+    query: {
+      type: q.oneOf(CALL_TYPES),
+      mode: q.oneOf(CALL_MODES),
+      status: q.oneOf(CALL_STATUSES),
+      receiverType: q.oneOf(["user", "group"]),
+      participantsCount: q.int(),
+      startedAt: q.int(),
+      endedAt: q.int(),
+      hasRecording: q.bool(),
+      hasTranscription: q.bool(),
+      uid: q.str(),
       // The calls SDK's call logs: a group's calls, and (for the viewer) the ones they made or received.
-      guid: q.str("guid")?.toLowerCase(),
-      direction: q.oneOf("direction", ["incoming", "outgoing"] as const),
-      hideTranscription: q.bool("hideTranscription"),
-      perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
-      page: q.int("page", { def: 1, min: 1 }),
-    };
-    q.done();
-    // Candidates: the calls of one user (onBehalfOf, else uid) or all, cut at `endedAt` (a call ends after it is
-    // initiated), walked most recent first.
-    const owner = viewer?.uid ?? f.uid;
-    const alsoPart = viewer && f.uid !== undefined && f.uid !== viewer.uid ? f.uid : undefined;
-    const candidates = c.get("app").calls.list(owner, f.endedAt);
-    const tests: ((k: CallRecord) => boolean)[] = [];
-    for (const key of ["type", "mode", "status", "receiverType"] as const)
-      if (f[key] !== undefined) tests.push((k) => k[key] === f[key]);
-    if (f.participantsCount !== undefined) tests.push((k) => totalParticipants(k) === f.participantsCount);
-    if (f.startedAt !== undefined) tests.push((k) => k.startedAt !== undefined && k.startedAt >= f.startedAt!);
-    if (f.endedAt !== undefined) tests.push((k) => k.endedAt !== undefined && k.endedAt <= f.endedAt!);
-    if (f.hasRecording !== undefined) tests.push((k) => k.recordings.length > 0 === f.hasRecording);
-    if (f.hasTranscription !== undefined) tests.push((k) => k.transcriptions.length > 0 === f.hasTranscription);
-    if (alsoPart !== undefined) tests.push((k) => takesPart(k, alsoPart));
-    if (f.guid !== undefined) tests.push((k) => k.receiverType === "group" && k.receiver === f.guid);
-    const me = viewer?.uid;
-    if (f.direction !== undefined && me !== undefined) tests.push((k) => (k.initiator === me) === (f.direction === "outgoing"));
-    const matches = tests.length > 0 ? (k: CallRecord) => tests.every((t) => t(k)) : undefined;
-    const { items, pagination } = pageMatching(backwards(candidates), matches, f.perPage, f.page, matches ? undefined : candidates.length);
-    const now = c.get("emulator").clock.now();
-    return page(c, items.map((k) => forSdk(c, k, callView(k, now, { hideTranscription: f.hideTranscription }))), pagination);
-  })
+      guid: q.str(),
+      direction: q.oneOf(["incoming", "outgoing"]),
+      hideTranscription: q.bool(),
+      ...PAGE_QUERY,
+    },
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const viewer = onBehalfOf(c, "optional");
+      const f = {
+        ...query,
+        hasRecording: given(c, "hasRecording", query.hasRecording),
+        hasTranscription: given(c, "hasTranscription", query.hasTranscription),
+        uid: query.uid?.toLowerCase(),
+        guid: query.guid?.toLowerCase(),
+      };
+      // Candidates: the calls of one user (onBehalfOf, else uid) or all, cut at `endedAt` (a call ends after it is
+      // initiated), walked most recent first.
+      const owner = viewer?.uid ?? f.uid;
+      const alsoPart = viewer && f.uid !== undefined && f.uid !== viewer.uid ? f.uid : undefined;
+      const candidates = c.get("app").calls.list(owner, f.endedAt);
+      const tests: ((k: CallRecord) => boolean)[] = [];
+      for (const key of ["type", "mode", "status", "receiverType"] as const)
+        if (f[key] !== undefined) tests.push((k) => k[key] === f[key]);
+      if (f.participantsCount !== undefined) tests.push((k) => totalParticipants(k) === f.participantsCount);
+      if (f.startedAt !== undefined) tests.push((k) => k.startedAt !== undefined && k.startedAt >= f.startedAt!);
+      if (f.endedAt !== undefined) tests.push((k) => k.endedAt !== undefined && k.endedAt <= f.endedAt!);
+      if (f.hasRecording !== undefined) tests.push((k) => k.recordings.length > 0 === f.hasRecording);
+      if (f.hasTranscription !== undefined) tests.push((k) => k.transcriptions.length > 0 === f.hasTranscription);
+      if (alsoPart !== undefined) tests.push((k) => takesPart(k, alsoPart));
+      if (f.guid !== undefined) tests.push((k) => k.receiverType === "group" && k.receiver === f.guid);
+      const me = viewer?.uid;
+      if (f.direction !== undefined && me !== undefined) tests.push((k) => (k.initiator === me) === (f.direction === "outgoing"));
+      const matches = tests.length > 0 ? (k: CallRecord) => tests.every((t) => t(k)) : undefined;
+      const { items, pagination } = pageMatching(backwards(candidates), matches, f.perPage, f.page, matches ? undefined : candidates.length);
+      const now = c.get("emulator").clock.now();
+      return page(c, items.map((k) => forSdk(c, k, callView(k, now, { hideTranscription: f.hideTranscription }))), pagination);
+    },
+  }),
 
-  .get("/calls/:sessionId", (c) => {
-    const call = pathCall(c, onBehalfOf(c, "optional"));
-    const q = new Query(c);
-    const hideTranscription = q.bool("hideTranscription");
-    q.done();
-    const view = forSdk(c, call, callView(call, c.get("emulator").clock.now(), { single: true, hideTranscription }));
-    // The calls SDK's getCallDetails (authToken) reads a list of call logs: `(data || []).map(callLogFromJson)`.
-    return ok(c, c.get("authToken") !== undefined ? [view] : view);
-  })
+  operation({
+    id: "retrieve-call-details",
+    method: "GET",
+    path: "/calls/:sessionId",
+    plane: "calls",
+    query: { hideTranscription: q.bool() },
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const call = pathCall(c, onBehalfOf(c, "optional"));
+      const view = forSdk(c, call, callView(call, c.get("emulator").clock.now(), { single: true, hideTranscription: query.hideTranscription }));
+      // The calls SDK's getCallDetails (authToken) reads a list of call logs: `(data || []).map(callLogFromJson)`.
+      return ok(c, c.get("authToken") !== undefined ? [view] : view);
+    },
+  }),
 
   // The calls SDK's `generateToken(sessionId, authToken)` before it joins a session's media (the media itself is not
   // emulated): a token naming the user (the token's owner, or `onBehalfOf` with an apikey) and the session, with
   // the payload the SDK decodes (`data.sessionId`, `data.user`, `data.appId`, `data.region`, `room`).
-  .post("/call_tokens", async (c) => {
-    const user = onBehalfOf(c, "required");
-    const body = await readBody(c);
-    validate(body, { sessionId: { required: true, type: "string", max: 255 } });
-    const { jwt, clock } = c.get("emulator");
-    const app = c.get("app");
-    const authToken = c.get("authToken")?.authToken ?? "";
-    const sessionId = body.sessionId as string;
-    const data = { appId: app.meta.appId, region: app.meta.region, authToken, user: { uid: user.uid, name: user.name, avatar: user.avatar ?? "" }, sessionId };
-    return ok(c, { token: jwt.sign({ appId: app.meta.appId, uid: user.uid, authToken, sessionId, data, room: sessionId }, clock.now()) });
-  })
+  operation({
+    method: "POST",
+    path: "/call_tokens",
+    plane: "calls",
+    body: { sessionId: { required: true, type: "string", max: 255 } },
+    headers: ["onBehalfOf"],
+    handler: (c, { body }) => {
+      const user = onBehalfOf(c, "required");
+      const { jwt, clock } = c.get("emulator");
+      const app = c.get("app");
+      const authToken = c.get("authToken")?.authToken ?? "";
+      const sessionId = body.sessionId as string;
+      const data = { appId: app.meta.appId, region: app.meta.region, authToken, user: { uid: user.uid, name: user.name, avatar: user.avatar ?? "" }, sessionId };
+      return ok(c, { token: jwt.sign({ appId: app.meta.appId, uid: user.uid, authToken, sessionId, data, room: sessionId }, clock.now()) });
+    },
+  }),
 
   // The calls SDK's check of a call token at `startSession` (header `callToken`, see callsAuth): the token's payload
   // and the settings its media client reads. WEBRTC_HOST names this emulator: the media client's connection
   // (XMPP over a WebSocket to xmpp.{WEBRTC_HOST}) is where the emulation stops (docs/calls.md).
-  .get("/call_tokens", (c) => {
-    const claims = c.get("callToken");
-    if (!claims) throw apiError("AUTH_ERR_INVALID_CALL_TOKEN");
-    const { iat: _iat, ...payload } = claims;
-    return ok(c, { payload, settings: { WEBRTC_HOST: header(c, "host") ?? "localhost", PRESENTER_MODE_ENABLED: true } });
-  })
+  operation({
+    method: "GET",
+    path: "/call_tokens",
+    plane: "calls",
+    handler: (c) => {
+      const claims = c.get("callToken");
+      if (!claims) throw apiError("AUTH_ERR_INVALID_CALL_TOKEN");
+      const { iat: _iat, ...payload } = claims;
+      return ok(c, { payload, settings: { WEBRTC_HOST: header(c, "host") ?? "localhost", PRESENTER_MODE_ENABLED: true } });
+    },
+  }),
 
-  .get("/calls/:sessionId/transcriptions", (c) => {
-    const call = pathCall(c, onBehalfOf(c, "optional"));
-    const q = new Query(c);
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    const current = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const { data, pagination } = pageOf(call.transcriptions, perPage, current);
-    return page(c, data.map((t) => transcriptionView(call, t)), pagination);
-  });
+  operation({
+    id: "retrieve-call-transcriptions",
+    method: "GET",
+    path: "/calls/:sessionId/transcriptions",
+    plane: "calls",
+    query: PAGE_QUERY,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const call = pathCall(c, onBehalfOf(c, "optional"));
+      const { data, pagination } = pageOf(call.transcriptions, query.perPage, query.page);
+      return page(c, data.map((t) => transcriptionView(call, t)), pagination);
+    },
+  }),
+);

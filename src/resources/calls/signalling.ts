@@ -1,8 +1,7 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { readBody, validate } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
 import type { AppState } from "../../store/app-state.js";
 import { MEDIA_DOMAIN, takesPart } from "../../store/calls.js";
 import { callAction } from "../../store/call-messages.js";
@@ -75,127 +74,141 @@ function join(app: AppState, call: CallRecord, uid: string, now: number): CallPa
   return p;
 }
 
-export const callSignalling = new Hono<Env>()
-  .post("/calls", async (c) => {
-    const app = c.get("app");
-    const actor = c.get("actor");
-    const body = await readBody(c);
-    validate(body, {
+/** Served on the client plane only (the chat SDK's calls): the platform publishes no operation ids for them. */
+export const callSignalling = routes(
+  operation({
+    method: "POST",
+    path: "/calls",
+    plane: "client",
+    body: {
       receiver: { required: true, type: "string", max: 100 },
       receiverType: { required: true, type: "string", in: ["user", "group"] },
       type: { required: true, type: "string", in: CALL_TYPES },
       metadata: { type: "object", maxKb: 4 },
-    });
-    const receiverType = body.receiverType as "user" | "group";
-    let receiver: string;
-    if (receiverType === "group") {
-      const group = pathGroup(app, body.receiver as string);
-      if (!app.groups.member(group.guid, actor.uid)) {
-        const params = { uid: actor.uid, guid: group.guid };
-        throw apiError(app.groups.ban(group.guid, actor.uid) ? "ERR_BANNED_GROUPMEMBER" : "ERR_GROUP_NOT_JOINED", params);
-      }
-      receiver = group.guid;
-    } else {
-      const user = requireUser(app, body.receiver as string);
-      if (user.uid === actor.uid) throw apiError("ERR_CALLING_SELF", { uid: actor.uid });
-      const params = { uid: actor.uid, receiver: user.uid };
-      if (app.relations.blockOf(actor.uid, user.uid)) throw apiError("ERR_BLOCKED_RECEIVER", params);
-      if (app.relations.blockOf(user.uid, actor.uid)) throw apiError("ERR_BLOCKED_SENDER", params);
-      receiver = user.uid;
-    }
-    const now = c.get("emulator").clock.now();
-    const participants: CallParticipantRecord[] = [{ uid: actor.uid, state: "unanswered" }];
-    if (receiverType === "user") participants.push({ uid: receiver, state: "unanswered" });
-    const call: CallRecord = {
-      sessionId: `v1.${app.meta.region}.${app.meta.appId}.${now}${randomHex(40)}`,
-      mid: randomUuid(),
-      type: body.type as CallRecord["type"],
-      mode: "call",
-      status: "initiated",
-      initiator: actor.uid,
-      receiverType,
-      receiver,
-      initiatedAt: now,
-      participants,
-      recordings: [],
-      transcriptions: [],
-      tags: [],
-    };
-    if (body.metadata !== undefined) call.metadata = body.metadata as CallRecord["metadata"];
-    return step(c, call, "initiated", actor, "call_initiated");
-  })
-
-  .put("/calls/:sessionId", async (c) => {
-    const actor = c.get("actor");
-    const call = pathCall(c, actor);
-    const body = await readBody(c);
-    validate(body, { status: { required: true, type: "string", in: STEPS }, joinedAt: { type: "integer" } });
-    const action = body.status as Step;
-    const now = c.get("emulator").clock.now();
-    const sessionId = call.sessionId;
-    const isInitiator = actor.uid === call.initiator;
-    const group = call.receiverType === "group";
-    const refuse = (reason: string) => apiError("ERR_CALL_INVALID_INIT", { uid: actor.uid, sessionId, action, reason });
-    if (call.status !== "initiated" && call.status !== "ongoing") throw apiError("ERR_CALL_TERMINATED", { sessionId, status: callAction(call.status), action });
-
-    switch (action) {
-      case "ongoing": {
-        const mine = call.participants.find((p) => p.uid === actor.uid);
-        if (mine?.joinedAt !== undefined && mine.leftAt === undefined)
-          throw apiError(group ? "ERR_CALL_GROUP_ALREADY_JOINED" : "ERR_CALL_USER_ALREADY_JOINED", { uid: actor.uid, sessionId });
-        if (isInitiator) throw refuse("the initiator is in the call from the start");
-        const app = c.get("app");
-        const first = call.startedAt === undefined;
-        if (first) {
-          call.status = "ongoing";
-          call.startedAt = now;
-          join(app, call, call.initiator, now);
+    },
+    handler: (c, { body }) => {
+      const app = c.get("app");
+      const actor = c.get("actor");
+      const receiverType = body.receiverType as "user" | "group";
+      let receiver: string;
+      if (receiverType === "group") {
+        const group = pathGroup(app, body.receiver as string);
+        if (!app.groups.member(group.guid, actor.uid)) {
+          const params = { uid: actor.uid, guid: group.guid };
+          throw apiError(app.groups.ban(group.guid, actor.uid) ? "ERR_BANNED_GROUPMEMBER" : "ERR_GROUP_NOT_JOINED", params);
         }
-        const p = join(app, call, actor.uid, now);
-        const joined = first ? call.participants.filter((x) => x.state === "ongoing") : [p];
-        return step(c, call, "ongoing", actor, first ? "call_started" : "call_participant_joined", { joined });
+        receiver = group.guid;
+      } else {
+        const user = requireUser(app, body.receiver as string);
+        if (user.uid === actor.uid) throw apiError("ERR_CALLING_SELF", { uid: actor.uid });
+        const params = { uid: actor.uid, receiver: user.uid };
+        if (app.relations.blockOf(actor.uid, user.uid)) throw apiError("ERR_BLOCKED_RECEIVER", params);
+        if (app.relations.blockOf(user.uid, actor.uid)) throw apiError("ERR_BLOCKED_SENDER", params);
+        receiver = user.uid;
       }
-      case "rejected":
-      case "busy":
-        if (call.status === "ongoing" && !group) throw apiError("ERR_CALL_ONGOING_TO_INVALID", { sessionId, action });
-        if (isInitiator) throw refuse("the initiator cancels a call instead");
-        if (group) {
+      const now = c.get("emulator").clock.now();
+      const participants: CallParticipantRecord[] = [{ uid: actor.uid, state: "unanswered" }];
+      if (receiverType === "user") participants.push({ uid: receiver, state: "unanswered" });
+      const call: CallRecord = {
+        sessionId: `v1.${app.meta.region}.${app.meta.appId}.${now}${randomHex(40)}`,
+        mid: randomUuid(),
+        type: body.type as CallRecord["type"],
+        mode: "call",
+        status: "initiated",
+        initiator: actor.uid,
+        receiverType,
+        receiver,
+        initiatedAt: now,
+        participants,
+        recordings: [],
+        transcriptions: [],
+        tags: [],
+      };
+      if (body.metadata !== undefined) call.metadata = body.metadata as CallRecord["metadata"];
+      return step(c, call, "initiated", actor, "call_initiated");
+    },
+  }),
+
+  operation({
+    method: "PUT",
+    path: "/calls/:sessionId",
+    plane: "client",
+    body: { status: { required: true, type: "string", in: STEPS }, joinedAt: { type: "integer" } },
+    handler: (c, { body }) => {
+      const actor = c.get("actor");
+      const call = pathCall(c, actor);
+      const action = body.status as Step;
+      const now = c.get("emulator").clock.now();
+      const sessionId = call.sessionId;
+      const isInitiator = actor.uid === call.initiator;
+      const group = call.receiverType === "group";
+      const refuse = (reason: string) => apiError("ERR_CALL_INVALID_INIT", { uid: actor.uid, sessionId, action, reason });
+      if (call.status !== "initiated" && call.status !== "ongoing") throw apiError("ERR_CALL_TERMINATED", { sessionId, status: callAction(call.status), action });
+
+      switch (action) {
+        case "ongoing": {
           const mine = call.participants.find((p) => p.uid === actor.uid);
-          if (mine?.joinedAt !== undefined) throw apiError("ERR_CALL_GROUP_ALREADY_JOINED", { uid: actor.uid, sessionId });
-          if (mine) mine.state = "rejected";
-          else c.get("app").calls.addParticipant(call, { uid: actor.uid, state: "rejected" });
-        } else {
-          call.status = "rejected";
-          call.endedAt = now;
-          for (const p of call.participants) if (p.uid === actor.uid) p.state = "rejected";
+          if (mine?.joinedAt !== undefined && mine.leftAt === undefined)
+            throw apiError(group ? "ERR_CALL_GROUP_ALREADY_JOINED" : "ERR_CALL_USER_ALREADY_JOINED", { uid: actor.uid, sessionId });
+          if (isInitiator) throw refuse("the initiator is in the call from the start");
+          const app = c.get("app");
+          const first = call.startedAt === undefined;
+          if (first) {
+            call.status = "ongoing";
+            call.startedAt = now;
+            join(app, call, call.initiator, now);
+          }
+          const p = join(app, call, actor.uid, now);
+          const joined = first ? call.participants.filter((x) => x.state === "ongoing") : [p];
+          return step(c, call, "ongoing", actor, first ? "call_started" : "call_participant_joined", { joined });
         }
-        return step(c, call, action, actor, TRIGGER[action]);
-      case "cancelled":
-      case "unanswered":
-        if (call.status === "ongoing") throw apiError("ERR_CALL_ONGOING_TO_INVALID", { sessionId, action });
-        if (action === "cancelled" && !isInitiator) throw refuse("only its initiator can cancel it; the receiver rejects it");
-        call.status = action === "cancelled" ? "canceled" : "unanswered";
-        call.endedAt = now;
-        return step(c, call, action, actor, TRIGGER[action]);
-      case "ended": {
-        if (call.status === "initiated") throw apiError("ERR_CALL_NOT_STARTED", { sessionId });
-        call.status = "ended";
-        call.endedAt = now;
-        const left = call.participants.filter((p) => p.state === "ongoing");
-        for (const p of left) Object.assign(p, { state: "ended", leftAt: now });
-        return step(c, call, "ended", actor, "call_ended", { left });
+        case "rejected":
+        case "busy":
+          if (call.status === "ongoing" && !group) throw apiError("ERR_CALL_ONGOING_TO_INVALID", { sessionId, action });
+          if (isInitiator) throw refuse("the initiator cancels a call instead");
+          if (group) {
+            const mine = call.participants.find((p) => p.uid === actor.uid);
+            if (mine?.joinedAt !== undefined) throw apiError("ERR_CALL_GROUP_ALREADY_JOINED", { uid: actor.uid, sessionId });
+            if (mine) mine.state = "rejected";
+            else c.get("app").calls.addParticipant(call, { uid: actor.uid, state: "rejected" });
+          } else {
+            call.status = "rejected";
+            call.endedAt = now;
+            for (const p of call.participants) if (p.uid === actor.uid) p.state = "rejected";
+          }
+          return step(c, call, action, actor, TRIGGER[action]);
+        case "cancelled":
+        case "unanswered":
+          if (call.status === "ongoing") throw apiError("ERR_CALL_ONGOING_TO_INVALID", { sessionId, action });
+          if (action === "cancelled" && !isInitiator) throw refuse("only its initiator can cancel it; the receiver rejects it");
+          call.status = action === "cancelled" ? "canceled" : "unanswered";
+          call.endedAt = now;
+          return step(c, call, action, actor, TRIGGER[action]);
+        case "ended": {
+          if (call.status === "initiated") throw apiError("ERR_CALL_NOT_STARTED", { sessionId });
+          call.status = "ended";
+          call.endedAt = now;
+          const left = call.participants.filter((p) => p.state === "ongoing");
+          for (const p of left) Object.assign(p, { state: "ended", leftAt: now });
+          return step(c, call, "ended", actor, "call_ended", { left });
+        }
       }
-    }
-  })
+    },
+  }),
 
   // `updateCallType` (an audio call switched to video): the call's type; answered as the calls API shows the call.
-  .patch("/calls/:sessionId/type", async (c) => {
-    const call = pathCall(c, c.get("actor"));
-    const body = await readBody(c);
-    validate(body, { type: { required: true, type: "string", in: CALL_TYPES } });
-    if (call.status !== "initiated" && call.status !== "ongoing")
-      throw apiError("ERR_CALL_TERMINATED", { sessionId: call.sessionId, status: callAction(call.status), action: String(body.type) });
-    call.type = body.type as CallRecord["type"];
-    c.get("app").calls.touch(call);
-    return ok(c, callView(call, c.get("emulator").clock.now(), { single: true }));
-  });
+  operation({
+    method: "PATCH",
+    path: "/calls/:sessionId/type",
+    plane: "client",
+    body: { type: { required: true, type: "string", in: CALL_TYPES } },
+    handler: (c, { body }) => {
+      const call = pathCall(c, c.get("actor"));
+      if (call.status !== "initiated" && call.status !== "ongoing")
+        throw apiError("ERR_CALL_TERMINATED", { sessionId: call.sessionId, status: callAction(call.status), action: String(body.type) });
+      call.type = body.type as CallRecord["type"];
+      c.get("app").calls.touch(call);
+      return ok(c, callView(call, c.get("emulator").clock.now(), { single: true }));
+    },
+  }),
+);

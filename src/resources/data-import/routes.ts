@@ -1,14 +1,14 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import type { Ctx, Env } from "../../http/context.js";
 import { ApiError, apiError, badRequest, ERRORS, IMPORT_RATE_LIMIT_MESSAGE, keyedMap, type ErrorCode } from "../../http/errors.js";
 import { bulkFailure } from "../../http/reply.js";
-import { readBody, type Body } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupView } from "../../views/groups.js";
 import { messageView } from "../../views/messages.js";
 import { userView } from "../../views/users.js";
 import { importGroup, importMember, importMessage, importUser } from "./entities.js";
-import { reads } from "../../http/advice.js";
 
 /** The documented limits: 50 entities per request, 60 requests per minute per endpoint (with --rate-limit). */
 export const IMPORT_BATCH = 50;
@@ -17,6 +17,8 @@ export const IMPORT_PER_MINUTE = 60;
 const IMPORT_BODY_LIMIT = 1024 * 1024;
 
 interface Kind {
+  /** The platform's operation id (reference/data-import.md §1). */
+  id: string;
   wrapper: "users" | "groups" | "members" | "messages";
   /** The field of an item that repeats its key. */
   idField: string;
@@ -60,29 +62,47 @@ function sameKey(kind: Kind, key: string, item: Body): void {
   if (id !== undefined && id !== key) throw badRequest({ [kind.idField]: [`The ${kind.idField} must be the same as its key ${key}.`] });
 }
 
-function importRoute(kind: Kind) {
-  return async (c: Ctx) => {
-    takeImportSlot(c, kind.wrapper);
-    const body = await readBody(c, IMPORT_BODY_LIMIT);
-    reads(body, [kind.wrapper]);
-    const entries = itemsOf(body, kind);
-    const app = c.get("app");
-    const now = c.get("emulator").clock.now();
-    const data: Record<string, unknown> = keyedMap();
-    for (const [key, item] of entries) {
-      try {
-        sameKey(kind, key, item);
-        data[key] = { success: true, data: kind.one(app, key, item, now) };
-      } catch (e) {
-        data[key] = bulkFailure(e);
+/**
+ * An import: the wrapper's items are checked one by one (itemsOf, the platform's own format errors), so the body
+ * declares the wrapper untyped.
+ */
+function importOperation(kind: Kind) {
+  return operation({
+    id: kind.id,
+    method: "POST",
+    path: `/data_import/${kind.wrapper}`,
+    plane: "data-import",
+    body: { [kind.wrapper]: { description: `The ${kind.wrapper} to import, by key (or a list), at most ${IMPORT_BATCH}.` } },
+    bodyLimit: IMPORT_BODY_LIMIT,
+    handler: (c, { body }) => {
+      const entries = itemsOf(body, kind);
+      const app = c.get("app");
+      const now = c.get("emulator").clock.now();
+      const data: Record<string, unknown> = keyedMap();
+      for (const [key, item] of entries) {
+        try {
+          sameKey(kind, key, item);
+          data[key] = { success: true, data: kind.one(app, key, item, now) };
+        } catch (e) {
+          data[key] = bulkFailure(e);
+        }
       }
-    }
-    return c.json({ data });
-  };
+      return c.json({ data });
+    },
+  });
 }
+
+/** The rate limit comes before the body is read, as an authentication would (a refused request reads nothing). */
+const importSlot =
+  (kind: Kind): MiddlewareHandler<Env> =>
+  (c, next) => {
+    takeImportSlot(c, kind.wrapper);
+    return next();
+  };
 
 const KINDS: Kind[] = [
   {
+    id: "import-users",
     wrapper: "users",
     idField: "uid",
     format: "ERR_IMPORT_INVALID_USER_FORMAT",
@@ -92,18 +112,21 @@ const KINDS: Kind[] = [
     },
   },
   {
+    id: "import-groups",
     wrapper: "groups",
     idField: "guid",
     format: "ERR_IMPORT_INVALID_GROUP_FORMAT",
     one: (app, key, item, now) => groupView(app, importGroup(app, { ...item, guid: item.guid ?? key }, now), { tags: true }),
   },
   {
+    id: "import-members",
     wrapper: "members",
     idField: "memberId",
     format: "ERR_IMPORT_INVALID_MEMBER_FORMAT",
     one: (app, key, item, now) => importMember(app, key, item, now),
   },
   {
+    id: "import-messages",
     wrapper: "messages",
     idField: "muid",
     format: "ERR_IMPORT_INVALID_MESSAGE_FORMAT",
@@ -117,4 +140,5 @@ const KINDS: Kind[] = [
 
 /** `POST /data_import/{users,groups,members,messages}`: up to 50 items, a result per item (one bad item fails alone). */
 export const dataImport = new Hono<Env>();
-for (const kind of KINDS) dataImport.post(`/data_import/${kind.wrapper}`, importRoute(kind));
+for (const kind of KINDS) dataImport.post(`/data_import/${kind.wrapper}`, importSlot(kind));
+dataImport.route("/", routes(...KINDS.map(importOperation)));

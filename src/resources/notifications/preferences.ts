@@ -1,9 +1,12 @@
-import { Hono } from "hono";
 import { onBehalfOf } from "../../http/auth.js";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { badRequest, keyedMap, type Details } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { Query, readBody, validate } from "../../http/validate.js";
+import { readBody, type Body } from "../../http/validate.js";
+import { bodySchema, type JsonSchema, type Schema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { MutedConversation } from "../../store/notification-state.js";
 import type { JsonObject, UserRecord } from "../../store/types.js";
@@ -22,7 +25,6 @@ import {
   usesPrivacy,
 } from "../../notifications/settings.js";
 import { checkSettingsPatch, isClock } from "../../notifications/validate-settings.js";
-import { reads } from "../../http/advice.js";
 
 /** App settings (§18.1), user preferences, muted conversations, timezone (§18.3) and contact details (§18.4). */
 
@@ -41,18 +43,18 @@ function problems() {
 }
 
 /**
- * Whose preferences: the `uid` query parameter (required, an active user), or on the client plane the token's
- * owner.
+ * Whose preferences: on the client plane the token's owner, else the `uid` query parameter (required, an active
+ * user; a query declaration has no required rule, so it is checked here).
  */
-function queryUser(c: Ctx): UserRecord {
+function whose(c: Ctx, uid?: string): UserRecord {
   const actor = c.get("actor");
   if (actor) return actor;
-  const q = new Query(c);
-  const uid = q.str("uid");
-  if (uid === undefined) q.fail("uid", "The uid field is required.");
-  q.done();
-  return requireUser(c.get("app"), uid!);
+  if (uid === undefined) throw badRequest({ uid: ["The uid field is required."] });
+  return requireUser(c.get("app"), uid);
 }
+
+/** The REST operations on a user's preferences name the user in the query. */
+const UID_QUERY = { uid: q.str() };
 
 const USER_TEMPLATES = ["text", "media", "poll", "reminder", "custom"].flatMap((t) => [`${t}MessageTemplateDefault`, `${t}MessageTemplatePrivacy`]);
 
@@ -162,11 +164,17 @@ function checkSchedule(v: unknown, fail: (name: string, message: string) => void
   return out;
 }
 
-const CONVERSATIONS = { conversations: { required: true, type: "array", max: 1000, items: { required: true, type: "object" } } } as const;
+const CONVERSATIONS: Schema = { conversations: { required: true, type: "array", max: 1000, items: { required: true, type: "object" } } };
+const TIMEZONE: Schema = { timezone: { required: true, type: "string", max: 100 } };
+/** A preferences update's fields, each checked by preferencesUpdate (which refuses any other). */
+const PREFERENCES: Schema = Object.fromEntries(
+  ["groupPreferences", "oneOnOnePreferences", "mutePreferences", "usePrivacyTemplate"].map((k) => [k, { description: "Checked against what users may override." }]),
+);
+/** A settings patch's fields: the defaults' top-level keys, each checked by checkSettingsPatch (which refuses any other). */
+const SETTINGS: Schema = Object.fromEntries(Object.keys(DEFAULT_SETTINGS).map((k) => [k, { description: "Checked against the defaults' shape." }]));
 
-/** The `conversations` of a mute or unmute body, checked item by item. */
+/** The `conversations` of a mute or unmute body (an array of objects, as declared), checked item by item. */
 function conversationsOf(body: JsonObject, withUntil: boolean): MutedConversation[] {
-  validate(body, CONVERSATIONS);
   const { fail, done } = problems();
   const list = (body.conversations as JsonObject[]).map((item, i) => {
     const name = `conversations.${i}`;
@@ -197,22 +205,16 @@ export function isTimezone(tz: unknown): tz is string {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+[1-9]\d{5,14}$/;
 
-/** The operations on one user's preferences, shared by the REST routes and the SDK's paths (client/push.ts). */
-export const userPreferences = {
-  /** The user's effective preferences in the update body's shape (what the SDK reads). */
-  effective: (c: Ctx) => updateShapeView(c.get("app"), queryUser(c).uid),
-  async update(c: Ctx): Promise<UserRecord> {
-    const user = queryUser(c);
-    const body = (await readBody(c)) as JsonObject;
-    reads(body, Object.keys(body)); // merged whole: preferencesUpdate refuses what it does not know
+/** The operations on one user's preferences, with their (declared and checked) bodies: the REST routes' handlers. */
+const forUser = {
+  effective: (c: Ctx, user: UserRecord) => updateShapeView(c.get("app"), user.uid),
+  update(c: Ctx, user: UserRecord, body: Body): void {
     const app = c.get("app");
-    const update = preferencesUpdate(app, body);
+    const update = preferencesUpdate(app, body as JsonObject);
     const record = app.notifications.ensureUser(user.uid);
     record.preferences = merged(record.preferences ?? {}, update);
-    return user;
   },
-  reset(c: Ctx): JsonObject {
-    const user = queryUser(c);
+  reset(c: Ctx, user: UserRecord): JsonObject {
     const app = c.get("app");
     const record = app.notifications.user(user.uid);
     if (record?.preferences) {
@@ -221,24 +223,21 @@ export const userPreferences = {
     }
     return updateShapeView(app, user.uid);
   },
-  muted(c: Ctx): { mutedConversations: MutedConversation[] } {
-    const user = queryUser(c);
+  muted(c: Ctx, user: UserRecord): { mutedConversations: MutedConversation[] } {
     const now = c.get("emulator").clock.nowMs();
     const muted = (c.get("app").notifications.user(user.uid)?.muted ?? []).filter((m) => m.until === undefined || m.until > now);
     return { mutedConversations: muted };
   },
-  async mute(c: Ctx): Promise<void> {
-    const user = queryUser(c);
-    const list = conversationsOf((await readBody(c)) as JsonObject, true);
+  mute(c: Ctx, user: UserRecord, body: Body): void {
+    const list = conversationsOf(body as JsonObject, true);
     const record = c.get("app").notifications.ensureUser(user.uid);
     const key = (m: MutedConversation) => `${m.type}/${m.id}`;
     const byKey = new Map((record.muted ?? []).map((m) => [key(m), m]));
     for (const m of list) byKey.set(key(m), m);
     record.muted = [...byKey.values()];
   },
-  async unmute(c: Ctx): Promise<void> {
-    const user = queryUser(c);
-    const list = conversationsOf((await readBody(c)) as JsonObject, false);
+  unmute(c: Ctx, user: UserRecord, body: Body): void {
+    const list = conversationsOf(body as JsonObject, false);
     const notifications = c.get("app").notifications;
     const record = notifications.user(user.uid);
     if (record?.muted) {
@@ -247,76 +246,207 @@ export const userPreferences = {
       notifications.touch();
     }
   },
-  timezone: (c: Ctx): JsonObject => ({ timezone: c.get("app").notifications.user(queryUser(c).uid)?.timezone ?? "UTC" }),
-  async setTimezone(c: Ctx): Promise<JsonObject> {
-    const user = queryUser(c);
-    const body = await readBody(c);
-    validate(body, { timezone: { required: true, type: "string", max: 100 } });
+  timezone: (c: Ctx, user: UserRecord): JsonObject => ({ timezone: c.get("app").notifications.user(user.uid)?.timezone ?? "UTC" }),
+  setTimezone(c: Ctx, user: UserRecord, body: Body): JsonObject {
     if (!isTimezone(body.timezone)) throw badRequest({ timezone: ["The timezone must be a valid IANA time zone."] });
     c.get("app").notifications.ensureUser(user.uid).timezone = body.timezone;
     return { timezone: body.timezone };
   },
 };
 
-export const preferences = new Hono<Env>()
+// Compiled once, for the SDK's routes below.
+const CONVERSATIONS_JSON = bodySchema(CONVERSATIONS);
+const TIMEZONE_JSON = bodySchema(TIMEZONE);
+
+/** A body read and checked against a body schema, for the SDK's routes that are not declared operations yet. */
+export async function checkedBody(c: Ctx, json?: JsonSchema): Promise<Body> {
+  const body = await readBody(c);
+  if (json) await checkBody(body, json);
+  return body;
+}
+
+/**
+ * The same operations for the token's owner, reading the body themselves: the SDK's paths (client/push.ts), which
+ * check their bodies with the REST operations' schemas.
+ */
+export const userPreferences = {
+  effective: (c: Ctx) => forUser.effective(c, whose(c)),
+  async update(c: Ctx): Promise<void> {
+    const user = whose(c);
+    forUser.update(c, user, await checkedBody(c));
+  },
+  reset: (c: Ctx) => forUser.reset(c, whose(c)),
+  muted: (c: Ctx) => forUser.muted(c, whose(c)),
+  async mute(c: Ctx): Promise<void> {
+    const user = whose(c);
+    forUser.mute(c, user, await checkedBody(c, CONVERSATIONS_JSON));
+  },
+  async unmute(c: Ctx): Promise<void> {
+    const user = whose(c);
+    forUser.unmute(c, user, await checkedBody(c, CONVERSATIONS_JSON));
+  },
+  timezone: (c: Ctx) => forUser.timezone(c, whose(c)),
+  async setTimezone(c: Ctx): Promise<JsonObject> {
+    const user = whose(c);
+    return forUser.setTimezone(c, user, await checkedBody(c, TIMEZONE_JSON));
+  },
+};
+
+export const preferences = routes(
   // ---- app settings ----
-  .get("/notifications/v1/settings", (c) => ok(c, appSettings(c.get("app"))))
-  .patch("/notifications/v1/settings", async (c) => {
-    const body = (await readBody(c)) as JsonObject;
-    reads(body, Object.keys(body)); // merged whole, after checkSettingsPatch
-    const { details, done } = problems();
-    checkSettingsPatch(body, DEFAULT_SETTINGS, details);
-    done();
-    const app = c.get("app");
-    app.notifications.settings = merged(appSettings(app), body);
-    return ok(c, SUCCESS);
-  })
-  .delete("/notifications/v1/settings", (c) => {
-    c.get("app").notifications.settings = undefined;
-    return ok(c, SUCCESS);
-  })
+  operation({ id: "notifications-push-list-settings", method: "GET", path: "/notifications/v1/settings", plane: "rest", handler: (c) => ok(c, appSettings(c.get("app"))) }),
+  operation({
+    id: "notifications-push-update-settings",
+    method: "PATCH",
+    path: "/notifications/v1/settings",
+    plane: "rest",
+    body: SETTINGS,
+    handler: (c, { body }) => {
+      const { details, done } = problems();
+      checkSettingsPatch(body as JsonObject, DEFAULT_SETTINGS, details);
+      done();
+      const app = c.get("app");
+      app.notifications.settings = merged(appSettings(app), body as JsonObject);
+      return ok(c, SUCCESS);
+    },
+  }),
+  operation({
+    id: "notifications-push-reset-settings",
+    method: "DELETE",
+    path: "/notifications/v1/settings",
+    plane: "rest",
+    handler: (c) => {
+      c.get("app").notifications.settings = undefined;
+      return ok(c, SUCCESS);
+    },
+  }),
 
   // ---- user preferences ----
-  .get("/notifications/v1/preferences", (c) => ok(c, preferencesView(c.get("app"), queryUser(c).uid)))
-  .patch("/notifications/v1/preferences", async (c) => ok(c, preferencesView(c.get("app"), (await userPreferences.update(c)).uid)))
-  .delete("/notifications/v1/preferences", (c) => ok(c, userPreferences.reset(c)))
+  operation({
+    id: "notifications-push-list-preferences",
+    method: "GET",
+    path: "/notifications/v1/preferences",
+    plane: "rest",
+    query: UID_QUERY,
+    handler: (c, { query }) => ok(c, preferencesView(c.get("app"), whose(c, query.uid).uid)),
+  }),
+  operation({
+    id: "notifications-push-update-preferences",
+    method: "PATCH",
+    path: "/notifications/v1/preferences",
+    plane: "rest",
+    query: UID_QUERY,
+    body: PREFERENCES,
+    handler: (c, { body, query }) => {
+      const user = whose(c, query.uid);
+      forUser.update(c, user, body);
+      return ok(c, preferencesView(c.get("app"), user.uid));
+    },
+  }),
+  operation({
+    id: "notifications-push-reset-preferences",
+    method: "DELETE",
+    path: "/notifications/v1/preferences",
+    plane: "rest",
+    query: UID_QUERY,
+    handler: (c, { query }) => ok(c, forUser.reset(c, whose(c, query.uid))),
+  }),
 
   // ---- muted conversations ----
-  .get("/notifications/v1/preferences/mute", (c) => ok(c, userPreferences.muted(c)))
-  .put("/notifications/v1/preferences/mute", async (c) => (await userPreferences.mute(c), ok(c, SUCCESS)))
-  .delete("/notifications/v1/preferences/mute", async (c) => (await userPreferences.unmute(c), ok(c, SUCCESS)))
+  operation({
+    id: "notifications-push-list-muted",
+    method: "GET",
+    path: "/notifications/v1/preferences/mute",
+    plane: "rest",
+    query: UID_QUERY,
+    handler: (c, { query }) => ok(c, forUser.muted(c, whose(c, query.uid))),
+  }),
+  operation({
+    id: "notifications-push-mute-conversations",
+    method: "PUT",
+    path: "/notifications/v1/preferences/mute",
+    plane: "rest",
+    query: UID_QUERY,
+    body: CONVERSATIONS,
+    handler: (c, { body, query }) => (forUser.mute(c, whose(c, query.uid), body), ok(c, SUCCESS)),
+  }),
+  operation({
+    id: "notifications-push-unmute-conversations",
+    method: "DELETE",
+    path: "/notifications/v1/preferences/mute",
+    plane: "rest",
+    query: UID_QUERY,
+    body: CONVERSATIONS,
+    handler: (c, { body, query }) => (forUser.unmute(c, whose(c, query.uid), body), ok(c, SUCCESS)),
+  }),
 
   // ---- timezone ----
-  .get("/notifications/v1/preferences/timezone", (c) => ok(c, userPreferences.timezone(c)))
-  .patch("/notifications/v1/preferences/timezone", async (c) => ok(c, await userPreferences.setTimezone(c)))
+  operation({
+    id: "notifications-get-timezone",
+    method: "GET",
+    path: "/notifications/v1/preferences/timezone",
+    plane: "rest",
+    query: UID_QUERY,
+    handler: (c, { query }) => ok(c, forUser.timezone(c, whose(c, query.uid))),
+  }),
+  operation({
+    id: "notifications-update-timezone",
+    method: "PATCH",
+    path: "/notifications/v1/preferences/timezone",
+    plane: "rest",
+    query: UID_QUERY,
+    body: TIMEZONE,
+    handler: (c, { body, query }) => ok(c, forUser.setTimezone(c, whose(c, query.uid), body)),
+  }),
 
   // ---- contact details (on behalf of the user) ----
-  .get("/notifications/v1/contact-details", (c) => {
-    const user = onBehalfOf(c, "required");
-    const record = c.get("app").notifications.user(user.uid);
-    return ok(c, { email: record?.email ?? null, phno: record?.phno ?? null });
-  })
-  .patch("/notifications/v1/contact-details", async (c) => {
-    const user = onBehalfOf(c, "required");
-    const body = await readBody(c);
-    validate(body, {
+  operation({
+    id: "notifications-get-contact-details",
+    method: "GET",
+    path: "/notifications/v1/contact-details",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const user = onBehalfOf(c, "required");
+      const record = c.get("app").notifications.user(user.uid);
+      return ok(c, { email: record?.email ?? null, phno: record?.phno ?? null });
+    },
+  }),
+  operation({
+    id: "notifications-update-contact-details",
+    method: "PATCH",
+    path: "/notifications/v1/contact-details",
+    plane: "rest",
+    body: {
       email: { type: "string", max: 255, pattern: EMAIL, patternMessage: "The email must be a valid email address." },
       phno: { type: "string", max: 16, pattern: PHONE, patternMessage: "The phno must be a phone number with its country code, e.g. +14155550123." },
-    });
-    if (body.email === undefined && body.phno === undefined) throw badRequest({ email: ["The email field is required when phno is not present."] });
-    const record = c.get("app").notifications.ensureUser(user.uid);
-    if (typeof body.email === "string") record.email = body.email;
-    if (typeof body.phno === "string") record.phno = body.phno;
-    return ok(c, { email: record.email ?? null, phno: record.phno ?? null });
-  })
-  .delete("/notifications/v1/contact-details", (c) => {
-    const user = onBehalfOf(c, "required");
-    const notifications = c.get("app").notifications;
-    const record = notifications.user(user.uid);
-    if (record) {
-      delete record.email;
-      delete record.phno;
-      notifications.touch();
-    }
-    return ok(c, SUCCESS);
-  });
+    },
+    headers: ["onBehalfOf"],
+    handler: (c, { body }) => {
+      const user = onBehalfOf(c, "required");
+      if (body.email === undefined && body.phno === undefined) throw badRequest({ email: ["The email field is required when phno is not present."] });
+      const record = c.get("app").notifications.ensureUser(user.uid);
+      if (typeof body.email === "string") record.email = body.email;
+      if (typeof body.phno === "string") record.phno = body.phno;
+      return ok(c, { email: record.email ?? null, phno: record.phno ?? null });
+    },
+  }),
+  operation({
+    id: "notifications-delete-contact-details",
+    method: "DELETE",
+    path: "/notifications/v1/contact-details",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const user = onBehalfOf(c, "required");
+      const notifications = c.get("app").notifications;
+      const record = notifications.user(user.uid);
+      if (record) {
+        delete record.email;
+        delete record.phno;
+        notifications.touch();
+      }
+      return ok(c, SUCCESS);
+    },
+  }),
+);

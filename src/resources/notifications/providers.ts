@@ -1,8 +1,9 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest, maskKey } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { asBool, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import { asBool, type Body } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
+import { operation, routes } from "../../http/operation.js";
 import type { AppState } from "../../store/app-state.js";
 import type { ChannelProviderName, ProviderKind, PushProviderRecord } from "../../store/notification-state.js";
 import type { JsonObject } from "../../store/types.js";
@@ -100,52 +101,76 @@ function pushProviderRoutes(kind: ProviderKind, schema: Schema, createdReply: (a
     if (kind === "fcm") checkFcm(body, creating);
   };
   const requiredOnCreate = kind === "fcm" ? ["serviceAccountCreds"] : ["keyId", "teamId", "bundleId", "p8Key"];
-  return new Hono<Env>()
-    .get(base, (c) => ok(c, list(c.get("app"))))
-    .post(base, async (c) => {
-      const body = await readBody(c);
-      validate(body, { providerId: { ...PROVIDER_ID, required: true }, ...Object.fromEntries(Object.entries(schema).map(([k, s]) => [k, { ...s, required: requiredOnCreate.includes(k) }])) });
-      checkExtra(body, true);
-      const app = c.get("app");
-      const providerId = body.providerId as string;
-      if (app.notifications.provider(kind, providerId)) throw apiError("ERR_PROVIDER_ALREADY_EXISTS", { provider: `${kind.toUpperCase()} provider ${providerId}` });
-      const now = c.get("emulator").clock.now();
-      const isDefault = app.notifications.providersOf(kind).length === 0;
-      app.notifications.putProvider({ kind, providerId, isDefault, fields: pick(body, schema), createdAt: now, updatedAt: now });
-      return ok(c, createdReply(app));
-    })
-    .put(base, async (c) => {
-      const body = await readBody(c);
-      validate(body, { providerId: { ...PROVIDER_ID, required: true }, ...schema });
-      checkExtra(body, false);
-      const p = pathProvider(c.get("app"), kind, body.providerId as string);
-      const fields = pick(body, schema);
-      if (kind === "fcm" && fields.serviceAccountCreds && p.fields.serviceAccountCreds)
-        fields.serviceAccountCreds = { ...(p.fields.serviceAccountCreds as JsonObject), ...(fields.serviceAccountCreds as JsonObject) };
-      p.fields = { ...p.fields, ...fields };
-      p.updatedAt = c.get("emulator").clock.now();
-      c.get("app").notifications.touch();
-      return ok(c, SUCCESS);
-    })
-    .delete(`${base}/:providerId`, (c) => {
-      const app = c.get("app");
-      const p = pathProvider(app, kind, c.req.param("providerId"));
-      app.notifications.deleteProvider(kind, p.providerId);
-      // The default moves to the oldest remaining provider, so tokens without a providerId keep working.
-      const next = app.notifications.providersOf(kind)[0];
-      if (p.isDefault && next) {
-        next.isDefault = true;
+  const id = (verb: string) => `notifications-push-${verb}-${kind}-provider${verb === "list" ? "s" : ""}`;
+  return [
+    operation({ id: id("list"), method: "GET", path: base, plane: "rest", handler: (c) => ok(c, list(c.get("app"))) }),
+    operation({
+      id: id("add"),
+      method: "POST",
+      path: base,
+      plane: "rest",
+      body: { providerId: { ...PROVIDER_ID, required: true }, ...Object.fromEntries(Object.entries(schema).map(([k, s]) => [k, { ...s, required: requiredOnCreate.includes(k) }])) },
+      handler: (c, { body }) => {
+        checkExtra(body, true);
+        const app = c.get("app");
+        const providerId = body.providerId as string;
+        if (app.notifications.provider(kind, providerId)) throw apiError("ERR_PROVIDER_ALREADY_EXISTS", { provider: `${kind.toUpperCase()} provider ${providerId}` });
+        const now = c.get("emulator").clock.now();
+        const isDefault = app.notifications.providersOf(kind).length === 0;
+        app.notifications.putProvider({ kind, providerId, isDefault, fields: pick(body, schema), createdAt: now, updatedAt: now });
+        return ok(c, createdReply(app));
+      },
+    }),
+    operation({
+      id: id("update"),
+      method: "PUT",
+      path: base,
+      plane: "rest",
+      body: { providerId: { ...PROVIDER_ID, required: true }, ...schema },
+      handler: (c, { body }) => {
+        checkExtra(body, false);
+        const p = pathProvider(c.get("app"), kind, body.providerId as string);
+        const fields = pick(body, schema);
+        if (kind === "fcm" && fields.serviceAccountCreds && p.fields.serviceAccountCreds)
+          fields.serviceAccountCreds = { ...(p.fields.serviceAccountCreds as JsonObject), ...(fields.serviceAccountCreds as JsonObject) };
+        p.fields = { ...p.fields, ...fields };
+        p.updatedAt = c.get("emulator").clock.now();
+        c.get("app").notifications.touch();
+        return ok(c, SUCCESS);
+      },
+    }),
+    operation({
+      id: id("delete"),
+      method: "DELETE",
+      path: `${base}/:providerId`,
+      plane: "rest",
+      handler: (c) => {
+        const app = c.get("app");
+        const p = pathProvider(app, kind, c.req.param("providerId")!);
+        app.notifications.deleteProvider(kind, p.providerId);
+        // The default moves to the oldest remaining provider, so tokens without a providerId keep working.
+        const next = app.notifications.providersOf(kind)[0];
+        if (p.isDefault && next) {
+          next.isDefault = true;
+          app.notifications.touch();
+        }
+        return ok(c, SUCCESS);
+      },
+    }),
+    operation({
+      id: id("default"),
+      method: "PUT",
+      path: `${base}/default/:providerId`,
+      plane: "rest",
+      handler: (c) => {
+        const app = c.get("app");
+        const p = pathProvider(app, kind, c.req.param("providerId")!);
+        for (const other of app.notifications.providersOf(kind)) other.isDefault = other === p;
         app.notifications.touch();
-      }
-      return ok(c, SUCCESS);
-    })
-    .put(`${base}/default/:providerId`, (c) => {
-      const app = c.get("app");
-      const p = pathProvider(app, kind, c.req.param("providerId"));
-      for (const other of app.notifications.providersOf(kind)) other.isDefault = other === p;
-      app.notifications.touch();
-      return ok(c, SUCCESS);
-    });
+        return ok(c, SUCCESS);
+      },
+    }),
+  ];
 }
 
 // ---- custom push, Twilio, SendGrid, custom SMS and email ----
@@ -161,6 +186,8 @@ const BASIC_AUTH: Schema = {
 
 interface ChannelSpec {
   name: ChannelProviderName;
+  /** The platform's operation ids, with `{verb}` for list, save, update and delete. */
+  ids: string;
   path: string;
   label: string;
   schema: Schema;
@@ -175,6 +202,7 @@ const flat = (fields: JsonObject) => masked(fields);
 const CHANNELS: ChannelSpec[] = [
   {
     name: "customPush",
+    ids: "notifications-{verb}-push-custom-provider",
     path: "/notifications/push/v1/providers/custom",
     label: "custom push provider",
     schema: BASIC_AUTH,
@@ -182,6 +210,7 @@ const CHANNELS: ChannelSpec[] = [
   },
   {
     name: "twilio",
+    ids: "notifications-sms-{verb}-twilio-details",
     path: "/notifications/sms/v1/providers/twilio",
     label: "Twilio provider",
     schema: {
@@ -199,6 +228,7 @@ const CHANNELS: ChannelSpec[] = [
   },
   {
     name: "sendgrid",
+    ids: "notifications-email-{verb}-sendgrid-details",
     path: "/notifications/email/v1/providers/sendgrid",
     label: "SendGrid provider",
     schema: {
@@ -226,6 +256,7 @@ const CHANNELS: ChannelSpec[] = [
   },
   {
     name: "customSms",
+    ids: "notifications-{verb}-sms-custom-provider",
     path: "/notifications/sms/v1/providers/custom",
     label: "custom SMS provider",
     schema: { ...BASIC_AUTH, useStoredPhNo: { type: "boolean" } },
@@ -233,6 +264,7 @@ const CHANNELS: ChannelSpec[] = [
   },
   {
     name: "customEmail",
+    ids: "notifications-{verb}-email-custom-provider",
     path: "/notifications/email/v1/providers/custom",
     label: "custom email provider",
     schema: { ...BASIC_AUTH, useStoredEmailID: { type: "boolean" } },
@@ -257,40 +289,65 @@ function channelRoutes(spec: ChannelSpec) {
     if (!fields) throw apiError("ERR_PROVIDER_NOT_FOUND", { provider: `The ${spec.label}` });
     return fields;
   };
-  return new Hono<Env>()
-    .get(spec.path, (c) => {
-      const fields = c.get("app").notifications.channels[spec.name];
-      if (!fields && spec.name === "customPush") return ok(c, { pushProviders: [] });
-      return ok(c, spec.view(stored(c), c.get("app")));
-    })
-    .post(spec.path, async (c) => {
-      const body = await readBody(c);
-      validate(body, required(spec.schema, true, spec.optionalOnCreate));
-      const app = c.get("app");
-      if (app.notifications.channels[spec.name]) throw apiError("ERR_PROVIDER_ALREADY_EXISTS", { provider: `The ${spec.label}` });
-      const fields: JsonObject = { ...spec.defaults, ...pick(body, spec.schema) };
-      if (spec.name === "sendgrid") fields.repliesToken = randomHex(32);
-      app.notifications.channels = { ...app.notifications.channels, [spec.name]: fields };
-      return ok(c, writeReply(spec, fields, app));
-    })
-    .put(spec.path, async (c) => {
-      const body = await readBody(c);
-      validate(body, spec.schema);
-      const fields = { ...stored(c), ...pick(body, spec.schema) };
-      const app = c.get("app");
-      app.notifications.channels = { ...app.notifications.channels, [spec.name]: fields };
-      return ok(c, writeReply(spec, fields, app));
-    })
-    .delete(spec.path, (c) => {
-      stored(c);
-      const app = c.get("app");
-      const { [spec.name]: _gone, ...rest } = app.notifications.channels;
-      app.notifications.channels = rest;
-      return ok(c, SUCCESS);
-    });
+  const id = (verb: string) => spec.ids.replace("{verb}", verb);
+  return [
+    operation({
+      id: id("list"),
+      method: "GET",
+      path: spec.path,
+      plane: "rest",
+      handler: (c) => {
+        const fields = c.get("app").notifications.channels[spec.name];
+        if (!fields && spec.name === "customPush") return ok(c, { pushProviders: [] });
+        return ok(c, spec.view(stored(c), c.get("app")));
+      },
+    }),
+    operation({
+      id: id("save"),
+      method: "POST",
+      path: spec.path,
+      plane: "rest",
+      body: required(spec.schema, true, spec.optionalOnCreate),
+      handler: (c, { body }) => {
+        const app = c.get("app");
+        if (app.notifications.channels[spec.name]) throw apiError("ERR_PROVIDER_ALREADY_EXISTS", { provider: `The ${spec.label}` });
+        const fields: JsonObject = { ...spec.defaults, ...pick(body, spec.schema) };
+        if (spec.name === "sendgrid") fields.repliesToken = randomHex(32);
+        app.notifications.channels = { ...app.notifications.channels, [spec.name]: fields };
+        return ok(c, writeReply(spec, fields, app));
+      },
+    }),
+    operation({
+      id: id("update"),
+      method: "PUT",
+      path: spec.path,
+      plane: "rest",
+      body: spec.schema,
+      handler: (c, { body }) => {
+        const fields = { ...stored(c), ...pick(body, spec.schema) };
+        const app = c.get("app");
+        app.notifications.channels = { ...app.notifications.channels, [spec.name]: fields };
+        return ok(c, writeReply(spec, fields, app));
+      },
+    }),
+    operation({
+      id: id("delete"),
+      method: "DELETE",
+      path: spec.path,
+      plane: "rest",
+      handler: (c) => {
+        stored(c);
+        const app = c.get("app");
+        const { [spec.name]: _gone, ...rest } = app.notifications.channels;
+        app.notifications.channels = rest;
+        return ok(c, SUCCESS);
+      },
+    }),
+  ];
 }
 
-export const providers = new Hono<Env>()
-  .route("/", pushProviderRoutes("fcm", FCM, () => SUCCESS))
-  .route("/", pushProviderRoutes("apns", APNS, (app) => ({ pushProviders: app.notifications.providersOf("apns").map(providerView) })));
-for (const spec of CHANNELS) providers.route("/", channelRoutes(spec));
+export const providers = routes(
+  ...pushProviderRoutes("fcm", FCM, () => SUCCESS),
+  ...pushProviderRoutes("apns", APNS, (app) => ({ pushProviders: app.notifications.providersOf("apns").map(providerView) })),
+  ...CHANNELS.flatMap(channelRoutes),
+);

@@ -1,12 +1,15 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { Query, readBody, validate, type Body } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
+import { bodySchema, type Schema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { PushTokenRecord } from "../../store/notification-state.js";
 import type { AuthTokenRecord } from "../../store/types.js";
-import { isTimezone } from "./preferences.js";
+import { checkedBody, isTimezone } from "./preferences.js";
 
 /** Push tokens (§18.5): registered against an auth token (so per device/session), at most 100 per user. */
 
@@ -26,6 +29,25 @@ const FCM_PLATFORMS = [
 const APNS_PLATFORMS = ["apns_ios_device", "apns_flutter_device", "apns_react_native_device", "apns_ionic_cordova_device"];
 const VOIP_PLATFORMS = ["apns_ios_voip", "apns_flutter_voip", "apns_ionic_cordova_voip", "apns_react_native_voip"];
 export const PLATFORMS = [...FCM_PLATFORMS, ...APNS_PLATFORMS, ...VOIP_PLATFORMS];
+
+const TOKEN_FIELDS = ["fcmToken", "deviceToken", "voipToken"] as const;
+
+/**
+ * A registration's body: the field that holds the token depends on the platform, so the three are named here and
+ * the platform's own is checked by the handler (TOKEN_FIELD, compiled once). `authToken` names the session, which
+ * the client plane's requests are made in.
+ */
+const registration = (session: boolean): Schema => ({
+  platform: { required: true, type: "string", in: PLATFORMS },
+  providerId: { type: "string", max: 100 },
+  authToken: { required: !session, type: "string", max: 200 },
+  timezone: { type: "string", max: 100 },
+  ...Object.fromEntries(TOKEN_FIELDS.map((f) => [f, { description: "The push token, in the field of its platform's kind." }])),
+});
+const REGISTRATION = registration(false);
+const REGISTRATION_JSON = { inSession: bodySchema(registration(true)), outside: bodySchema(REGISTRATION) };
+const TOKEN_FIELD = Object.fromEntries(TOKEN_FIELDS.map((f) => [f, bodySchema({ [f]: { required: true, type: "string", max: 4096 } })]));
+const AUTH_TOKEN: Schema = { authToken: { required: true, type: "string", max: 200 } };
 
 /** Which body field holds the token for a platform. */
 function tokenField(platform: string): "fcmToken" | "deviceToken" | "voipToken" {
@@ -56,33 +78,24 @@ function remaining(app: AppState, uid: string) {
   return { pushTokens: app.notifications.tokensOf(uid).map(tokenView) };
 }
 
-function allFlag(c: Ctx): boolean {
-  const q = new Query(c);
-  const all = q.bool("all");
-  q.done();
-  return all;
-}
-
 /**
- * Registers the push token a body names for a session: the body's `authToken`, or on the client plane the
- * session's own (the SDK's `registerPushToken` sends none).
+ * Registers the push token a (checked) body names for a session: the body's `authToken`, or on the client plane
+ * the session's own (the SDK's `registerPushToken` sends none).
  */
-export async function registerPushToken(c: Ctx): Promise<void> {
+async function registerFor(c: Ctx, body: Body): Promise<void> {
   const session = c.get("authToken");
-  const body = await readBody(c);
-  validate(body, {
-    platform: { required: true, type: "string", in: PLATFORMS },
-    providerId: { type: "string", max: 100 },
-    authToken: { required: !session, type: "string", max: 200 },
-    timezone: { type: "string", max: 100 },
-  });
   const field = tokenField(body.platform as string);
-  validate(body, { [field]: { required: true, type: "string", max: 4096 } });
+  await checkBody(body, TOKEN_FIELD[field]);
   if (body.timezone !== undefined && body.timezone !== null && !isTimezone(body.timezone))
     throw badRequest({ timezone: ["The timezone must be a valid IANA time zone."] });
   const app = c.get("app");
   const auth = session ?? authTokenOf(app, body.authToken);
   register(app, auth, body, field, c.get("emulator").clock.nowMs());
+}
+
+/** The SDK's registration (client/push.ts, not a declared operation yet): the body read and checked here. */
+export async function registerPushToken(c: Ctx): Promise<void> {
+  await registerFor(c, await checkedBody(c, c.get("authToken") ? REGISTRATION_JSON.inSession : REGISTRATION_JSON.outside));
 }
 
 /** Removes a session's push tokens (`all`: every session of its user); answers the user's remaining ones. */
@@ -91,40 +104,62 @@ export function unregisterPushTokens(app: AppState, auth: AuthTokenRecord, all: 
   return remaining(app, auth.uid);
 }
 
-export const pushTokens = new Hono<Env>()
-  .post("/notifications/push/v1/tokens", async (c) => {
-    await registerPushToken(c);
-    return ok(c, { success: true });
-  })
-  .get("/notifications/push/v1/tokens", (c) => {
-    const q = new Query(c);
-    const authToken = q.str("authToken");
-    const all = q.bool("all");
-    if (authToken === undefined) q.fail("authToken", "The authToken field is required.");
-    q.done();
-    const app = c.get("app");
-    const auth = authTokenOf(app, authToken);
-    const list = app.notifications.tokensOf(auth.uid).filter((t) => all || t.authToken === auth.authToken);
-    return ok(c, { pushTokens: list.map(tokenView) });
-  })
-  .delete("/notifications/push/v1/tokens", async (c) => {
-    const all = allFlag(c);
-    const body = await readBody(c);
-    validate(body, { authToken: { required: true, type: "string", max: 200 } });
-    const app = c.get("app");
-    return ok(c, unregisterPushTokens(app, authTokenOf(app, body.authToken), all));
-  })
-  .delete("/notifications/push/v1/tokens/:pushToken", async (c) => {
-    const body = await readBody(c);
-    validate(body, { authToken: { required: true, type: "string", max: 200 } });
-    const app = c.get("app");
-    const auth = authTokenOf(app, body.authToken);
-    const pushToken = c.req.param("pushToken");
-    const t = app.notifications.tokens.get(pushToken);
-    if (!t || t.uid !== auth.uid) throw apiError("ERR_TOKEN_NOT_FOUND", { pushToken });
-    app.notifications.removeToken(pushToken);
-    return ok(c, remaining(app, auth.uid));
-  });
+export const pushTokens = routes(
+  operation({
+    id: "notifications-push-register-token",
+    method: "POST",
+    path: "/notifications/push/v1/tokens",
+    plane: "rest",
+    body: REGISTRATION,
+    handler: async (c, { body }) => {
+      await registerFor(c, body);
+      return ok(c, { success: true });
+    },
+  }),
+  operation({
+    id: "notifications-push-list-tokens",
+    method: "GET",
+    path: "/notifications/push/v1/tokens",
+    plane: "rest",
+    query: { authToken: q.str(), all: q.bool() },
+    handler: (c, { query }) => {
+      // Required, which a query declaration cannot say.
+      if (query.authToken === undefined) throw badRequest({ authToken: ["The authToken field is required."] });
+      const app = c.get("app");
+      const auth = authTokenOf(app, query.authToken);
+      const list = app.notifications.tokensOf(auth.uid).filter((t) => query.all || t.authToken === auth.authToken);
+      return ok(c, { pushTokens: list.map(tokenView) });
+    },
+  }),
+  operation({
+    id: "notifications-push-unregister-tokens",
+    method: "DELETE",
+    path: "/notifications/push/v1/tokens",
+    plane: "rest",
+    query: { all: q.bool() },
+    body: AUTH_TOKEN,
+    handler: (c, { body, query }) => {
+      const app = c.get("app");
+      return ok(c, unregisterPushTokens(app, authTokenOf(app, body.authToken), query.all));
+    },
+  }),
+  operation({
+    id: "notifications-push-delete-token",
+    method: "DELETE",
+    path: "/notifications/push/v1/tokens/:pushToken",
+    plane: "rest",
+    body: AUTH_TOKEN,
+    handler: (c, { body }) => {
+      const app = c.get("app");
+      const auth = authTokenOf(app, body.authToken);
+      const pushToken = c.req.param("pushToken")!;
+      const t = app.notifications.tokens.get(pushToken);
+      if (!t || t.uid !== auth.uid) throw apiError("ERR_TOKEN_NOT_FOUND", { pushToken });
+      app.notifications.removeToken(pushToken);
+      return ok(c, remaining(app, auth.uid));
+    },
+  }),
+);
 
 /** Registers (or moves) a token; the user's timezone follows the device's; beyond 100 the oldest goes. */
 function register(app: AppState, auth: AuthTokenRecord, body: Body, field: string, now: number): void {

@@ -1,33 +1,32 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest, keyedMap } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
+import { PAGE_QUERY, pageOf } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
-import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import { asBool, type Body } from "../../http/validate.js";
+import { fieldSchema, type JsonSchema, type Schema } from "../../http/schema.js";
+import { operation, routes, type Operation } from "../../http/operation.js";
 import type { AppState } from "../../store/app-state.js";
 import { DEFAULT_ROLE } from "../../store/app-state.js";
-import { SCOPES, type Json, type JsonObject, type RoleRecord, type Scope } from "../../store/types.js";
+import { SCOPES, type GroupRecord, type Json, type JsonObject, type RoleRecord, type Scope } from "../../store/types.js";
 import { pathGroup } from "../groups/membership.js";
 import { FEATURES, FEATURE_KEYS, invalidValue, normalizeValue, ROLE_PERMISSIONS, SCOPE_PERMISSIONS, type PermissionSpec } from "./catalogue.js";
 
-const MODES = ["all", "friendsOnly"];
-const SETTINGS: Schema = {
-  "settings.listUsers": { type: "string", in: MODES },
-  "settings.sendMessagesTo": { type: "string", in: MODES },
-};
+const MODE = { type: "string", in: ["all", "friendsOnly"] } as const;
 const ATTRIBUTES: Schema = {
   description: { type: "string", max: 255 },
   metadata: { type: "object", maxKb: 5 },
   settings: { type: "object" },
 };
 
-function validateRole(body: Body, schema: Schema): void {
-  // The copy validated carries the body's list of naming schemas (http/advice.ts): the fields count as read.
-  const settings = (body.settings ?? {}) as Body;
-  validate({ ...body, "settings.listUsers": settings.listUsers, "settings.sendMessagesTo": settings.sendMessagesTo }, {
-    ...schema,
-    ...(typeof body.settings === "object" ? SETTINGS : {}),
-  });
+/**
+ * A role's create or update: its body's `settings` object has fields of its own (`settings.listUsers`), checked
+ * with the rest of the body. The body notation (http/schema.ts) names no nested fields, so they are added to the
+ * declaration's JSON Schema here, before its first use compiles it.
+ */
+function withSettings<O extends Operation<any>>(op: O): O {
+  const settings = (op.bodyJson!.properties as Record<string, JsonSchema>).settings;
+  settings.properties = { listUsers: fieldSchema(MODE), sendMessagesTo: fieldSchema(MODE) };
+  return op;
 }
 
 export function roleView(r: RoleRecord): Record<string, unknown> {
@@ -63,7 +62,6 @@ function describe(specs: readonly PermissionSpec[], type: "role" | "scope", set:
  * Answers per id plus the full resulting map.
  */
 function setPermissions(specs: readonly PermissionSpec[], current: Record<string, Json> | undefined, body: Body, mapped: string) {
-  validate(body, { permissions: { required: true, type: "object" } });
   const byId = new Map(specs.map((p) => [p.id, p]));
   const next: Record<string, Json> = { ...current };
   const data: Record<string, unknown> = keyedMap();
@@ -85,19 +83,15 @@ function unsetPermission(current: Record<string, Json> | undefined, id: string):
   return next;
 }
 
-function pathScope(c: Ctx): Scope {
+/** The group and the member scope the path names. */
+function pathScope(c: Ctx): { group: GroupRecord; scope: Scope } {
+  const group = pathGroup(c.get("app"), c.req.param("guid")!);
   const scope = c.req.param("scope") as Scope;
   if (!SCOPES.includes(scope)) throw badRequest({ scope: ["The selected scope is invalid."] });
-  return scope;
+  return { group, scope };
 }
 
-function pageQuery(c: Ctx) {
-  const q = new Query(c);
-  const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-  const pageNo = q.int("page", { def: 1, min: 1 });
-  q.done();
-  return { perPage, pageNo };
-}
+const PERMISSIONS: Schema = { permissions: { required: true, type: "object" } };
 
 /** Users holding a deleted role fall back to the default role, so every user's role keeps existing. */
 function releaseRole(app: AppState, role: string): void {
@@ -106,125 +100,213 @@ function releaseRole(app: AppState, role: string): void {
 
 export const ROLES_PER_APP = 25;
 
-export const roles = new Hono<Env>()
-  .post("/roles", async (c) => {
-    const body = await readBody(c);
-    validateRole(body, {
-      role: { required: true, type: "string", max: 100, pattern: /^[A-Za-z0-9-]+$/, patternMessage: "The role may only contain letters, numbers, and dashes." },
-      name: { required: true, type: "string", max: 100 },
-      ...ATTRIBUTES,
-    });
-    const app = c.get("app");
-    const id = (body.role as string).toLowerCase();
-    if (app.roles.has(id)) throw apiError("ERR_ROLE_ALREADY_EXISTS", { role: id });
-    // The built-in default role aside (rest-api/constraints-rate-limits-and-errors: "Maximum 25").
-    if (app.roles.size - 1 >= ROLES_PER_APP)
-      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${ROLES_PER_APP} roles.` });
-    const role: RoleRecord = { role: id, name: body.name as string, createdAt: c.get("emulator").clock.now() };
-    applyAttributes(role, body);
-    app.roles.set(id, role);
-    return ok(c, roleView(role));
-  })
-  .get("/roles", (c) => {
-    const { perPage, pageNo } = pageQuery(c);
-    const { data, pagination } = pageOf([...c.get("app").roles.values()], perPage, pageNo);
-    return page(c, data.map(roleView), pagination);
-  })
-  .get("/roles/:role", (c) => ok(c, roleView(pathRole(c))))
-  .put("/roles/:role", async (c) => {
-    const role = pathRole(c);
-    const body = await readBody(c);
-    validateRole(body, {
-      name: { filled: true, type: "string", max: 100 },
-      ...ATTRIBUTES,
-      unset: { type: "array", items: { type: "string", in: ["settings", "description", "metadata"] } },
-    });
-    applyAttributes(role, body);
-    for (const field of (body.unset as ("settings" | "description" | "metadata")[] | undefined) ?? []) delete role[field];
-    role.updatedAt = c.get("emulator").clock.now();
-    return ok(c, roleView(role));
-  })
-  .delete("/roles/:role", (c) => {
-    const role = pathRole(c);
-    if (role.role === DEFAULT_ROLE.role) throw apiError("ERR_ROLE_DELETE_DENIED", { role: role.role });
-    releaseRole(c.get("app"), role.role);
-    c.get("app").roles.delete(role.role);
-    return success(c, `Role ${role.role} has been deleted successfully.`);
-  })
+export const roles = routes(
+  withSettings(
+    operation({
+      id: "create-role",
+      method: "POST",
+      path: "/roles",
+      plane: "rest",
+      body: {
+        role: { required: true, type: "string", max: 100, pattern: /^[A-Za-z0-9-]+$/, patternMessage: "The role may only contain letters, numbers, and dashes." },
+        name: { required: true, type: "string", max: 100 },
+        ...ATTRIBUTES,
+      },
+      handler: (c, { body }) => {
+        const app = c.get("app");
+        const id = (body.role as string).toLowerCase();
+        if (app.roles.has(id)) throw apiError("ERR_ROLE_ALREADY_EXISTS", { role: id });
+        // The built-in default role aside (rest-api/constraints-rate-limits-and-errors: "Maximum 25").
+        if (app.roles.size - 1 >= ROLES_PER_APP)
+          throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${ROLES_PER_APP} roles.` });
+        const role: RoleRecord = { role: id, name: body.name as string, createdAt: c.get("emulator").clock.now() };
+        applyAttributes(role, body);
+        app.roles.set(id, role);
+        return ok(c, roleView(role));
+      },
+    }),
+  ),
+
+  operation({
+    id: "list-roles",
+    method: "GET",
+    path: "/roles",
+    plane: "rest",
+    query: PAGE_QUERY,
+    handler: (c, { query }) => {
+      const { data, pagination } = pageOf([...c.get("app").roles.values()], query.perPage, query.page);
+      return page(c, data.map(roleView), pagination);
+    },
+  }),
+
+  operation({ id: "get-role", method: "GET", path: "/roles/:role", plane: "rest", handler: (c) => ok(c, roleView(pathRole(c))) }),
+
+  withSettings(
+    operation({
+      id: "update-role",
+      method: "PUT",
+      path: "/roles/:role",
+      plane: "rest",
+      body: {
+        name: { filled: true, type: "string", max: 100 },
+        ...ATTRIBUTES,
+        unset: { type: "array", items: { type: "string", in: ["settings", "description", "metadata"] } },
+      },
+      handler: (c, { body }) => {
+        const role = pathRole(c);
+        applyAttributes(role, body);
+        for (const field of (body.unset as ("settings" | "description" | "metadata")[] | undefined) ?? []) delete role[field];
+        role.updatedAt = c.get("emulator").clock.now();
+        return ok(c, roleView(role));
+      },
+    }),
+  ),
+
+  operation({
+    id: "delete-role",
+    method: "DELETE",
+    path: "/roles/:role",
+    plane: "rest",
+    handler: (c) => {
+      const role = pathRole(c);
+      if (role.role === DEFAULT_ROLE.role) throw apiError("ERR_ROLE_DELETE_DENIED", { role: role.role });
+      releaseRole(c.get("app"), role.role);
+      c.get("app").roles.delete(role.role);
+      return success(c, `Role ${role.role} has been deleted successfully.`);
+    },
+  }),
 
   // Restricted features
-  .post("/roles/:role/restrictedfeatures", async (c) => {
-    const role = pathRole(c);
-    const body = await readBody(c);
-    validate(body, { featuresToRestrict: { required: true, type: "array", items: { required: true, type: "string" } } });
-    const now = c.get("emulator").clock.now();
-    const data: Record<string, unknown> = keyedMap();
-    for (const key of body.featuresToRestrict as string[]) {
-      if (!FEATURE_KEYS.has(key)) {
-        data[key] = { success: false, message: `The feature ${key} does not exist.` };
-        continue;
+  operation({
+    id: "restrict-features",
+    method: "POST",
+    path: "/roles/:role/restrictedfeatures",
+    plane: "rest",
+    body: { featuresToRestrict: { required: true, type: "array", items: { required: true, type: "string" } } },
+    handler: (c, { body }) => {
+      const role = pathRole(c);
+      const now = c.get("emulator").clock.now();
+      const data: Record<string, unknown> = keyedMap();
+      for (const key of body.featuresToRestrict as string[]) {
+        if (!FEATURE_KEYS.has(key)) {
+          data[key] = { success: false, message: `The feature ${key} does not exist.` };
+          continue;
+        }
+        const current = role.restrictedFeatures ?? [];
+        if (!current.some((f) => f.key === key)) role.restrictedFeatures = [...current, { key, createdAt: now }];
+        data[key] = { success: true, message: `The feature ${key} has been restricted successfully.` };
       }
-      const current = role.restrictedFeatures ?? [];
-      if (!current.some((f) => f.key === key)) role.restrictedFeatures = [...current, { key, createdAt: now }];
-      data[key] = { success: true, message: `The feature ${key} has been restricted successfully.` };
-    }
-    return ok(c, data);
-  })
-  .get("/roles/:role/restrictedfeatures", (c) => {
-    const role = pathRole(c);
-    const { perPage, pageNo } = pageQuery(c);
-    const restricted = (role.restrictedFeatures ?? []).map((r) => ({ ...FEATURES.find((f) => f.key === r.key)!, createdAt: r.createdAt }));
-    const { data, pagination } = pageOf(restricted, perPage, pageNo);
-    return page(c, data.map(({ title, description, key, path, createdAt }) => ({ title, description, key, path, createdAt })), pagination);
-  })
-  .delete("/roles/:role/restrictedfeatures", async (c) => {
-    const role = pathRole(c);
-    const body = await readBody(c);
-    validate(body, { featuresToAllow: { type: "array", items: { required: true, type: "string" } }, allowAll: { type: "boolean" } });
-    if (!asBool(body.allowAll) && !(body.featuresToAllow as unknown[] | undefined)?.length)
-      throw badRequest({ featuresToAllow: ["The featuresToAllow field is required when allowAll is not present."] });
-    const allow = new Set(body.featuresToAllow as string[] | undefined);
-    role.restrictedFeatures = asBool(body.allowAll) ? [] : (role.restrictedFeatures ?? []).filter((f) => !allow.has(f.key));
-    if (role.restrictedFeatures.length === 0) delete role.restrictedFeatures;
-    return success(c, "The feature has been allowed successfully.");
-  })
+      return ok(c, data);
+    },
+  }),
+
+  operation({
+    id: "get-restrictedfeatures",
+    method: "GET",
+    path: "/roles/:role/restrictedfeatures",
+    plane: "rest",
+    query: PAGE_QUERY,
+    handler: (c, { query }) => {
+      const role = pathRole(c);
+      const restricted = (role.restrictedFeatures ?? []).map((r) => ({ ...FEATURES.find((f) => f.key === r.key)!, createdAt: r.createdAt }));
+      const { data, pagination } = pageOf(restricted, query.perPage, query.page);
+      return page(c, data.map(({ title, description, key, path, createdAt }) => ({ title, description, key, path, createdAt })), pagination);
+    },
+  }),
+
+  operation({
+    id: "allow-features",
+    method: "DELETE",
+    path: "/roles/:role/restrictedfeatures",
+    plane: "rest",
+    body: { featuresToAllow: { type: "array", items: { required: true, type: "string" } }, allowAll: { type: "boolean" } },
+    handler: (c, { body }) => {
+      const role = pathRole(c);
+      if (!asBool(body.allowAll) && !(body.featuresToAllow as unknown[] | undefined)?.length)
+        throw badRequest({ featuresToAllow: ["The featuresToAllow field is required when allowAll is not present."] });
+      const allow = new Set(body.featuresToAllow as string[] | undefined);
+      role.restrictedFeatures = asBool(body.allowAll) ? [] : (role.restrictedFeatures ?? []).filter((f) => !allow.has(f.key));
+      if (role.restrictedFeatures.length === 0) delete role.restrictedFeatures;
+      return success(c, "The feature has been allowed successfully.");
+    },
+  }),
 
   // Role permissions (RBAC)
-  .get("/roles/:role/permissions", (c) => {
-    const role = pathRole(c);
-    const { data, pagination } = pageOf(describe(ROLE_PERMISSIONS, "role", role.permissions, role.createdAt), 1000, 1);
-    return page(c, data, pagination);
-  })
-  .put("/roles/:role/permissions", async (c) => {
-    const role = pathRole(c);
-    const result = setPermissions(ROLE_PERMISSIONS, role.permissions, await readBody(c), `role ${role.role}`);
-    role.permissions = result.next;
-    return ok(c, result.data);
-  })
-  .delete("/roles/:role/permissions/:permission", (c) => {
-    const role = pathRole(c);
-    role.permissions = unsetPermission(role.permissions, c.req.param("permission"));
-    return ok(c, { permissions: role.permissions });
-  })
+  operation({
+    id: "list-role-permissions",
+    method: "GET",
+    path: "/roles/:role/permissions",
+    plane: "rest",
+    handler: (c) => {
+      const role = pathRole(c);
+      const { data, pagination } = pageOf(describe(ROLE_PERMISSIONS, "role", role.permissions, role.createdAt), 1000, 1);
+      return page(c, data, pagination);
+    },
+  }),
+
+  operation({
+    id: "set-role-permissions",
+    method: "PUT",
+    path: "/roles/:role/permissions",
+    plane: "rest",
+    body: PERMISSIONS,
+    handler: (c, { body }) => {
+      const role = pathRole(c);
+      const result = setPermissions(ROLE_PERMISSIONS, role.permissions, body, `role ${role.role}`);
+      role.permissions = result.next;
+      return ok(c, result.data);
+    },
+  }),
+
+  operation({
+    id: "unset-role-permissions",
+    method: "DELETE",
+    path: "/roles/:role/permissions/:permission",
+    plane: "rest",
+    handler: (c) => {
+      const role = pathRole(c);
+      role.permissions = unsetPermission(role.permissions, c.req.param("permission")!);
+      return ok(c, { permissions: role.permissions });
+    },
+  }),
 
   // Group scope permissions (RBAC)
-  .get("/groups/:guid/scopes/:scope/permissions", (c) => {
-    const group = pathGroup(c.get("app"), c.req.param("guid"));
-    const scope = pathScope(c);
-    const { data, pagination } = pageOf(describe(SCOPE_PERMISSIONS, "scope", group.scopePermissions?.[scope], group.createdAt), 1000, 1);
-    return page(c, data, pagination);
-  })
-  .put("/groups/:guid/scopes/:scope/permissions", async (c) => {
-    const group = pathGroup(c.get("app"), c.req.param("guid"));
-    const scope = pathScope(c);
-    const result = setPermissions(SCOPE_PERMISSIONS, group.scopePermissions?.[scope], await readBody(c), `scope ${scope} on group ${group.guid}`);
-    group.scopePermissions = { ...group.scopePermissions, [scope]: result.next };
-    return ok(c, result.data);
-  })
-  .delete("/groups/:guid/scopes/:scope/permissions/:permission", (c) => {
-    const group = pathGroup(c.get("app"), c.req.param("guid"));
-    const scope = pathScope(c);
-    const next = unsetPermission(group.scopePermissions?.[scope], c.req.param("permission"));
-    group.scopePermissions = { ...group.scopePermissions, [scope]: next };
-    return ok(c, { permissions: next });
-  });
+  operation({
+    id: "list-scope-permissions",
+    method: "GET",
+    path: "/groups/:guid/scopes/:scope/permissions",
+    plane: "rest",
+    handler: (c) => {
+      const { group, scope } = pathScope(c);
+      const { data, pagination } = pageOf(describe(SCOPE_PERMISSIONS, "scope", group.scopePermissions?.[scope], group.createdAt), 1000, 1);
+      return page(c, data, pagination);
+    },
+  }),
+
+  operation({
+    id: "set-scope-permissions",
+    method: "PUT",
+    path: "/groups/:guid/scopes/:scope/permissions",
+    plane: "rest",
+    body: PERMISSIONS,
+    handler: (c, { body }) => {
+      const { group, scope } = pathScope(c);
+      const result = setPermissions(SCOPE_PERMISSIONS, group.scopePermissions?.[scope], body, `scope ${scope} on group ${group.guid}`);
+      group.scopePermissions = { ...group.scopePermissions, [scope]: result.next };
+      return ok(c, result.data);
+    },
+  }),
+
+  operation({
+    id: "unset-scope-permissions",
+    method: "DELETE",
+    path: "/groups/:guid/scopes/:scope/permissions/:permission",
+    plane: "rest",
+    handler: (c) => {
+      const { group, scope } = pathScope(c);
+      const next = unsetPermission(group.scopePermissions?.[scope], c.req.param("permission")!);
+      group.scopePermissions = { ...group.scopePermissions, [scope]: next };
+      return ok(c, { permissions: next });
+    },
+  }),
+);
