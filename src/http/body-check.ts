@@ -100,11 +100,13 @@ function sentences(body: Record<string, unknown>, schema: JsonSchema, errors: re
     seen.add(key);
     failures.push({ field: failure.field, message: failure.message, order: names.indexOf(top), rank: failure.rank ?? RANK[e.keyword] ?? 9 });
   }
-  // A field that is required (or must be filled) and empty gets that sentence alone.
+  // A field that is required (or must be filled) and empty gets that sentence alone; so does one of the wrong type
+  // (the platform checks a field's other rules only on a value of its type).
   const emptied = new Set(failures.filter((f) => f.rank === 0).map((f) => f.field));
+  const mistyped = new Set(failures.filter((f) => f.rank === 1).map((f) => f.field));
   const details: Details = keyedMap();
   failures
-    .filter((f) => f.rank === 0 || !emptied.has(f.field))
+    .filter((f) => (f.rank === 0 ? true : !emptied.has(f.field) && (f.rank === 1 || !mistyped.has(f.field))))
     .sort((a, b) => a.order - b.order || depth(a.field) - depth(b.field) || itemOf(a.field) - itemOf(b.field) || a.rank - b.rank)
     .forEach((f) => (details[f.field] ??= []).push(f.message));
   return details;
@@ -131,11 +133,11 @@ function sentence(e: ErrorObject, field: string, value: unknown): { field: strin
   switch (e.keyword) {
     case "type":
     case "enum":
-      if (type === "boolean") return { field, message: `The ${field} field must be true or false.` };
+      if (type === "boolean") return { field, message: `The ${field} field must be true or false.`, rank: 1 };
       if (e.keyword === "enum") return { field, message: `The selected ${field} is invalid.` };
-      return { field, message: TYPE_SENTENCE[type ?? ""]?.(field) ?? `The ${field} format is invalid.` };
+      return { field, message: TYPE_SENTENCE[type ?? ""]?.(field) ?? `The ${field} format is invalid.`, rank: 1 };
     case "pattern":
-      if (type === "integer") return { field, message: `The ${field} must be an integer.` };
+      if (type === "integer") return { field, message: `The ${field} must be an integer.`, rank: 1 };
       return { field, message: (s?.["x-message"] as string | undefined) ?? `The ${field} format is invalid.` };
     case "maxLength":
       return { field, message: `The ${field} may not be greater than ${e.params.limit} characters.` };

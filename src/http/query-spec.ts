@@ -10,7 +10,7 @@ import type { JsonSchema } from "./schema.js";
  */
 
 export type QueryParam =
-  | { kind: "string"; description?: string }
+  | { kind: "string"; required?: boolean; max?: number; description?: string }
   | { kind: "boolean"; description?: string }
   | { kind: "integer"; def?: number; min?: number; max?: number; description?: string }
   | { kind: "list"; allowed?: readonly string[]; description?: string }
@@ -20,7 +20,9 @@ export type QueryParam =
 export type QuerySpec = Record<string, QueryParam>;
 
 /** What a parameter parses to. */
-type Parsed<P extends QueryParam> = P extends { kind: "string" }
+type Parsed<P extends QueryParam> = P extends { kind: "string"; required: true }
+  ? string
+  : P extends { kind: "string" }
   ? string | undefined
   : P extends { kind: "boolean" }
     ? boolean
@@ -42,7 +44,9 @@ export type ParsedQuery<Q extends QuerySpec> = { [K in keyof Q]: Parsed<Q[K]> };
 
 /** The declaration's builders. */
 export const q = {
-  str: (description?: string) => ({ kind: "string", description }) as const,
+  /** A text parameter; `required` refuses it absent or empty, `max` longer than that many characters. */
+  str: <const O extends { required?: boolean; max?: number; description?: string }>(o: O | string = {} as O) =>
+    (typeof o === "string" ? { kind: "string", description: o } : { kind: "string", ...o }) as { kind: "string" } & (O extends string ? object : O),
   bool: (description?: string) => ({ kind: "boolean", description }) as const,
   int: <const O extends { def?: number; min?: number; max?: number; description?: string }>(o: O = {} as O) => ({ kind: "integer", ...o }) as const,
   list: (description?: string) => ({ kind: "list", description }) as const,
@@ -88,6 +92,8 @@ export function parseQuery<Q extends QuerySpec>(spec: Q, params: Record<string, 
     switch (p.kind) {
       case "string": {
         const v = raw(name);
+        if (p.required && (v === undefined || v === "")) fail(name, `The ${name} field is required.`);
+        else if (p.max !== undefined && v !== undefined && [...v].length > p.max) fail(name, `The ${name} may not be greater than ${p.max} characters.`);
         out[name] = v === "" ? undefined : v;
         break;
       }
@@ -139,7 +145,7 @@ export function queryParameters(spec: QuerySpec): JsonSchema[] {
     const doc = p.description ? { description: p.description } : {};
     switch (p.kind) {
       case "string":
-        return [{ name, in: "query", schema: { type: "string" }, ...doc }];
+        return [{ name, in: "query", ...(p.required && { required: true }), schema: { type: "string", ...(p.max !== undefined && { maxLength: p.max }) }, ...doc }];
       case "boolean":
         return [{ name, in: "query", schema: { type: "boolean" }, ...doc }];
       case "integer":

@@ -1,6 +1,6 @@
 import { onBehalfOf } from "../../http/auth.js";
 import type { Ctx } from "../../http/context.js";
-import { apiError, badRequest } from "../../http/errors.js";
+import { apiError } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
 import { operation, routes } from "../../http/operation.js";
 import { q } from "../../http/query-spec.js";
@@ -93,20 +93,15 @@ function summary(app: AppState, conv: Conversation, n: number): string {
   return `${messages.length} message${messages.length === 1 ? "" : "s"} from ${people.join(", ")}. ${lines.join(" ")}`;
 }
 
-/**
- * A bot's answer to `question` (required, at most 1000 characters) about the conversation. The question is checked
- * here, after the bot: a query parameter's declaration (http/query-spec.ts) has no required or length rules.
- */
-function botReply(c: Ctx, conv: Conversation, question: string | undefined): () => string {
+/** A bot's answer to `question` (declared: required, at most 1000 characters) about the conversation. */
+function botReply(c: Ctx, conv: Conversation, question: string): () => string {
   const app = c.get("app");
   const botId = c.req.param("botId")!.toLowerCase();
   if (!app.bots.has(botId)) throw apiError("ERR_BOT_NOT_FOUND", { uid: botId });
-  if (question === undefined) throw badRequest({ question: ["The question field is required."] });
-  if (question.length > 1000) throw badRequest({ question: ["The question may not be greater than 1000 characters."] });
   return () => {
     const last = conv.latest(1)[0];
     const context = last ? ` The latest message is from ${nameOf(app, last.sender)}: "${excerpt(String(last.data.text))}"` : " The conversation has no messages yet.";
-    return `${nameOf(app, botId)} on "${excerpt(question!)}":${context}`;
+    return `${nameOf(app, botId)} on "${excerpt(question)}":${context}`;
   };
 }
 
@@ -145,7 +140,7 @@ export const aiFeatures = routes(
       method: "GET",
       path: `/ai/bots/:botId/assistance/${kind}`,
       plane: "client",
-      query: { question: q.str() },
+      query: { question: q.str({ required: true, max: 1000 }) },
       handler: (c, { query }) => {
         const conv = conversationOf(c, "bots");
         return answer(c, "bots", conv, botReply(c, conv, query.question));

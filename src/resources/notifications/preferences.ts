@@ -43,8 +43,8 @@ function problems() {
 }
 
 /**
- * Whose preferences: on the client plane the token's owner, else the `uid` query parameter (required, an active
- * user; a query declaration has no required rule, so it is checked here).
+ * Whose preferences: on the client plane the token's owner, else the `uid` query parameter (an active user,
+ * required on the REST plane only, so checked here).
  */
 function whose(c: Ctx, uid?: string): UserRecord {
   const actor = c.get("actor");

@@ -121,10 +121,8 @@ export const pushTokens = routes(
     method: "GET",
     path: "/notifications/push/v1/tokens",
     plane: "rest",
-    query: { authToken: q.str(), all: q.bool() },
+    query: { authToken: q.str({ required: true }), all: q.bool() },
     handler: (c, { query }) => {
-      // Required, which a query declaration cannot say.
-      if (query.authToken === undefined) throw badRequest({ authToken: ["The authToken field is required."] });
       const app = c.get("app");
       const auth = authTokenOf(app, query.authToken);
       const list = app.notifications.tokensOf(auth.uid).filter((t) => query.all || t.authToken === auth.authToken);
