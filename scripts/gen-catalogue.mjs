@@ -5,7 +5,9 @@
 //   node scripts/gen-catalogue.mjs DIR [DIR ...]
 //
 // Each DIR may hold any of: chat-apis.json, management-apis.json, calls.json, data-import-apis.json,
-// campaigns-apis.json (a later DIR's copy of a file wins). APIs whose file is in none of the folders keep their
+// campaigns-apis.json (a later DIR's copy of a file wins). A copy may be a reduced transcription (paths,
+// parameters, request bodies; no responses or examples) that names itself in a top-level "x-extract" string: the
+// catalogue's sources then record that note beside the copy's hash. APIs whose file is in none of the folders keep their
 // operations from the catalogue as it is. For each operation the catalogue keeps: the API, its operationId, method,
 // path (relative to the API's server), the query parameters and body fields by name with their JSON types, the
 // headers it names, and the body's media type. test/surface.test.ts holds the emulator's declared operations to it.
@@ -40,6 +42,8 @@ for (const [api, file] of Object.entries(FILES)) {
   const text = readFileSync(found, "utf8");
   const doc = JSON.parse(text);
   sources[api] = { file, sha256: createHash("sha256").update(text).digest("hex"), operations: 0 };
+  // A reduced transcription (paths, parameters and request bodies only) says so; the catalogue keeps its note.
+  if (doc["x-extract"]) sources[api].extract = doc["x-extract"];
   const ops = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     const shared = item.parameters ?? [];

@@ -9,8 +9,9 @@ const MAX_KEYS = 100;
 
 /** Management plane: an app's settings map (`POST` maps keys to booleans, `DELETE` un-maps them). */
 export const appSettings = routes(
-  operation({ method: "GET", path: "/apps/:appId/settings", plane: "management", handler: (c) => ok(c, pathApp(c).management.settings) }),
+  operation({ id: "list-settings", method: "GET", path: "/apps/:appId/settings", plane: "management", handler: (c) => ok(c, pathApp(c).management.settings) }),
   operation({
+    id: "map-settings",
     method: "POST",
     path: "/apps/:appId/settings",
     plane: "management",
@@ -37,6 +38,7 @@ export const appSettings = routes(
     },
   }),
   operation({
+    id: "unmap-settings",
     method: "DELETE",
     path: "/apps/:appId/settings",
     plane: "management",

@@ -57,6 +57,7 @@ export function pathApp(c: Ctx): AppState {
 
 export const apps = routes(
   operation({
+    id: "create-app",
     method: "POST",
     path: "/apps",
     plane: "management",
@@ -77,6 +78,7 @@ export const apps = routes(
   }),
 
   operation({
+    id: "list-apps",
     method: "GET",
     path: "/apps",
     plane: "management",
@@ -95,6 +97,7 @@ export const apps = routes(
   }),
 
   operation({
+    id: "fetch-multi-tenant-usage",
     method: "POST",
     path: "/apps/:appId/usage",
     plane: "management",
@@ -111,6 +114,7 @@ export const apps = routes(
   }),
 
   operation({
+    id: "delete-app",
     method: "DELETE",
     path: "/apps/:appId",
     plane: "management",

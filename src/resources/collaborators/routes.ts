@@ -43,6 +43,7 @@ function remove(app: AppState, email: string) {
 /** Management plane: an app's collaborators (team management). */
 export const collaborators = routes(
   operation({
+    id: "add-collaborator",
     method: "POST",
     path: "/apps/:appId/collaborators",
     plane: "management",
@@ -70,6 +71,7 @@ export const collaborators = routes(
     },
   }),
   operation({
+    id: "list-collaborators",
     method: "GET",
     path: "/apps/:appId/collaborators",
     plane: "management",

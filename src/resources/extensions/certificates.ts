@@ -92,6 +92,7 @@ async function upload(c: Ctx, type: "p12" | "p8") {
 
 export const certificates = [
   operation({
+    id: "upload-push-notification-certificate-p12",
     method: "POST",
     path: "/apps/:appId/extensions/push-notification/v1/upload-certificate-p12",
     plane: "management",
@@ -99,6 +100,7 @@ export const certificates = [
     handler: (c) => upload(c, "p12"),
   }),
   operation({
+    id: "upload-push-notification-certificate-p8",
     method: "POST",
     path: "/apps/:appId/extensions/push-notification/v1/upload-certificate-p8",
     plane: "management",
@@ -106,6 +108,7 @@ export const certificates = [
     handler: (c) => upload(c, "p8"),
   }),
   operation({
+    id: "query-push-notification-certificates",
     method: "GET",
     path: "/apps/:appId/extensions/push-notification/v1/query-certificates",
     plane: "management",

@@ -170,6 +170,17 @@ async function widgetSettings(body: Body, update = false): Promise<{ settings: J
   return { settings, widgetId: typeof s.widgetId === "string" ? s.widgetId : undefined };
 }
 
+/**
+ * A settings operation's published id (management-apis.json): `<verb>-settings-<extension>`, but for the two the
+ * file names otherwise (Giphy's delete, Data masking's upsert).
+ */
+function settingsOpId(ext: string, method: Method): string {
+  if (ext === "gifs-giphy" && method === "DELETE") return "delete-settings-giphy";
+  if (ext === "data-masking" && method === "PUT") return "store-or-update-settings-data-masking";
+  const verb = { POST: "store", PUT: "update", GET: "get", DELETE: "delete", PATCH: "update" }[method];
+  return `${verb}-settings-${ext}`;
+}
+
 /** The settings operations of one extension, as the platform publishes them: store, update, get, delete (upsert forms: no store). */
 function settingsOperations(ext: ExtensionSpec) {
   const spec = ext.settings!;
@@ -183,7 +194,7 @@ function settingsOperations(ext: ExtensionSpec) {
     ["DELETE", (c) => deleteSettings(c)],
   ];
   return ops.map(([method, run]) =>
-    operation({ method, path, plane: "management", ...(method === "POST" || method === "PUT" ? { body } : {}), handler: (c, input) => run(c, input.body) }),
+    operation({ id: settingsOpId(ext.id, method), method, path, plane: "management", ...(method === "POST" || method === "PUT" ? { body } : {}), handler: (c, input) => run(c, input.body) }),
   );
 }
 
@@ -206,6 +217,7 @@ const EXTENSION_IDS = { type: "array", max: 100, items: { required: true, type: 
 /** Management plane: the extension list, enable/disable, every extension's settings, the chat widget, push certificates. */
 export const extensions = routes(
   operation({
+    id: "list-extensions",
     method: "GET",
     path: "/apps/:appId/extensions",
     plane: "management",
@@ -222,6 +234,7 @@ export const extensions = routes(
     },
   }),
   operation({
+    id: "enable-extension",
     method: "POST",
     path: "/apps/:appId/extensions",
     plane: "management",
@@ -247,6 +260,7 @@ export const extensions = routes(
   }),
 
   operation({
+    id: "store-chat-widget",
     method: "POST",
     path: "/apps/:appId/extensions/widget/v2/settings",
     plane: "management",
@@ -263,6 +277,7 @@ export const extensions = routes(
     },
   }),
   operation({
+    id: "update-chat-widget",
     method: "PUT",
     path: "/apps/:appId/extensions/widget/v2/settings",
     plane: "management",
@@ -281,6 +296,7 @@ export const extensions = routes(
     },
   }),
   operation({
+    id: "list-chat-widget",
     method: "GET",
     path: "/apps/:appId/extensions/widget/v2/settings",
     plane: "management",

@@ -63,6 +63,7 @@ const HEADERS = ["X-Webhook-Version"];
 /** Management plane: `/apps/{appId}/webhooks` and their triggers. */
 export const webhooks = routes(
   operation({
+    id: "create-webhook",
     method: "POST",
     path: "/apps/:appId/webhooks",
     plane: "management",
@@ -88,6 +89,7 @@ export const webhooks = routes(
     },
   }),
   operation({
+    id: "list-webhooks",
     method: "GET",
     path: "/apps/:appId/webhooks",
     plane: "management",
@@ -103,6 +105,7 @@ export const webhooks = routes(
     },
   }),
   operation({
+    id: "get-webhook",
     method: "GET",
     path: "/apps/:appId/webhooks/:webhookId",
     plane: "management",
@@ -110,6 +113,7 @@ export const webhooks = routes(
     handler: (c) => ok(c, webhookView(pathWebhook(c).webhook)),
   }),
   operation({
+    id: "update-webhook",
     method: "PUT",
     path: "/apps/:appId/webhooks/:webhookId",
     plane: "management",
@@ -125,6 +129,7 @@ export const webhooks = routes(
     },
   }),
   operation({
+    id: "delete-webhook",
     method: "DELETE",
     path: "/apps/:appId/webhooks/:webhookId",
     plane: "management",
@@ -137,6 +142,7 @@ export const webhooks = routes(
   }),
 
   operation({
+    id: "add-triggers",
     method: "POST",
     path: "/apps/:appId/webhooks/:webhookId/triggers",
     plane: "management",
@@ -159,6 +165,7 @@ export const webhooks = routes(
     },
   }),
   operation({
+    id: "list-triggers",
     method: "GET",
     path: "/apps/:appId/webhooks/:webhookId/triggers",
     plane: "management",
@@ -171,6 +178,7 @@ export const webhooks = routes(
     },
   }),
   operation({
+    id: "remove-triggers",
     method: "DELETE",
     path: "/apps/:appId/webhooks/:webhookId/triggers",
     plane: "management",
