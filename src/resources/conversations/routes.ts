@@ -406,38 +406,24 @@ function conversationOperations(kind: "user" | "group", base: string) {
         return success(c, `The conversation ${conversationId} has been deleted successfully for UID ${viewer.uid}.`);
       },
     }),
-    operation({
-      id: isUser ? "mark-conversation-as-delivered" : "mark-group-conversation-as-delivered",
-      method: "POST",
-      path: `${base}/conversation/delivered`,
-      plane: "rest",
-      body: MESSAGE_ID_BODY,
-      headers: ["onBehalfOf"],
-      handler: async (c, { body }) => {
-        const { viewer, conversationId, label } = pathConversation(c, kind);
-        const m = await readMessageId(c, body, conversationId);
-        markReceipt(c.get("app"), "delivered", viewer, m, label, c.get("emulator").clock.now());
-        return isUser
-          ? c.json({ data: { success: true, Message: "All the messages from the user are marked as delivered for the requesting user." } })
-          : success(c, "All the messages in the group are marked as delivered for the requesting user.");
-      },
-    }),
-    operation({
-      id: isUser ? "mark-conversation-as-read" : "mark-group-conversation-as-read",
-      method: "POST",
-      path: `${base}/conversation/read`,
-      plane: "rest",
-      body: MESSAGE_ID_BODY,
-      headers: ["onBehalfOf"],
-      handler: async (c, { body }) => {
-        const { viewer, conversationId, label } = pathConversation(c, kind);
-        const m = await readMessageId(c, body, conversationId);
-        markReceipt(c.get("app"), "read", viewer, m, label, c.get("emulator").clock.now());
-        return isUser
-          ? c.json({ data: { success: true, Message: "All the messages from the user are marked as read for the requesting user." } })
-          : success(c, "All the messages in the group are marked as read for the requesting user.");
-      },
-    }),
+    ...(["delivered", "read"] as const).map((action) =>
+      operation({
+        id: isUser ? `mark-conversation-as-${action}` : `mark-group-conversation-as-${action}`,
+        method: "POST",
+        path: `${base}/conversation/${action}`,
+        plane: "rest",
+        body: MESSAGE_ID_BODY,
+        headers: ["onBehalfOf"],
+        handler: async (c, { body }) => {
+          const { viewer, conversationId, label } = pathConversation(c, kind);
+          const m = await readMessageId(c, body, conversationId);
+          markReceipt(c.get("app"), action, viewer, m, label, c.get("emulator").clock.now());
+          return isUser
+            ? c.json({ data: { success: true, Message: `All the messages from the user are marked as ${action} for the requesting user.` } })
+            : success(c, `All the messages in the group are marked as ${action} for the requesting user.`);
+        },
+      }),
+    ),
     operation({
       id: isUser ? "mark-conversation-as-unread" : "mark-group-conversation-as-unread",
       method: "DELETE",
