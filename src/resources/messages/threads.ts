@@ -67,7 +67,8 @@ function threadParent(c: Ctx): { app: AppState; viewer: UserRecord; parent: Mess
   return { app, viewer, parent };
 }
 
-const THREADS_QUERY = {
+/** The thread list's parameters (also what the client plane's per-conversation thread lists take). */
+export const THREADS_QUERY = {
   limit: q.int({ def: 100, min: 1, max: 1000 }),
   affix: q.oneOf(["append", "prepend"]),
   updatedAt: q.int(),
