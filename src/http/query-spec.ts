@@ -153,6 +153,3 @@ export function queryParameters(spec: QuerySpec): JsonSchema[] {
     }
   });
 }
-
-/** The platform's page parameters, as most lists take them: `perPage` (default 100, at most 1000) and `page`. */
-export const PAGED = { perPage: q.int({ def: 100, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) } as const;

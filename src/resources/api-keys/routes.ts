@@ -1,9 +1,9 @@
 import type { Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
+import { PAGE_QUERY, pageOf } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
 import { operation, routes } from "../../http/operation.js";
-import { PAGED, q } from "../../http/query-spec.js";
+import { q } from "../../http/query-spec.js";
 import type { ApiKeyRecord, KeyScope } from "../../store/types.js";
 import { randomHex } from "../../util/random.js";
 
@@ -61,7 +61,7 @@ export const apiKeys = routes(
     method: "GET",
     path: "/apikeys",
     plane: "rest",
-    query: { scope: q.oneOf(SCOPES), searchKey: q.str(), ...PAGED },
+    query: { scope: q.oneOf(SCOPES), searchKey: q.str(), ...PAGE_QUERY },
     handler: (c, { query }) => {
       const { scope, perPage, page: pageNo } = query;
       const searchKey = query.searchKey?.toLowerCase();

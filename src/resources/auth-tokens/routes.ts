@@ -1,11 +1,10 @@
 import type { Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
+import { PAGE_QUERY, pageOf } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
 import { asBool } from "../../http/validate.js";
 import type { Schema } from "../../http/schema.js";
 import { operation, routes } from "../../http/operation.js";
-import { PAGED } from "../../http/query-spec.js";
 import type { AuthTokenRecord, JsonObject } from "../../store/types.js";
 import { pathUser } from "../users/lookup.js";
 import { mintToken, tokenView } from "./tokens.js";
@@ -51,7 +50,7 @@ export const authTokens = routes(
     method: "GET",
     path: "/users/:uid/auth_tokens",
     plane: "rest",
-    query: PAGED,
+    query: PAGE_QUERY,
     handler: (c, { query }) => {
       const user = pathUser(c);
       const { data, pagination } = pageOf(c.get("app").tokensByUser.get(user.uid) ?? [], query.perPage, query.page);

@@ -1,8 +1,7 @@
 import { onBehalfOf } from "../../http/auth.js";
-import { pageMatching } from "../../http/pagination.js";
+import { PAGE_QUERY, pageMatching } from "../../http/pagination.js";
 import { page, success, prependCursor } from "../../http/reply.js";
 import { operation, routes } from "../../http/operation.js";
-import { PAGED } from "../../http/query-spec.js";
 import { banUser, pathGroup, unbanUser } from "../groups/membership.js";
 import { requireUser } from "../users/lookup.js";
 import { userView } from "../../views/users.js";
@@ -45,7 +44,7 @@ export const bannedUsers = routes(
     method: "GET",
     path: "/groups/:guid/bannedusers",
     plane: "rest",
-    query: PAGED,
+    query: PAGE_QUERY,
     handler: (c, { query }) => {
       const app = c.get("app");
       const group = pathGroup(app, c.req.param("guid")!);

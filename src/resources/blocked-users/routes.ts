@@ -3,7 +3,8 @@ import { apiError, keyedMap } from "../../http/errors.js";
 import { bulkFailure, ok } from "../../http/reply.js";
 import type { Body } from "../../http/validate.js";
 import { operation, routes, type OperationPlane } from "../../http/operation.js";
-import { PAGED, q } from "../../http/query-spec.js";
+import { q } from "../../http/query-spec.js";
+import { PAGE_QUERY } from "../../http/pagination.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
 import { pathUser, requireUser } from "../users/lookup.js";
@@ -71,7 +72,7 @@ export const blockedUsersAt = (base: string, plane: OperationPlane = "client") =
       method: "GET",
       path: base,
       plane,
-      query: { direction: q.oneOf(["blockedByMe", "hasBlockedMe", "both"]), ...PAGED },
+      query: { direction: q.oneOf(["blockedByMe", "hasBlockedMe", "both"]), ...PAGE_QUERY },
       handler: (c, { query }) => {
         const user = owner(c);
         const app = c.get("app");

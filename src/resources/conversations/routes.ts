@@ -1,13 +1,13 @@
 import type { Ctx } from "../../http/context.js";
 import { apiError, ApiError, badRequest, keyedMap, type Details } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { pageOf, pagination } from "../../http/pagination.js";
+import { PAGE_QUERY, pageOf, pagination } from "../../http/pagination.js";
 import { ok, page, pageCached, success } from "../../http/reply.js";
 import { asBool, type Body } from "../../http/validate.js";
 import { bodySchema, type Schema } from "../../http/schema.js";
 import { checkBody } from "../../http/body-check.js";
 import { operation, routes } from "../../http/operation.js";
-import { PAGED, q } from "../../http/query-spec.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { ConversationState, GroupRecord, MessageRecord, UserRecord } from "../../store/types.js";
@@ -457,7 +457,7 @@ const LIST_QUERY = {
   hideAgentic: q.bool(),
   onlyAgentic: q.bool(),
   unique: q.oneOf(["0", "1"]),
-  ...PAGED,
+  ...PAGE_QUERY,
   // Pages are numbered in both index modes; the parameter is checked, not needed.
   useCursoredIndex: q.oneOf(["0", "1"]),
 };

@@ -4,7 +4,8 @@ import { bulkFailure, success, ok } from "../../http/reply.js";
 import { asBool } from "../../http/validate.js";
 import type { Schema } from "../../http/schema.js";
 import { operation, routes } from "../../http/operation.js";
-import { PAGED, q } from "../../http/query-spec.js";
+import { q } from "../../http/query-spec.js";
+import { PAGE_QUERY } from "../../http/pagination.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
 import { userConversationId } from "../../store/conversation-ids.js";
@@ -67,7 +68,7 @@ export const friends = routes(
     method: "GET",
     path: "/users/:uid/friends",
     plane: "rest",
-    query: { searchKey: q.str(), ...PAGED },
+    query: { searchKey: q.str(), ...PAGE_QUERY },
     handler: (c, { query }) => {
       const user = pathUser(c);
       const app = c.get("app");

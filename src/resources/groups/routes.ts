@@ -6,7 +6,8 @@ import { RANGE, type Body } from "../../http/validate.js";
 import { bodySchema, type Schema } from "../../http/schema.js";
 import { checkBody } from "../../http/body-check.js";
 import { operation, routes } from "../../http/operation.js";
-import { PAGED, q } from "../../http/query-spec.js";
+import { q } from "../../http/query-spec.js";
+import { PAGE_QUERY } from "../../http/pagination.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type UserRecord } from "../../store/types.js";
@@ -109,7 +110,7 @@ const LIST_QUERY = {
   affix: q.oneOf(["append", "prepend"]),
   sortBy: q.oneOf(["name", "guid", "createdAt"]),
   sortOrder: q.oneOf(["asc", "desc"]),
-  ...PAGED,
+  ...PAGE_QUERY,
   withTags: q.bool(),
 };
 

@@ -1,13 +1,13 @@
 import type { Ctx } from "../../http/context.js";
 import { badRequest } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { pageMatching } from "../../http/pagination.js";
+import { PAGE_QUERY, pageMatching } from "../../http/pagination.js";
 import { ok, page, success, prependCursor } from "../../http/reply.js";
 import { readBody, type Body } from "../../http/validate.js";
 import { bodySchema, type Schema } from "../../http/schema.js";
 import { checkBody } from "../../http/body-check.js";
 import { operation, routes } from "../../http/operation.js";
-import { PAGED, q } from "../../http/query-spec.js";
+import { q } from "../../http/query-spec.js";
 import { SCOPES, type Scope } from "../../store/types.js";
 import { addMemberLists, changeScope, MEMBERS, pathGroup, removeMember, requireAtMostPerCall, requireVisible } from "../groups/membership.js";
 import { requireUser } from "../users/lookup.js";
@@ -68,7 +68,7 @@ export const members = routes(
     method: "GET",
     path: "/groups/:guid/members",
     plane: "rest",
-    query: { status: q.oneOf(["available", "offline"]), scopes: q.listOf(SCOPES), ...PAGED },
+    query: { status: q.oneOf(["available", "offline"]), scopes: q.listOf(SCOPES), ...PAGE_QUERY },
     headers: ["onBehalfOf"],
     handler: (c, { query }) => {
       const viewer = onBehalfOf(c, "optional");
