@@ -116,6 +116,14 @@ describe("request advice", () => {
     expect((await lastEntry()).advice.map((a: any) => a.name)).toEqual(["metaData"]);
     expectError(await e.get("/v3/users/strictx"), 404, "ERR_UID_NOT_FOUND");
     expect((await e.post("/v3/users", { uid: "clean", name: "Clean" })).status).toBe(200);
+    // A send reads its body itself (JSON, or the SDK's multipart): refused before anything is stored all the same.
+    const sent = async () => (await e.get("/v3/messages?limit=1000")).body.data.length;
+    const before = await sent();
+    const send = { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "hi" } };
+    const tag = expectError(await e.post("/v3/messages", { ...send, tag: ["x"] }, { onBehalfOf: "superhero1" }), 400, "ERR_EMULATOR_STRICT");
+    expect(tag.details).toEqual({ "body.tag": ["unknown body field `tag` (ignored by the platform; did you mean `tags`?)"] });
+    expect(await sent()).toBe(before);
+    expect((await e.post("/v3/messages", send, { onBehalfOf: "superhero1" })).status).toBe(200);
     await setAdvice({ strict: false });
     expect((await e.get("/v3/users?perpage=2")).status).toBe(200);
   });

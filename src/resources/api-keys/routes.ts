@@ -1,9 +1,9 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
+import { PAGE_QUERY, pageOf } from "../../http/pagination.js";
 import { ok, page, success } from "../../http/reply.js";
-import { Query, readBody, validate } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { ApiKeyRecord, KeyScope } from "../../store/types.js";
 import { randomHex } from "../../util/random.js";
 
@@ -28,62 +28,88 @@ function notSelf(c: Ctx, record: ApiKeyRecord): void {
   if (record.apiKey === c.get("apiKey").apiKey) throw apiError("ERR_APIKEY_NO_SELF_ACTION", { key: record.apiKey });
 }
 
-export const apiKeys = new Hono<Env>()
-  .post("/apikeys", async (c) => {
-    const body = await readBody(c);
-    validate(body, {
+export const apiKeys = routes(
+  operation({
+    id: "create-apikey",
+    method: "POST",
+    path: "/apikeys",
+    plane: "rest",
+    body: {
       name: { required: true, type: "string", max: 100 },
       scope: { required: true, type: "string", in: SCOPES },
-    });
-    const app = c.get("app");
-    if (app.apiKeys.size >= MAX_KEYS_PER_APP)
-      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `An app can have at most ${MAX_KEYS_PER_APP} API keys.` });
-    let apiKey: string;
-    do apiKey = randomHex(40);
-    while (app.apiKeys.has(apiKey));
-    const record: ApiKeyRecord = {
-      apiKey,
-      name: body.name as string,
-      scope: body.scope as KeyScope,
-      createdAt: c.get("emulator").clock.now(),
-    };
-    app.apiKeys.set(apiKey, record);
-    return ok(c, keyView(record));
-  })
+    },
+    handler: (c, { body }) => {
+      const app = c.get("app");
+      if (app.apiKeys.size >= MAX_KEYS_PER_APP)
+        throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `An app can have at most ${MAX_KEYS_PER_APP} API keys.` });
+      let apiKey: string;
+      do apiKey = randomHex(40);
+      while (app.apiKeys.has(apiKey));
+      const record: ApiKeyRecord = {
+        apiKey,
+        name: body.name as string,
+        scope: body.scope as KeyScope,
+        createdAt: c.get("emulator").clock.now(),
+      };
+      app.apiKeys.set(apiKey, record);
+      return ok(c, keyView(record));
+    },
+  }),
 
-  .get("/apikeys", (c) => {
-    const q = new Query(c);
-    const scope = q.oneOf("scope", SCOPES);
-    const searchKey = q.str("searchKey")?.toLowerCase();
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    const pageNo = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const matching = [...c.get("app").apiKeys.values()].filter(
-      (k) => (!scope || k.scope === scope) && (!searchKey || k.name.toLowerCase().includes(searchKey)),
-    );
-    const { data, pagination } = pageOf(matching, perPage, pageNo);
-    return page(c, data.map(keyView), pagination);
-  })
+  operation({
+    id: "list-apikeys",
+    method: "GET",
+    path: "/apikeys",
+    plane: "rest",
+    query: { scope: q.oneOf(SCOPES), searchKey: q.str(), ...PAGE_QUERY },
+    handler: (c, { query }) => {
+      const { scope, perPage, page: pageNo } = query;
+      const searchKey = query.searchKey?.toLowerCase();
+      const matching = [...c.get("app").apiKeys.values()].filter(
+        (k) => (!scope || k.scope === scope) && (!searchKey || k.name.toLowerCase().includes(searchKey)),
+      );
+      const { data, pagination } = pageOf(matching, perPage, pageNo);
+      return page(c, data.map(keyView), pagination);
+    },
+  }),
 
-  .get("/apikeys/:apiKey", (c) => ok(c, keyView(pathKey(c))))
+  operation({
+    id: "get-apikey",
+    method: "GET",
+    path: "/apikeys/:apiKey",
+    plane: "rest",
+    handler: (c) => ok(c, keyView(pathKey(c))),
+  }),
 
-  .put("/apikeys/:apiKey", async (c) => {
-    const record = pathKey(c);
-    const body = await readBody(c);
-    validate(body, {
+  operation({
+    id: "update-apikey",
+    method: "PUT",
+    path: "/apikeys/:apiKey",
+    plane: "rest",
+    body: {
       name: { filled: true, type: "string", max: 100 },
       scope: { filled: true, type: "string", in: SCOPES },
-    });
-    notSelf(c, record);
-    if (typeof body.name === "string") record.name = body.name;
-    if (typeof body.scope === "string") record.scope = body.scope as KeyScope;
-    record.updatedAt = c.get("emulator").clock.now();
-    return ok(c, keyView(record));
-  })
+    },
+    handler: (c, { body }) => {
+      const record = pathKey(c);
+      notSelf(c, record);
+      if (typeof body.name === "string") record.name = body.name;
+      if (typeof body.scope === "string") record.scope = body.scope as KeyScope;
+      record.updatedAt = c.get("emulator").clock.now();
+      return ok(c, keyView(record));
+    },
+  }),
 
-  .delete("/apikeys/:apiKey", (c) => {
-    const record = pathKey(c);
-    notSelf(c, record);
-    c.get("app").apiKeys.delete(record.apiKey);
-    return success(c, `The Api Key ${record.apiKey} has been deleted successfully.`);
-  });
+  operation({
+    id: "delete-apikey",
+    method: "DELETE",
+    path: "/apikeys/:apiKey",
+    plane: "rest",
+    handler: (c) => {
+      const record = pathKey(c);
+      notSelf(c, record);
+      c.get("app").apiKeys.delete(record.apiKey);
+      return success(c, `The Api Key ${record.apiKey} has been deleted successfully.`);
+    },
+  }),
+);

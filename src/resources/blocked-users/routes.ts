@@ -1,8 +1,10 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, keyedMap } from "../../http/errors.js";
 import { bulkFailure, ok } from "../../http/reply.js";
-import { Query, readBody, validate } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
+import { operation, routes, type OperationPlane } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
+import { PAGE_QUERY } from "../../http/pagination.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
 import { pathUser, requireUser } from "../users/lookup.js";
@@ -15,10 +17,8 @@ const BLOCKED_UIDS = { blockedUids: { required: true, type: "array", items: { re
 const owner = (c: Ctx): UserRecord => c.get("actor") ?? pathUser(c);
 
 /** Runs `change` per uid of the body; unknown uids and refusals are per-item results, the request stays 200. */
-async function perUid(c: Ctx, event: "user_blocked" | "user_unblocked", change: (app: AppState, user: UserRecord, other: UserRecord) => string) {
+function perUid(c: Ctx, body: Body, event: "user_blocked" | "user_unblocked", change: (app: AppState, user: UserRecord, other: UserRecord) => string) {
   const user = owner(c);
-  const body = await readBody(c);
-  validate(body, BLOCKED_UIDS);
   const app = c.get("app");
   const data: Record<string, unknown> = keyedMap();
   const done: UserRecord[] = [];
@@ -36,40 +36,56 @@ async function perUid(c: Ctx, event: "user_blocked" | "user_unblocked", change: 
   return ok(c, data);
 }
 
-/** Block, unblock and list, at `base`: `/users/:uid/blockedusers` (REST) or `/blockedusers` (client plane). */
-export const blockedUsersAt = (base: string) =>
-  new Hono<Env>()
-    .post(base, (c) =>
-      perUid(c, "user_blocked", (app, user, other) => {
-        if (other.uid === user.uid) throw apiError("ERR_CANNOT_BLOCK_SELF", { uid: user.uid });
-        if (!app.relations.blockOf(user.uid, other.uid))
-          app.relations.block({ uid: user.uid, blockedUid: other.uid, blockedAt: c.get("emulator").clock.now() });
-        return `The user with UID ${user.uid} has blocked user with UID ${other.uid} successfully.`;
-      }),
-    )
+/** Block, unblock and list, at `base`: `/users/:uid/blockedusers` (REST) or `/blockedusers` (client plane, SDK-only). */
+export const blockedUsersAt = (base: string, plane: OperationPlane = "client") =>
+  routes(
+    operation({
+      id: plane === "rest" ? "block-users" : undefined,
+      method: "POST",
+      path: base,
+      plane,
+      body: BLOCKED_UIDS,
+      handler: (c, { body }) =>
+        perUid(c, body, "user_blocked", (app, user, other) => {
+          if (other.uid === user.uid) throw apiError("ERR_CANNOT_BLOCK_SELF", { uid: user.uid });
+          if (!app.relations.blockOf(user.uid, other.uid))
+            app.relations.block({ uid: user.uid, blockedUid: other.uid, blockedAt: c.get("emulator").clock.now() });
+          return `The user with UID ${user.uid} has blocked user with UID ${other.uid} successfully.`;
+        }),
+    }),
 
-    .delete(base, (c) =>
-      perUid(c, "user_unblocked", (app, user, other) => {
-        app.relations.unblock(user.uid, other.uid);
-        return `The user with UID ${user.uid} has unblocked user with UID ${other.uid} successfully.`;
-      }),
-    )
+    operation({
+      id: plane === "rest" ? "unblock-users" : undefined,
+      method: "DELETE",
+      path: base,
+      plane,
+      body: BLOCKED_UIDS,
+      handler: (c, { body }) =>
+        perUid(c, body, "user_unblocked", (app, user, other) => {
+          app.relations.unblock(user.uid, other.uid);
+          return `The user with UID ${user.uid} has unblocked user with UID ${other.uid} successfully.`;
+        }),
+    }),
 
-    .get(base, (c) => {
-      const user = owner(c);
-      const app = c.get("app");
-      const q = new Query(c);
-      // Without `direction`: the SDK's BlockedUsersRequestBuilder documents `both` as its default and sends nothing,
-      // so an authToken caller gets both; the REST operation lists the users the owner blocked (docs/coverage.md).
-      const direction = q.oneOf("direction", ["blockedByMe", "hasBlockedMe", "both"] as const) ?? (c.get("authToken") === undefined ? "blockedByMe" : "both");
-      const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-      const pageNo = q.int("page", { def: 1, min: 1 });
-      q.done();
-      const uids = new Set<string>();
-      if (direction !== "hasBlockedMe") for (const uid of app.relations.blockedByUser(user.uid).keys()) uids.add(uid);
-      if (direction !== "blockedByMe") for (const uid of app.relations.blockersOf(user.uid).keys()) uids.add(uid);
-      const list = [...uids].map((uid) => app.activeUser(uid)).filter((u) => u !== undefined);
-      return relatedUsersPage(c, user, list, perPage, pageNo);
-    });
+    operation({
+      id: plane === "rest" ? "list-blocked-users" : undefined,
+      method: "GET",
+      path: base,
+      plane,
+      query: { direction: q.oneOf(["blockedByMe", "hasBlockedMe", "both"]), ...PAGE_QUERY },
+      handler: (c, { query }) => {
+        const user = owner(c);
+        const app = c.get("app");
+        // Without `direction`: the SDK's BlockedUsersRequestBuilder documents `both` as its default and sends nothing,
+        // so an authToken caller gets both; the REST operation lists the users the owner blocked (docs/coverage.md).
+        const direction = query.direction ?? (c.get("authToken") === undefined ? "blockedByMe" : "both");
+        const uids = new Set<string>();
+        if (direction !== "hasBlockedMe") for (const uid of app.relations.blockedByUser(user.uid).keys()) uids.add(uid);
+        if (direction !== "blockedByMe") for (const uid of app.relations.blockersOf(user.uid).keys()) uids.add(uid);
+        const list = [...uids].map((uid) => app.activeUser(uid)).filter((u) => u !== undefined);
+        return relatedUsersPage(c, user, list, query.perPage, query.page);
+      },
+    }),
+  );
 
-export const blockedUsers = blockedUsersAt("/users/:uid/blockedusers");
+export const blockedUsers = blockedUsersAt("/users/:uid/blockedusers", "rest");

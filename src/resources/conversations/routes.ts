@@ -1,10 +1,13 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
-import { apiError, ApiError } from "../../http/errors.js";
+import type { Ctx } from "../../http/context.js";
+import { apiError, ApiError, badRequest, keyedMap, type Details } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { pageOf, pagination } from "../../http/pagination.js";
+import { PAGE_QUERY, pageOf, pagination } from "../../http/pagination.js";
 import { ok, page, pageCached, success } from "../../http/reply.js";
-import { asBool, Query, readBody, validate } from "../../http/validate.js";
+import { asBool, type Body } from "../../http/validate.js";
+import { bodySchema, type Schema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { ConversationState, GroupRecord, MessageRecord, UserRecord } from "../../store/types.js";
@@ -267,17 +270,23 @@ function pathConversation(c: Ctx, kind: "user" | "group"): { viewer: UserRecord;
 const TAGS = { tags: { required: true, type: "array", max: 25, items: { required: true, type: "string", max: 100 } } } as const;
 
 /**
+ * A receipt's or unread call's body: the message id, required but on the client plane (see readMessageId), so the
+ * declaration names it without rules and `MESSAGE_ID` holds them, checked where the condition is known.
+ */
+const MESSAGE_ID_BODY: Schema = { messageId: { description: "The id of the message up to which (or after which) the call marks." } };
+const MESSAGE_ID = bodySchema({ messageId: { required: true, type: "integer" } });
+
+/**
  * The message a receipt or unread call names. The SDK's `markConversationAsRead` sends no id (client plane):
  * there it means the conversation's latest message.
  */
-async function readMessageId(c: Ctx, conversationId: string): Promise<MessageRecord> {
-  const body = await readBody(c);
+async function readMessageId(c: Ctx, body: Body, conversationId: string): Promise<MessageRecord> {
   if (body.messageId === undefined && c.get("actor")) {
     const latest = c.get("app").messages.conversation(conversationId).at(-1);
     if (!latest) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
     return latest;
   }
-  validate(body, { messageId: { required: true, type: "integer" } });
+  await checkBody(body, MESSAGE_ID);
   const m = c.get("app").messages.get(Number(body.messageId));
   if (!m || m.conversationId !== conversationId) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: body.messageId });
   return m;
@@ -341,147 +350,202 @@ function emitReceipt(app: AppState, action: keyof typeof RECEIPT_TRIGGERS, reade
 }
 
 /** get, update (tags), reset and receipts of one conversation; `kind` says how the path names it. */
-function conversationRoutes(kind: "user" | "group", base: string) {
+function conversationOperations(kind: "user" | "group", base: string) {
   const isUser = kind === "user";
-  return new Hono<Env>()
-    .get(`${base}/conversation`, (c) => {
-      const { viewer, conversationId } = pathConversation(c, kind);
-      return ok(c, conversationView(c.get("app"), requireEntry(c.get("app"), viewer, conversationId)));
-    })
-    .put(`${base}/conversation`, async (c) => {
-      const { viewer, conversationId } = pathConversation(c, kind);
-      const app = c.get("app");
-      const entry = requireEntry(app, viewer, conversationId);
-      const body = await readBody(c);
-      validate(body, TAGS);
-      app.conversations.ensure(viewer.uid, conversationId).tags = [...new Set(body.tags as string[])];
-      return ok(c, conversationView(app, entry));
-    })
-    .delete(`${base}/conversation`, async (c) => {
-      const { viewer, conversationId } = pathConversation(c, kind);
-      const app = c.get("app");
-      const body = await readBody(c);
-      validate(body, {
+  return [
+    operation({
+      id: `get-${kind}-conversations`,
+      method: "GET",
+      path: `${base}/conversation`,
+      plane: "rest",
+      headers: ["onBehalfOf"],
+      handler: (c) => {
+        const { viewer, conversationId } = pathConversation(c, kind);
+        return ok(c, conversationView(c.get("app"), requireEntry(c.get("app"), viewer, conversationId)));
+      },
+    }),
+    operation({
+      id: `update-${kind}-conversation`,
+      method: "PUT",
+      path: `${base}/conversation`,
+      plane: "rest",
+      body: TAGS,
+      headers: ["onBehalfOf"],
+      handler: (c, { body }) => {
+        const { viewer, conversationId } = pathConversation(c, kind);
+        const app = c.get("app");
+        const entry = requireEntry(app, viewer, conversationId);
+        app.conversations.ensure(viewer.uid, conversationId).tags = [...new Set(body.tags as string[])];
+        return ok(c, conversationView(app, entry));
+      },
+    }),
+    operation({
+      id: `reset-${kind}-conversation`,
+      method: "DELETE",
+      path: `${base}/conversation`,
+      plane: "rest",
+      body: {
         ...(isUser ? { conversationWith: { type: "string" }, deleteMessagesPermanently: { type: "boolean" } } : {}),
         preserveOrder: { type: "boolean" },
-      });
-      const entry = requireEntry(app, viewer, conversationId);
-      if (isUser && asBool(body.deleteMessagesPermanently)) app.dropConversation(conversationId);
-      const state = app.conversations.ensure(viewer.uid, conversationId);
-      state.clearedId = app.messages.lastId;
-      // preserveOrder: the emptied conversation stays listed where it was until its next message.
-      if (asBool(body.preserveOrder)) Object.assign(state, { keptId: entry.order, keptAt: entry.updatedAt });
-      else {
-        delete state.keptId;
-        delete state.keptAt;
-      }
-      app.conversationActivity.touchFor(viewer.uid, conversationId);
-      return success(c, `The conversation ${conversationId} has been deleted successfully for UID ${viewer.uid}.`);
-    })
-    .post(`${base}/conversation/delivered`, async (c) => {
-      const { viewer, conversationId, label } = pathConversation(c, kind);
-      const m = await readMessageId(c, conversationId);
-      markReceipt(c.get("app"), "delivered", viewer, m, label, c.get("emulator").clock.now());
-      return isUser
-        ? c.json({ data: { success: true, Message: "All the messages from the user are marked as delivered for the requesting user." } })
-        : success(c, "All the messages in the group are marked as delivered for the requesting user.");
-    })
-    .post(`${base}/conversation/read`, async (c) => {
-      const { viewer, conversationId, label } = pathConversation(c, kind);
-      const m = await readMessageId(c, conversationId);
-      markReceipt(c.get("app"), "read", viewer, m, label, c.get("emulator").clock.now());
-      return isUser
-        ? c.json({ data: { success: true, Message: "All the messages from the user are marked as read for the requesting user." } })
-        : success(c, "All the messages in the group are marked as read for the requesting user.");
-    })
-    .delete(`${base}/conversation/read`, async (c) => {
-      const { viewer, conversationId, label } = pathConversation(c, kind);
-      const m = await readMessageId(c, conversationId);
-      c.get("app").conversations.ensure(viewer.uid, conversationId).readId = m.id;
-      const from = isUser ? `from the user ${label}` : `in the group ${label}`;
-      return success(c, `The messages after the message id ${m.id} ${from} are marked as unread for the user ${viewer.uid}.`);
-    });
+      },
+      headers: ["onBehalfOf"],
+      handler: (c, { body }) => {
+        const { viewer, conversationId } = pathConversation(c, kind);
+        const app = c.get("app");
+        const entry = requireEntry(app, viewer, conversationId);
+        if (isUser && asBool(body.deleteMessagesPermanently)) app.dropConversation(conversationId);
+        const state = app.conversations.ensure(viewer.uid, conversationId);
+        state.clearedId = app.messages.lastId;
+        // preserveOrder: the emptied conversation stays listed where it was until its next message.
+        if (asBool(body.preserveOrder)) Object.assign(state, { keptId: entry.order, keptAt: entry.updatedAt });
+        else {
+          delete state.keptId;
+          delete state.keptAt;
+        }
+        app.conversationActivity.touchFor(viewer.uid, conversationId);
+        return success(c, `The conversation ${conversationId} has been deleted successfully for UID ${viewer.uid}.`);
+      },
+    }),
+    ...(["delivered", "read"] as const).map((action) =>
+      operation({
+        id: isUser ? `mark-conversation-as-${action}` : `mark-group-conversation-as-${action}`,
+        method: "POST",
+        path: `${base}/conversation/${action}`,
+        plane: "rest",
+        body: MESSAGE_ID_BODY,
+        headers: ["onBehalfOf"],
+        handler: async (c, { body }) => {
+          const { viewer, conversationId, label } = pathConversation(c, kind);
+          const m = await readMessageId(c, body, conversationId);
+          markReceipt(c.get("app"), action, viewer, m, label, c.get("emulator").clock.now());
+          return isUser
+            ? c.json({ data: { success: true, Message: `All the messages from the user are marked as ${action} for the requesting user.` } })
+            : success(c, `All the messages in the group are marked as ${action} for the requesting user.`);
+        },
+      }),
+    ),
+    operation({
+      id: isUser ? "mark-conversation-as-unread" : "mark-group-conversation-as-unread",
+      method: "DELETE",
+      path: `${base}/conversation/read`,
+      plane: "rest",
+      body: MESSAGE_ID_BODY,
+      headers: ["onBehalfOf"],
+      handler: async (c, { body }) => {
+        const { viewer, conversationId, label } = pathConversation(c, kind);
+        const m = await readMessageId(c, body, conversationId);
+        c.get("app").conversations.ensure(viewer.uid, conversationId).readId = m.id;
+        const from = isUser ? `from the user ${label}` : `in the group ${label}`;
+        return success(c, `The messages after the message id ${m.id} ${from} are marked as unread for the user ${viewer.uid}.`);
+      },
+    }),
+  ];
 }
 
-export const conversations = new Hono<Env>()
-  .get("/conversations", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    requireAllowed(app, viewer, "u.listConversations");
-    const q = new Query(c);
-    const f = {
-      searchKey: q.str("searchKey")?.toLowerCase(),
-      conversationType: q.oneOf("conversationType", ["user", "group"] as const),
-      tags: q.list("tags"),
-      userTags: q.list("userTags"),
-      groupTags: q.list("groupTags"),
-      unread: q.bool("unread"),
-      withTags: q.bool("withTags"),
-      withUserAndGroupTags: q.bool("withUserAndGroupTags"),
-      includeBlockedUsers: q.bool("includeBlockedUsers"),
-      withBlockedInfo: q.bool("withBlockedInfo"),
-      hideAgentic: q.bool("hideAgentic"),
-      onlyAgentic: q.bool("onlyAgentic"),
-      unique: q.oneOf("unique", ["0", "1"] as const) === "1",
-      perPage: q.int("perPage", { def: 100, min: 1, max: 1000 }),
-      page: q.int("page", { def: 1, min: 1 }),
-    };
-    // Pages are numbered in both index modes; the parameter is checked, not needed.
-    q.oneOf("useCursoredIndex", ["0", "1"] as const);
-    if (f.unique && viewer) q.fail("unique", "The unique parameter cannot be combined with the onBehalfOf header.");
-    if (f.hideAgentic && f.onlyAgentic) q.fail("onlyAgentic", "The onlyAgentic and hideAgentic parameters cannot both be true.");
-    q.done();
-    const keep = (e: Entry): boolean => {
-      if (f.conversationType && (e.withGroup ? "group" : "user") !== f.conversationType) return false;
-      // Conversations with users the owner blocked are left out unless asked for.
-      if (e.withUser && !f.includeBlockedUsers && app.relations.blockOf(e.viewer.uid, e.withUser.uid)) return false;
-      if (f.hideAgentic || f.onlyAgentic) {
-        const agentic = e.withUser !== undefined && isAgentic(app, e.withUser.uid);
-        if (agentic !== f.onlyAgentic) return false;
+/** The conversation-list filters, in the order the platform reports their problems. */
+const LIST_QUERY = {
+  searchKey: q.str(),
+  conversationType: q.oneOf(["user", "group"]),
+  tags: q.list(),
+  userTags: q.list(),
+  groupTags: q.list(),
+  unread: q.bool(),
+  withTags: q.bool(),
+  withUserAndGroupTags: q.bool(),
+  includeBlockedUsers: q.bool(),
+  withBlockedInfo: q.bool(),
+  hideAgentic: q.bool(),
+  onlyAgentic: q.bool(),
+  unique: q.oneOf(["0", "1"]),
+  ...PAGE_QUERY,
+  // Pages are numbered in both index modes; the parameter is checked, not needed.
+  useCursoredIndex: q.oneOf(["0", "1"]),
+};
+
+export const conversations = routes(
+  operation({
+    id: "list-all-conversations",
+    method: "GET",
+    path: "/conversations",
+    plane: "rest",
+    query: LIST_QUERY,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const viewer = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      requireAllowed(app, viewer, "u.listConversations");
+      const f = { ...query, searchKey: query.searchKey?.toLowerCase(), unique: query.unique === "1" };
+      const details: Details = keyedMap();
+      if (f.unique && viewer) details.unique = ["The unique parameter cannot be combined with the onBehalfOf header."];
+      if (f.hideAgentic && f.onlyAgentic) details.onlyAgentic = ["The onlyAgentic and hideAgentic parameters cannot both be true."];
+      if (Object.keys(details).length > 0) throw badRequest(details);
+      const keep = (e: Entry): boolean => {
+        if (f.conversationType && (e.withGroup ? "group" : "user") !== f.conversationType) return false;
+        // Conversations with users the owner blocked are left out unless asked for.
+        if (e.withUser && !f.includeBlockedUsers && app.relations.blockOf(e.viewer.uid, e.withUser.uid)) return false;
+        if (f.hideAgentic || f.onlyAgentic) {
+          const agentic = e.withUser !== undefined && isAgentic(app, e.withUser.uid);
+          if (agentic !== f.onlyAgentic) return false;
+        }
+        const name = (e.withGroup?.name ?? e.withUser!.name).toLowerCase();
+        if (f.searchKey && !name.includes(f.searchKey)) return false;
+        const mine = app.conversations.state(e.viewer.uid, e.visible.conversationId)?.tags;
+        if (f.tags && !f.tags.some((t) => mine?.includes(t))) return false;
+        if (f.userTags && !(e.withUser && f.userTags.some((t) => e.withUser!.tags.includes(t)))) return false;
+        if (f.groupTags && !(e.withGroup && f.groupTags.some((t) => e.withGroup!.tags.includes(t)))) return false;
+        if (f.unread && unreadCount(app, e.viewer, [sourceOf(app, e.visible)]) === 0) return false;
+        return true;
+      };
+      // With onBehalfOf and no filter but type and blocks (the common list): a page of the activity index.
+      const indexed = viewer && !f.searchKey && !f.tags && !f.userTags && !f.groupTags && !f.unread && !f.hideAgentic && !f.onlyAgentic;
+      if (indexed) {
+        const { data, pagination } = indexedPage(app, viewer, f.conversationType, f.includeBlockedUsers, f.perPage, f.page);
+        return pageCached(c, data, (e) => e.item!, shapeOf(f), (e) => conversationView(app, e, f), pagination);
       }
-      const name = (e.withGroup?.name ?? e.withUser!.name).toLowerCase();
-      if (f.searchKey && !name.includes(f.searchKey)) return false;
-      const mine = app.conversations.state(e.viewer.uid, e.visible.conversationId)?.tags;
-      if (f.tags && !f.tags.some((t) => mine?.includes(t))) return false;
-      if (f.userTags && !(e.withUser && f.userTags.some((t) => e.withUser!.tags.includes(t)))) return false;
-      if (f.groupTags && !(e.withGroup && f.groupTags.some((t) => e.withGroup!.tags.includes(t)))) return false;
-      if (f.unread && unreadCount(app, e.viewer, [sourceOf(app, e.visible)]) === 0) return false;
-      return true;
-    };
-    // With onBehalfOf and no filter but type and blocks (the common list): a page of the activity index.
-    const indexed = viewer && !f.searchKey && !f.tags && !f.userTags && !f.groupTags && !f.unread && !f.hideAgentic && !f.onlyAgentic;
-    if (indexed) {
-      const { data, pagination } = indexedPage(app, viewer, f.conversationType, f.includeBlockedUsers, f.perPage, f.page);
-      return pageCached(c, data, (e) => e.item!, shapeOf(f), (e) => conversationView(app, e, f), pagination);
-    }
-    // With onBehalfOf: that user's conversations; without: every user's, by uid, each by latest activity.
-    const owners = viewer ? [viewer] : app.usersByUid.values().filter((u) => u.deactivatedAt === undefined);
-    let entries = owners.flatMap((u) => entriesOf(app, u)).filter(keep);
-    // unique=1 (the app only): each conversation once, from its first owner in uid order.
-    if (f.unique) {
-      const seen = new Set<string>();
-      entries = entries.filter((e) => !seen.has(e.visible.conversationId) && !!seen.add(e.visible.conversationId));
-    }
-    const { data, pagination } = pageOf(entries, f.perPage, f.page);
-    return page(c, data.map((e) => conversationView(app, e, f)), pagination);
-  })
+      // With onBehalfOf: that user's conversations; without: every user's, by uid, each by latest activity.
+      const owners = viewer ? [viewer] : app.usersByUid.values().filter((u) => u.deactivatedAt === undefined);
+      let entries = owners.flatMap((u) => entriesOf(app, u)).filter(keep);
+      // unique=1 (the app only): each conversation once, from its first owner in uid order.
+      if (f.unique) {
+        const seen = new Set<string>();
+        entries = entries.filter((e) => !seen.has(e.visible.conversationId) && !!seen.add(e.visible.conversationId));
+      }
+      const { data, pagination } = pageOf(entries, f.perPage, f.page);
+      return page(c, data.map((e) => conversationView(app, e, f)), pagination);
+    },
+  }),
 
   // Deprecated pair, kept for old clients.
-  .get("/conversations/:conversationId", (c) => {
-    const viewer = onBehalfOf(c, "required");
-    const conversationId = c.req.param("conversationId");
-    const e = entryOf(c.get("app"), viewer, conversationId);
-    if (!e) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
-    return ok(c, conversationView(c.get("app"), e));
-  })
-  .delete("/conversations/:conversationId", (c) => {
-    const viewer = onBehalfOf(c, "required");
-    const app = c.get("app");
-    const conversationId = c.req.param("conversationId");
-    if (!entryOf(app, viewer, conversationId)) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
-    app.dropConversation(conversationId);
-    return success(c, `The conversation ${conversationId} has been deleted successfully for all the users.`);
-  })
+  operation({
+    id: "get-conversation",
+    method: "GET",
+    path: "/conversations/:conversationId",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const viewer = onBehalfOf(c, "required");
+      const conversationId = c.req.param("conversationId")!;
+      const e = entryOf(c.get("app"), viewer, conversationId);
+      if (!e) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
+      return ok(c, conversationView(c.get("app"), e));
+    },
+  }),
+  operation({
+    id: "delete-conversation",
+    method: "DELETE",
+    path: "/conversations/:conversationId",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const viewer = onBehalfOf(c, "required");
+      const app = c.get("app");
+      const conversationId = c.req.param("conversationId")!;
+      if (!entryOf(app, viewer, conversationId)) throw apiError("ERR_CONVERSATION_NOT_FOUND", { conversationId });
+      app.dropConversation(conversationId);
+      return success(c, `The conversation ${conversationId} has been deleted successfully for all the users.`);
+    },
+  }),
 
-  .route("/", conversationRoutes("user", "/users/:uid"))
-  .route("/", conversationRoutes("group", "/groups/:guid"));
+  ...conversationOperations("user", "/users/:uid"),
+  ...conversationOperations("group", "/groups/:guid"),
+);

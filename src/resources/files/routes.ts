@@ -1,15 +1,17 @@
 import { Readable } from "node:stream";
-import { Hono } from "hono";
 import { addressedApp } from "../../http/auth.js";
-import { header, type Ctx, type Env } from "../../http/context.js";
+import { header, type Ctx } from "../../http/context.js";
 import { ApiError, apiError, badRequest } from "../../http/errors.js";
 import { isMultipart, readMultipart, type FilePart } from "../../http/multipart.js";
 import { ok } from "../../http/reply.js";
-import { readBody, validate, type Body } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
+import { bodySchema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
+import { operation, routes } from "../../http/operation.js";
 import { clientApiBase } from "../../client/settings.js";
 import { extensionOf, FILE_COUNT_MAX, FILE_SIZE_MAX, FileStoreFull, FileTooLarge, UPLOAD_TTL_SECONDS, type StoredFile } from "../../store/files.js";
 import type { JsonObject } from "../../store/types.js";
-import { conversationFor, MESSAGE_DATA, MESSAGE_TYPES, readMessageBody } from "../messages/send.js";
+import { conversationFor, DATA_SIZE, MESSAGE_TYPES, readMessageBody } from "../messages/send.js";
 
 /**
  * Attachments on the client plane: the UI kit's `files/upload-url` and the upload to the URL it answers, the
@@ -85,7 +87,7 @@ export async function withSendBody<T>(c: Ctx, fn: (body: Body) => Promise<T> | T
       Object.assign(data, { attachments, url: attachments[0].url });
     }
     body.data = data;
-    validate(body, { data: MESSAGE_DATA });
+    await checkBody(body, DATA_SIZE);
     // The journal shows what the send carried (the files by their URLs), not the bytes.
     (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(JSON.stringify(body));
     return await fn(body);
@@ -97,61 +99,68 @@ export async function withSendBody<T>(c: Ctx, fn: (body: Body) => Promise<T> | T
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const FILE_SPEC = {
+/** One file of `files` (an object of them by the client's ids): the declaration's notation cannot describe it. */
+const FILE_SPEC = bodySchema({
   fileId: { required: true, type: "string", max: 255 },
   name: { required: true, type: "string", max: 255 },
   size: { required: true, type: "integer" },
   mimeType: { required: true, type: "string", max: 255 },
-} as const;
+});
 
 /** `POST files/upload-url` (token): upload URLs and the attachments they will become, for the files to send. */
-export const fileUploads = new Hono<Env>().post("/files/upload-url", async (c) => {
-  const app = c.get("app");
-  const actor = c.get("actor");
-  const body = await readBody(c);
-  validate(body, {
-    files: { required: true, type: "object" },
-    receiver: { type: "string", max: 100 },
-    receiverType: { type: "string", in: ["user", "group"] },
-    parentMessageId: { type: "integer" },
-  });
-  const entries = Object.entries(body.files as Record<string, unknown>);
-  if (entries.length === 0) throw badRequest({ files: ["The files field is required."] });
-  if (entries.length > FILE_COUNT_MAX) throw apiError("ERR_FILE_COUNT_EXCEEDED", { limit: FILE_COUNT_MAX });
-  for (const [id, spec] of entries) {
-    if (typeof spec !== "object" || spec === null || Array.isArray(spec)) throw badRequest({ [`files.${id}`]: [`The files.${id} must be an object.`] });
-    validate(spec as Body, FILE_SPEC);
-    // A name that is not valid Unicode (a lone surrogate) cannot be named in a header when the file is served.
-    if (LONE_SURROGATE.test((spec as Body).name as string)) throw badRequest({ [`files.${id}.name`]: [`The files.${id}.name must be valid Unicode text.`] });
-  }
-  const specs = entries.map(([, spec]) => spec as { fileId: string; name: string; size: number; mimeType: string });
-  // Files meant for a conversation: the sender must be able to send them there (membership, blocks, roles).
-  if (body.receiver !== undefined) {
-    const receiverType = (body.receiverType as "user" | "group" | undefined) ?? "user";
-    for (const f of specs) {
-      const data = { attachments: [{ mimeType: f.mimeType }] };
-      conversationFor(app, actor, receiverType, body.receiver as string, { category: "message", type: mediaType(f.mimeType), data });
-    }
-  }
-  const { files, clock } = c.get("emulator");
-  const now = clock.now();
-  const out: Record<string, unknown> = {};
-  for (const f of specs) {
-    f.mimeType = mediaTypeOf(f.mimeType);
-    if (f.size < 0 || f.size > FILE_SIZE_MAX) {
-      out[f.fileId] = { error: { code: "ERR_FILE_SIZE_EXCEEDED", message: `The file ${f.name} exceeds the maximum allowed size of ${FILE_SIZE_MAX} bytes.` } };
-      continue;
-    }
-    const expiresAt = now + UPLOAD_TTL_SECONDS;
-    const { id, ticket } = files.issueTicket({ appId: app.meta.appId, name: f.name, mimeType: f.mimeType, uploader: actor.uid, expiresAt, size: f.size }, now);
-    out[f.fileId] = {
-      request: { url: `${clientApiBase(c)}/files/upload/${id}`, method: "POST", body: {} },
-      attachment: attachmentOf(c, { key: ticket.key, name: f.name, mimeType: f.mimeType, size: f.size }),
-      expiresAt,
-    };
-  }
-  return ok(c, out);
-});
+export const fileUploads = routes(
+  operation({
+    method: "POST",
+    path: "/files/upload-url",
+    plane: "client",
+    body: {
+      files: { required: true, type: "object" },
+      receiver: { type: "string", max: 100 },
+      receiverType: { type: "string", in: ["user", "group"] },
+      parentMessageId: { type: "integer" },
+    },
+    handler: async (c, { body }) => {
+      const app = c.get("app");
+      const actor = c.get("actor");
+      const entries = Object.entries(body.files as Record<string, unknown>);
+      if (entries.length === 0) throw badRequest({ files: ["The files field is required."] });
+      if (entries.length > FILE_COUNT_MAX) throw apiError("ERR_FILE_COUNT_EXCEEDED", { limit: FILE_COUNT_MAX });
+      for (const [id, spec] of entries) {
+        if (typeof spec !== "object" || spec === null || Array.isArray(spec)) throw badRequest({ [`files.${id}`]: [`The files.${id} must be an object.`] });
+        await checkBody(spec as Body, FILE_SPEC);
+        // A name that is not valid Unicode (a lone surrogate) cannot be named in a header when the file is served.
+        if (LONE_SURROGATE.test((spec as Body).name as string)) throw badRequest({ [`files.${id}.name`]: [`The files.${id}.name must be valid Unicode text.`] });
+      }
+      const specs = entries.map(([, spec]) => spec as { fileId: string; name: string; size: number; mimeType: string });
+      // Files meant for a conversation: the sender must be able to send them there (membership, blocks, roles).
+      if (body.receiver !== undefined) {
+        const receiverType = (body.receiverType as "user" | "group" | undefined) ?? "user";
+        for (const f of specs) {
+          const data = { attachments: [{ mimeType: f.mimeType }] };
+          conversationFor(app, actor, receiverType, body.receiver as string, { category: "message", type: mediaType(f.mimeType), data });
+        }
+      }
+      const { files, clock } = c.get("emulator");
+      const now = clock.now();
+      const out: Record<string, unknown> = {};
+      for (const f of specs) {
+        f.mimeType = mediaTypeOf(f.mimeType);
+        if (f.size < 0 || f.size > FILE_SIZE_MAX) {
+          out[f.fileId] = { error: { code: "ERR_FILE_SIZE_EXCEEDED", message: `The file ${f.name} exceeds the maximum allowed size of ${FILE_SIZE_MAX} bytes.` } };
+          continue;
+        }
+        const expiresAt = now + UPLOAD_TTL_SECONDS;
+        const { id, ticket } = files.issueTicket({ appId: app.meta.appId, name: f.name, mimeType: f.mimeType, uploader: actor.uid, expiresAt, size: f.size }, now);
+        out[f.fileId] = {
+          request: { url: `${clientApiBase(c)}/files/upload/${id}`, method: "POST", body: {} },
+          attachment: attachmentOf(c, { key: ticket.key, name: f.name, mimeType: f.mimeType, size: f.size }),
+          expiresAt,
+        };
+      }
+      return ok(c, out);
+    },
+  }),
+);
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` -> [start, end] within `size`; undefined when absent, null when unsatisfiable. */
 function rangeOf(raw: string | undefined, size: number): [number, number] | undefined | null {
@@ -168,55 +177,67 @@ function rangeOf(raw: string | undefined, size: number): [number, number] | unde
 }
 
 /** No token: the upload URL's and the file's random ids are the key (see the module comment). */
-export const media = new Hono<Env>()
+export const media = routes(
   // The upload of one file to the URL `files/upload-url` answered (a form with the file in `file`): 204.
-  .post("/files/upload/:ticket", async (c) => {
-    const app = addressedApp(c);
-    c.set("app", app);
-    const { files, clock } = c.get("emulator");
-    const id = c.req.param("ticket");
-    const ticket = files.ticket(app.meta.appId, id, clock.now());
-    if (!ticket) throw apiError("ERR_PRESIGNED_URL_EXPIRED");
-    if (!isMultipart(c)) throw badRequest({ file: ["The file field is required (a multipart/form-data body)."] });
-    const form = await readMultipart(
-      c,
-      { maxBytes: FILE_SIZE_MAX + FIELDS_ROOM, files: 1 },
-      (part) => (part.field === "file" ? keep(c, part, ticket) : Promise.reject(badRequest({ [part.field]: [`Only the file field may hold a file.`] }))),
-      (file) => files.remove(file),
-    );
-    if (form.files.length === 0) throw badRequest({ file: ["The file field is required."] });
-    files.ticket(app.meta.appId, id, clock.now(), true);
-    return c.body(null, 204);
-  })
+  operation({
+    method: "POST",
+    path: "/files/upload/:ticket",
+    plane: "client",
+    body: "raw",
+    handler: async (c) => {
+      const app = addressedApp(c);
+      c.set("app", app);
+      const { files, clock } = c.get("emulator");
+      const id = c.req.param("ticket")!;
+      const ticket = files.ticket(app.meta.appId, id, clock.now());
+      if (!ticket) throw apiError("ERR_PRESIGNED_URL_EXPIRED");
+      if (!isMultipart(c)) throw badRequest({ file: ["The file field is required (a multipart/form-data body)."] });
+      const form = await readMultipart(
+        c,
+        { maxBytes: FILE_SIZE_MAX + FIELDS_ROOM, files: 1 },
+        (part) => (part.field === "file" ? keep(c, part, ticket) : Promise.reject(badRequest({ [part.field]: [`Only the file field may hold a file.`] }))),
+        (file) => files.remove(file),
+      );
+      if (form.files.length === 0) throw badRequest({ file: ["The file field is required."] });
+      files.ticket(app.meta.appId, id, clock.now(), true);
+      return c.body(null, 204);
+    },
+  }),
 
   // A kept file, with its type and length; a Range asks for a part (audio and video players seek with it).
-  .get("/media/:key", (c) => {
-    const app = addressedApp(c);
-    const { files } = c.get("emulator");
-    const key = c.req.param("key");
-    const file = files.get(app.meta.appId, key);
-    if (!file) throw apiError("ERR_MEDIA_NOT_FOUND", { key });
-    const range = rangeOf(header(c, "range"), file.size);
-    if (range === null) {
-      const err = apiError("ERR_RANGE_NOT_SATISFIABLE", { range: header(c, "range")!, size: file.size });
-      throw new ApiError(err.code, err.status, err.message, err.devMessage, undefined, { "Content-Range": `bytes */${file.size}` });
-    }
-    const [start, end] = range ?? [0, file.size - 1];
-    const headers: Record<string, string> = {
-      "Content-Type": file.mimeType,
-      "Content-Length": String(Math.max(0, end - start + 1)),
-      "Accept-Ranges": "bytes",
-      // A stored name that is not valid Unicode (an older state) is served with U+FFFD rather than failing.
-      "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name.replace(new RegExp(LONE_SURROGATE, "g"), "\uFFFD"))}`,
-      "Cache-Control": "private, max-age=86400",
-      "Access-Control-Expose-Headers": "Content-Length, Content-Range, Accept-Ranges, Content-Disposition",
-      // Files are users' content served from the emulator's own origin, where the control plane lives: an uploaded
-      // page or SVG must not run as that origin (sandbox: an opaque origin, no script), nor be sniffed into one.
-      "Content-Security-Policy": "sandbox",
-      "X-Content-Type-Options": "nosniff",
-    };
-    if (range) headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
-    const empty = c.req.method === "HEAD" || end < start;
-    const body = empty ? null : (Readable.toWeb(files.read(file, start, end)) as ReadableStream);
-    return new Response(body, { status: range ? 206 : 200, headers });
-  });
+  operation({
+    method: "GET",
+    path: "/media/:key",
+    plane: "client",
+    handler: (c) => {
+      const app = addressedApp(c);
+      const { files } = c.get("emulator");
+      const key = c.req.param("key")!;
+      const file = files.get(app.meta.appId, key);
+      if (!file) throw apiError("ERR_MEDIA_NOT_FOUND", { key });
+      const range = rangeOf(header(c, "range"), file.size);
+      if (range === null) {
+        const err = apiError("ERR_RANGE_NOT_SATISFIABLE", { range: header(c, "range")!, size: file.size });
+        throw new ApiError(err.code, err.status, err.message, err.devMessage, undefined, { "Content-Range": `bytes */${file.size}` });
+      }
+      const [start, end] = range ?? [0, file.size - 1];
+      const headers: Record<string, string> = {
+        "Content-Type": file.mimeType,
+        "Content-Length": String(Math.max(0, end - start + 1)),
+        "Accept-Ranges": "bytes",
+        // A stored name that is not valid Unicode (an older state) is served with U+FFFD rather than failing.
+        "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name.replace(new RegExp(LONE_SURROGATE, "g"), "\uFFFD"))}`,
+        "Cache-Control": "private, max-age=86400",
+        "Access-Control-Expose-Headers": "Content-Length, Content-Range, Accept-Ranges, Content-Disposition",
+        // Files are users' content served from the emulator's own origin, where the control plane lives: an uploaded
+        // page or SVG must not run as that origin (sandbox: an opaque origin, no script), nor be sniffed into one.
+        "Content-Security-Policy": "sandbox",
+        "X-Content-Type-Options": "nosniff",
+      };
+      if (range) headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
+      const empty = c.req.method === "HEAD" || end < start;
+      const body = empty ? null : (Readable.toWeb(files.read(file, start, end)) as ReadableStream);
+      return new Response(body, { status: range ? 206 : 200, headers });
+    },
+  }),
+);

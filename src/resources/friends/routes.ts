@@ -1,9 +1,11 @@
-import { Hono } from "hono";
-import type { Env } from "../../http/context.js";
 import { apiError, keyedMap } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { bulkFailure, success, ok } from "../../http/reply.js";
-import { asBool, Query, readBody, validate } from "../../http/validate.js";
+import { asBool } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
+import { PAGE_QUERY } from "../../http/pagination.js";
 import type { AppState } from "../../store/app-state.js";
 import type { UserRecord } from "../../store/types.js";
 import { userConversationId } from "../../store/conversation-ids.js";
@@ -13,7 +15,13 @@ import { USERS_PER_CALL } from "../groups/membership.js";
 
 export const FRIENDS_PER_USER = 1000;
 
-const UIDS = (field: string) => ({ [field]: { required: true, type: "array", items: { required: true, type: "string" } } }) as const;
+const UIDS = { type: "array", required: true, items: { required: true, type: "string" } } as const;
+
+const ADD: Schema = {
+  // rest-api/friends: "Maximum of 25 users can be passed in the accepted array."
+  accepted: { ...UIDS, maxItems: USERS_PER_CALL },
+  addToConversations: { type: "boolean" },
+};
 
 function befriend(app: AppState, user: UserRecord, uid: string, now: number, addToConversations: boolean): void {
   const friend = requireUser(app, uid);
@@ -31,50 +39,64 @@ function befriend(app: AppState, user: UserRecord, uid: string, now: number, add
   }
 }
 
-export const friends = new Hono<Env>()
-  .post("/users/:uid/friends", async (c) => {
-    const user = pathUser(c);
-    const body = await readBody(c);
-    // rest-api/friends: "Maximum of 25 users can be passed in the accepted array."
-    validate(body, { accepted: { ...UIDS("accepted").accepted, maxItems: USERS_PER_CALL }, addToConversations: { type: "boolean" } });
-    const app = c.get("app");
-    const now = c.get("emulator").clock.now();
-    const accepted: Record<string, unknown> = keyedMap();
-    for (const uid of body.accepted as string[]) {
-      try {
-        befriend(app, user, uid, now, asBool(body.addToConversations));
-        accepted[uid] = { success: true, message: "Created relationship with status accepted." };
-      } catch (e) {
-        accepted[uid] = bulkFailure(e);
+export const friends = routes(
+  operation({
+    id: "add-friend",
+    method: "POST",
+    path: "/users/:uid/friends",
+    plane: "rest",
+    body: ADD,
+    handler: (c, { body }) => {
+      const user = pathUser(c);
+      const app = c.get("app");
+      const now = c.get("emulator").clock.now();
+      const accepted: Record<string, unknown> = keyedMap();
+      for (const uid of body.accepted as string[]) {
+        try {
+          befriend(app, user, uid, now, asBool(body.addToConversations));
+          accepted[uid] = { success: true, message: "Created relationship with status accepted." };
+        } catch (e) {
+          accepted[uid] = bulkFailure(e);
+        }
       }
-    }
-    return ok(c, { accepted });
-  })
+      return ok(c, { accepted });
+    },
+  }),
 
-  .get("/users/:uid/friends", (c) => {
-    const user = pathUser(c);
-    const app = c.get("app");
-    const q = new Query(c);
-    const searchKey = q.str("searchKey")?.toLowerCase();
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    const pageNo = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const list: UserRecord[] = [];
-    for (const uid of app.relations.friendsOf(user.uid).keys()) {
-      const f = app.activeUser(uid);
-      if (f && (!searchKey || f.uid.startsWith(searchKey) || f.name.toLowerCase().startsWith(searchKey))) list.push(f);
-    }
-    return relatedUsersPage(c, user, list, perPage, pageNo);
-  })
+  operation({
+    id: "list-all-friends",
+    method: "GET",
+    path: "/users/:uid/friends",
+    plane: "rest",
+    query: { searchKey: q.str(), ...PAGE_QUERY },
+    handler: (c, { query }) => {
+      const user = pathUser(c);
+      const app = c.get("app");
+      const searchKey = query.searchKey?.toLowerCase();
+      const { perPage, page: pageNo } = query;
+      const list: UserRecord[] = [];
+      for (const uid of app.relations.friendsOf(user.uid).keys()) {
+        const f = app.activeUser(uid);
+        if (f && (!searchKey || f.uid.startsWith(searchKey) || f.name.toLowerCase().startsWith(searchKey))) list.push(f);
+      }
+      return relatedUsersPage(c, user, list, perPage, pageNo);
+    },
+  }),
 
-  .delete("/users/:uid/friends", async (c) => {
-    const user = pathUser(c);
-    const body = await readBody(c);
-    validate(body, UIDS("friends"));
-    const app = c.get("app");
-    const uids = (body.friends as string[]).map(normalizeUid);
-    const known = uids.filter((uid) => app.relations.friendship(user.uid, uid));
-    if (known.length === 0) throw apiError("ERR_NOT_A_FRIEND", { uid: user.uid, friend: uids.join(", ") });
-    for (const uid of known) app.relations.unfriend(user.uid, uid);
-    return success(c, "Deleted the friend relations succussfully");
-  });
+  operation({
+    id: "remove-friend",
+    method: "DELETE",
+    path: "/users/:uid/friends",
+    plane: "rest",
+    body: { friends: UIDS },
+    handler: (c, { body }) => {
+      const user = pathUser(c);
+      const app = c.get("app");
+      const uids = (body.friends as string[]).map(normalizeUid);
+      const known = uids.filter((uid) => app.relations.friendship(user.uid, uid));
+      if (known.length === 0) throw apiError("ERR_NOT_A_FRIEND", { uid: user.uid, friend: uids.join(", ") });
+      for (const uid of known) app.relations.unfriend(user.uid, uid);
+      return success(c, "Deleted the friend relations succussfully");
+    },
+  }),
+);

@@ -1,10 +1,13 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { badRequest } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { pageMatching } from "../../http/pagination.js";
+import { PAGE_QUERY, pageMatching } from "../../http/pagination.js";
 import { ok, page, success, prependCursor } from "../../http/reply.js";
-import { Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import { readBody, type Body } from "../../http/validate.js";
+import { bodySchema, type Schema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import { SCOPES, type Scope } from "../../store/types.js";
 import { addMemberLists, changeScope, MEMBERS, pathGroup, removeMember, requireAtMostPerCall, requireVisible } from "../groups/membership.js";
 import { requireUser } from "../users/lookup.js";
@@ -26,12 +29,10 @@ function requireSomeList(body: Body): void {
 }
 
 /** Adds (and bans) the users the body's lists name; a result per user, in all four lists. The SDK sends it as PUT. */
-export async function addMembers(c: Ctx) {
+function addMembersFrom(c: Ctx, body: Body) {
   const actor = onBehalfOf(c, "optional");
   const app = c.get("app");
   const group = pathGroup(app, c.req.param("guid")!);
-  const body = await readBody(c);
-  validate(body, ADD);
   requireSomeList(body);
   requireAtMostPerCall(body, "members");
   const data = addMemberLists(app, c.get("emulator").clock.now(), group, body, actor);
@@ -39,57 +40,95 @@ export async function addMembers(c: Ctx) {
   return ok(c, data);
 }
 
-export const members = new Hono<Env>()
-  .post("/groups/:guid/members", addMembers)
+const ADD_JSON = bodySchema(ADD);
 
-  .get("/groups/:guid/members", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const group = pathGroup(app, c.req.param("guid"));
-    requireVisible(app, group, c.get("actor"));
-    requireScopeAllowed(app, group, viewer, "listMembers");
-    const q = new Query(c);
-    const status = q.oneOf("status", ["available", "offline"] as const);
-    // A scope permission may narrow which scopes a member sees.
-    const allowed = scopeAllowList(app, group, viewer, "listMembers.allowedScopes") as Scope[] | undefined;
-    const asked = q.listOf("scopes", SCOPES);
-    const scopes = allowed ? (asked ?? allowed).filter((s) => allowed.includes(s)) : asked;
-    const perPage = q.int("perPage", { def: 100, min: 1, max: 1000 });
-    const pageNo = q.int("page", { def: 1, min: 1 });
-    q.done();
-    const all = app.groups.membership(group.guid).members;
-    const wanted = scopes ? new Set(scopes) : undefined;
-    // Deactivated users vanish from lists; while there are none, the unfiltered total is the member count.
-    const filtered = status || wanted || app.deactivatedCount > 0;
-    const matches = filtered
-      ? (m: { uid: string; scope: Scope }) => {
-          const u = app.activeUser(m.uid);
-          return !!u && (!wanted || wanted.has(m.scope)) && (!status || u.status === status);
-        }
-      : undefined;
-    // Only this group's members are walked, and without filters only up to the end of the page.
-    const result = pageMatching(all.values(), matches, perPage, pageNo, filtered ? undefined : all.size);
-    const data = result.items.map((m) => ({ ...userView(app.users.get(m.uid)!, { list: true }), scope: m.scope, joinedAt: m.joinedAt }));
-    const last = result.items.at(-1);
-    return page(c, data, result.pagination, { cursor: prependCursor(c, last?.joinedAt) });
-  })
+/**
+ * The client plane's `PUT /groups/:guid/members` (src/client/routes.ts, not yet declared): the same body, read and
+ * checked here as the declaration below checks it.
+ */
+export async function addMembers(c: Ctx) {
+  const body = await readBody(c);
+  await checkBody(body, ADD_JSON);
+  return addMembersFrom(c, body);
+}
 
-  .put("/groups/:guid/members/:uid", async (c) => {
-    const actor = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const group = pathGroup(app, c.req.param("guid"));
-    const user = requireUser(app, c.req.param("uid"));
-    const body = await readBody(c);
-    validate(body, { scope: { type: "string", in: SCOPES } });
-    const member = changeScope(app, c.get("emulator").clock.now(), group, user, (body.scope as Scope | undefined) ?? "participant", actor);
-    return ok(c, { guid: group.guid, uid: user.uid, scope: member.scope, joinedAt: member.joinedAt });
-  })
+export const members = routes(
+  operation({
+    id: "add-group-members",
+    method: "POST",
+    path: "/groups/:guid/members",
+    plane: "rest",
+    body: ADD,
+    headers: ["onBehalfOf"],
+    handler: (c, { body }) => addMembersFrom(c, body),
+  }),
 
-  .delete("/groups/:guid/members/:uid", (c) => {
-    const actor = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const group = pathGroup(app, c.req.param("guid"));
-    const user = requireUser(app, c.req.param("uid"));
-    removeMember(app, c.get("emulator").clock.now(), group, user, actor);
-    return success(c, `The member with ${user.uid} has been kicked from the Group with ${group.guid}.`);
-  });
+  operation({
+    id: "list-group-members",
+    method: "GET",
+    path: "/groups/:guid/members",
+    plane: "rest",
+    query: { status: q.oneOf(["available", "offline"]), scopes: q.listOf(SCOPES), ...PAGE_QUERY },
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const viewer = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      const group = pathGroup(app, c.req.param("guid")!);
+      requireVisible(app, group, c.get("actor"));
+      requireScopeAllowed(app, group, viewer, "listMembers");
+      const { status, perPage, page: pageNo } = query;
+      // A scope permission may narrow which scopes a member sees.
+      const allowed = scopeAllowList(app, group, viewer, "listMembers.allowedScopes") as Scope[] | undefined;
+      const asked = query.scopes;
+      const scopes = allowed ? (asked ?? allowed).filter((s) => allowed.includes(s)) : asked;
+      const all = app.groups.membership(group.guid).members;
+      const wanted = scopes ? new Set(scopes) : undefined;
+      // Deactivated users vanish from lists; while there are none, the unfiltered total is the member count.
+      const filtered = status || wanted || app.deactivatedCount > 0;
+      const matches = filtered
+        ? (m: { uid: string; scope: Scope }) => {
+            const u = app.activeUser(m.uid);
+            return !!u && (!wanted || wanted.has(m.scope)) && (!status || u.status === status);
+          }
+        : undefined;
+      // Only this group's members are walked, and without filters only up to the end of the page.
+      const result = pageMatching(all.values(), matches, perPage, pageNo, filtered ? undefined : all.size);
+      const data = result.items.map((m) => ({ ...userView(app.users.get(m.uid)!, { list: true }), scope: m.scope, joinedAt: m.joinedAt }));
+      const last = result.items.at(-1);
+      return page(c, data, result.pagination, { cursor: prependCursor(c, last?.joinedAt) });
+    },
+  }),
+
+  operation({
+    id: "change-group-member-scope",
+    method: "PUT",
+    path: "/groups/:guid/members/:uid",
+    plane: "rest",
+    body: { scope: { type: "string", in: SCOPES } },
+    headers: ["onBehalfOf"],
+    handler: (c, { body }) => {
+      const actor = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      const group = pathGroup(app, c.req.param("guid")!);
+      const user = requireUser(app, c.req.param("uid")!);
+      const member = changeScope(app, c.get("emulator").clock.now(), group, user, (body.scope as Scope | undefined) ?? "participant", actor);
+      return ok(c, { guid: group.guid, uid: user.uid, scope: member.scope, joinedAt: member.joinedAt });
+    },
+  }),
+
+  operation({
+    id: "kick-group-member",
+    method: "DELETE",
+    path: "/groups/:guid/members/:uid",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const actor = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      const group = pathGroup(app, c.req.param("guid")!);
+      const user = requireUser(app, c.req.param("uid")!);
+      removeMember(app, c.get("emulator").clock.now(), group, user, actor);
+      return success(c, `The member with ${user.uid} has been kicked from the Group with ${group.guid}.`);
+    },
+  }),
+);

@@ -3,7 +3,11 @@ import { firstWhere } from "../../util/search.js";
 import { parseConversationId } from "../../store/conversation-ids.js";
 import type { AppState } from "../../store/app-state.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
-import { inRange, Query, RANGE } from "../../http/validate.js";
+import { inRange, RANGE } from "../../http/validate.js";
+import { badRequest, keyedMap, type Details } from "../../http/errors.js";
+import { queryParams } from "../../http/advice.js";
+import type { Ignored } from "../../http/operation.js";
+import { q, type ParsedQuery } from "../../http/query-spec.js";
 import { MESSAGE_TYPES } from "./send.js";
 import type { Visible } from "../../views/access.js";
 import { allowList } from "../roles/enforce.js";
@@ -139,62 +143,110 @@ const CATEGORIES = ["message", "custom", "interactive", "action", "call", "agent
 const LISTED_TYPES: readonly string[] = [...MESSAGE_TYPES, "media", "custom", "assistant", "tool-result", "tool-arguments"];
 
 /**
- * The message filters every message list shares, read from the query. Returns the cursor and one predicate;
- * the caller adds its own source and access rules.
+ * The message filters every message list shares, in the order the platform reports their problems. `sentAt` is
+ * both the cursor (`sentAt`) and a range (`sentAt[from]`, `sentAt[to]`); `limit`'s default is the list's.
  */
-export function readMessageQuery(app: AppState, q: Query, viewer: UserRecord | undefined, opts: { defaultLimit?: number } = {}) {
-  const limit = q.int("limit", { def: opts.defaultLimit ?? 10, min: 1, max: 1000 });
-  const idRaw = q.str("id");
+export const MESSAGE_QUERY = {
+  limit: q.int({ min: 1, max: 1000 }),
+  // At most 15 digits: checked by readMessageQuery (the notation has no length for an integer).
+  id: q.str(),
+  affix: q.oneOf(["append", "prepend"]),
+  sentAt: q.int(),
+  category: q.listOf(CATEGORIES),
+  categories: q.listOf(CATEGORIES),
+  type: q.list(),
+  types: q.list(),
+  attachmentTypes: q.listOf(["image", "video", "audio", "file"]),
+  receiverType: q.oneOf(["user", "group"]),
+  searchKey: q.str(),
+  sender: q.str(),
+  senders: q.list(),
+  "sentAt[from]": q.int(),
+  "sentAt[to]": q.int(),
+  updatedAt: q.bounds(RANGE),
+  editedAt: q.bounds(RANGE),
+  tags: q.list(),
+  mentionedUids: q.list(),
+  fromTimestamp: q.int(),
+  // An integer only with fromTimestamp (ignored without it): checked by readMessageQuery.
+  toTimestamp: q.str(),
+  hasAttachments: q.bool(),
+  hasMentions: q.bool(),
+  hasLinks: q.bool(),
+  hasReactions: q.bool(),
+  myMentionsOnly: q.bool(),
+  hideDeleted: q.bool(),
+  onlyDeleted: q.bool(),
+  hideReplies: q.bool(),
+  unread: q.bool(),
+  undelivered: q.bool(),
+  count: q.bool(),
+  withTags: q.bool(),
+  hideMessagesFromBlockedUsers: q.bool(),
+  hideQuotedMessages: q.bool(),
+  withThreadSubscribed: q.bool(),
+  mentionsWithBlockedInfo: q.bool(),
+  mentionsWithTagInfo: q.bool(),
+};
+
+export type MessageQuery = ParsedQuery<typeof MESSAGE_QUERY>;
+
+/** `toTimestamp` without `fromTimestamp` is ignored (request advice). */
+export const MESSAGE_QUERY_IGNORES: Ignored<typeof MESSAGE_QUERY>[] = [
+  {
+    in: "query",
+    name: "toTimestamp",
+    when: (c, { query }) => query.fromTimestamp === undefined && c.req.url.includes("?") && queryParams(c).toTimestamp !== undefined,
+    why: "it applies only with fromTimestamp",
+  },
+];
+
+/**
+ * The message filters every message list shares, from the parsed query, with the checks that depend on other
+ * values (the `id`'s length, a type filter for chat messages, `toTimestamp` with `fromTimestamp`, what needs
+ * onBehalfOf). Returns the cursor and one predicate; the caller adds its own source and access rules.
+ */
+export function readMessageQuery(app: AppState, query: MessageQuery, viewer: UserRecord | undefined, opts: { defaultLimit?: number } = {}) {
+  const details: Details = keyedMap();
+  const fail = (name: string, message: string) => void (details[name] ??= []).push(message);
+  const limit = query.limit ?? opts.defaultLimit ?? 10;
   let id: number | undefined;
-  if (idRaw !== undefined) {
-    if (/^\d{1,15}$/.test(idRaw)) id = Number(idRaw);
-    else q.fail("id", "The id must be an integer.");
+  if (query.id !== undefined) {
+    if (/^\d{1,15}$/.test(query.id)) id = Number(query.id);
+    else fail("id", "The id must be an integer.");
   }
-  const cursor: Cursor = {
-    affix: q.oneOf("affix", ["append", "prepend"] as const) ?? "append",
-    id,
-    sentAt: q.optInt("sentAt"),
-    limit,
-  };
+  const cursor: Cursor = { affix: query.affix ?? "append", id, sentAt: query.sentAt, limit };
   if (id !== undefined) cursor.key = app.messages.keyOf(id);
-  const categories = [...(q.listOf("category", CATEGORIES) ?? []), ...(q.listOf("categories", CATEGORIES) ?? [])];
-  const types = [...(q.list("type") ?? []), ...(q.list("types") ?? [])];
+  const categories = [...(query.category ?? []), ...(query.categories ?? [])];
+  const types = [...(query.type ?? []), ...(query.types ?? [])];
   // A type filter for chat messages only (no custom or action category asked for) must name a type the SDK knows.
   if (types.length && categories.length && categories.every((c) => c === "message"))
     types.forEach((t, i) => {
-      if (!LISTED_TYPES.includes(t)) q.fail(`types.${i}`, `The selected types.${i} is invalid.`);
+      if (!LISTED_TYPES.includes(t)) fail(`types.${i}`, `The selected types.${i} is invalid.`);
     });
-  const attachmentTypes = q.listOf("attachmentTypes", ["image", "video", "audio", "file"] as const);
-  const receiverType = q.oneOf("receiverType", ["user", "group"] as const);
-  const searchKey = q.str("searchKey")?.toLowerCase();
-  const sender = q.str("sender")?.toLowerCase();
-  const senders = q.list("senders")?.map((u) => u.toLowerCase());
-  const ranges = { sentAt: q.bounds("sentAt", RANGE), updatedAt: q.bounds("updatedAt", RANGE), editedAt: q.bounds("editedAt", RANGE) };
-  const tags = q.list("tags");
-  const mentionedUids = q.list("mentionedUids")?.map((u) => u.toLowerCase());
-  const from = q.optInt("fromTimestamp");
-  const to = from === undefined ? undefined : q.optInt("toTimestamp");
-  if (from === undefined && q.raw("toTimestamp") !== undefined) q.ignored("toTimestamp", "it applies only with fromTimestamp");
-  const flags = {
-    hasAttachments: q.bool("hasAttachments"),
-    hasMentions: q.bool("hasMentions"),
-    hasLinks: q.bool("hasLinks"),
-    hasReactions: q.bool("hasReactions"),
-    myMentionsOnly: q.bool("myMentionsOnly"),
-    hideDeleted: q.bool("hideDeleted"),
-    onlyDeleted: q.bool("onlyDeleted"),
-    hideReplies: q.bool("hideReplies"),
-    unread: q.bool("unread"),
-    undelivered: q.bool("undelivered"),
-    count: q.bool("count"),
-    withTags: q.bool("withTags"),
-    hideMessagesFromBlockedUsers: q.bool("hideMessagesFromBlockedUsers"),
-    hideQuotedMessages: q.bool("hideQuotedMessages"),
-    withThreadSubscribed: q.bool("withThreadSubscribed"),
+  const { attachmentTypes, receiverType } = query;
+  const searchKey = query.searchKey?.toLowerCase();
+  const sender = query.sender?.toLowerCase();
+  const senders = query.senders?.map((u) => u.toLowerCase());
+  const sentFrom = query["sentAt[from]"];
+  const sentTo = query["sentAt[to]"];
+  const ranges = {
+    sentAt: sentFrom !== undefined || sentTo !== undefined ? { from: sentFrom, to: sentTo } : undefined,
+    updatedAt: query.updatedAt,
+    editedAt: query.editedAt,
   };
-  for (const name of ["mentionsWithBlockedInfo", "mentionsWithTagInfo"]) q.bool(name);
+  const tags = query.tags;
+  const mentionedUids = query.mentionedUids?.map((u) => u.toLowerCase());
+  const from = query.fromTimestamp;
+  let to: number | undefined;
+  if (from !== undefined && query.toTimestamp !== undefined) {
+    if (/^-?\d+$/.test(query.toTimestamp)) to = Number(query.toTimestamp);
+    else fail("toTimestamp", "The toTimestamp must be an integer.");
+  }
+  const flags = query;
   if ((flags.unread || flags.undelivered || flags.myMentionsOnly) && !viewer)
-    q.fail("onBehalfOf", "The onBehalfOf header is required for unread, undelivered and myMentionsOnly.");
+    fail("onBehalfOf", "The onBehalfOf header is required for unread, undelivered and myMentionsOnly.");
+  if (Object.keys(details).length > 0) throw badRequest(details);
 
   const categorySet = categories.length ? new Set<string>(categories) : undefined;
   const typeSet = types.length ? new Set(types) : undefined;

@@ -1,9 +1,12 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { answerItems, answerJson, bulkFailure, ok, okCached } from "../../http/reply.js";
-import { asBool, Query, readBody, validate, type Body } from "../../http/validate.js";
+import { asBool, type Body } from "../../http/validate.js";
+import { bodySchema, type Schema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
 import type { JsonObject, MessageRecord, ReceiverType, UserRecord } from "../../store/types.js";
@@ -12,18 +15,16 @@ import { applyExtensions } from "../../extensions/effects.js";
 import { requireUser } from "../users/lookup.js";
 import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/enforce.js";
 import { canSee, pathMessage, visibleTo } from "../../views/access.js";
-import { cursorMeta, readMessageQuery, sourceOf, unreadCount, unreadCounts, walk, walkPage, type Cursor, type Source } from "./list.js";
+import { cursorMeta, MESSAGE_QUERY, MESSAGE_QUERY_IGNORES, readMessageQuery, sourceOf, unreadCount, unreadCounts, walk, walkPage, type Cursor, type MessageQuery, type Source } from "./list.js";
 import { pagination } from "../../http/pagination.js";
-import { checkText, conversationFor, readContent, readMessageBody, store, type Content } from "./send.js";
+import { adviseSend, checkText, conversationFor, EDIT, MESSAGE_BODY_LIMIT, readContent, store, type Content } from "./send.js";
 import { messageText, messageView, SYSTEM_UID, type EntityMemo } from "../../views/messages.js";
 import { commitDelete, commitEdit } from "./changes.js";
 import { withSendBody } from "../files/routes.js";
 import { receiptsOf } from "./receipts.js";
 import { asPending, isHeld, moderateEdit } from "../moderation/screen.js";
-import { reads } from "../../http/advice.js";
 
 function receiverOf(body: Body): { receiverType: ReceiverType; receiver: string } | undefined {
-  reads(body, ["receiver", "receiverType", "multipleReceivers"]);
   if (body.receiver === undefined || body.receiver === null || body.receiver === "") return undefined;
   if (typeof body.receiver !== "string") throw apiError("ERR_EMPTY_RECEIVER");
   if (body.receiverType !== "user" && body.receiverType !== "group")
@@ -31,17 +32,17 @@ function receiverOf(body: Body): { receiverType: ReceiverType; receiver: string 
   return { receiverType: body.receiverType, receiver: body.receiver };
 }
 
-function multipleReceivers(body: Body): { uids: string[]; guids: string[] } | undefined {
+/** `multipleReceivers` and its lists, named as the platform names them (`multipleReceivers.uids`). */
+const MULTIPLE_RECEIVERS = bodySchema({
+  multipleReceivers: { type: "object" },
+  "multipleReceivers.uids": { type: "array", items: { required: true, type: "string" } },
+  "multipleReceivers.guids": { type: "array", items: { required: true, type: "string" } },
+});
+
+async function multipleReceivers(body: Body): Promise<{ uids: string[]; guids: string[] } | undefined> {
   const raw = body.multipleReceivers;
   if (raw === undefined || raw === null) return undefined;
-  validate(
-    { multipleReceivers: raw, "multipleReceivers.uids": (raw as Body).uids, "multipleReceivers.guids": (raw as Body).guids },
-    {
-      multipleReceivers: { type: "object" },
-      "multipleReceivers.uids": { type: "array", items: { required: true, type: "string" } },
-      "multipleReceivers.guids": { type: "array", items: { required: true, type: "string" } },
-    },
-  );
+  await checkBody({ multipleReceivers: raw, "multipleReceivers.uids": (raw as Body).uids, "multipleReceivers.guids": (raw as Body).guids }, MULTIPLE_RECEIVERS);
   const r = raw as { uids?: string[]; guids?: string[] };
   return { uids: r.uids ?? [], guids: r.guids ?? [] };
 }
@@ -103,11 +104,10 @@ interface ListOptions {
   pageStyle?: boolean;
 }
 
-function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], q: Query, opts: ListOptions = {}) {
+function listReply(c: Ctx, viewer: UserRecord | undefined, sources: Source[], query: MessageQuery, opts: ListOptions = {}) {
   const app = c.get("app");
   requireAllowed(app, viewer, "u.listMessages");
-  const { cursor, keep, flags } = readMessageQuery(app, q, viewer, opts);
-  q.done();
+  const { cursor, keep, flags } = readMessageQuery(app, query, viewer, opts);
   // The client plane answers what the SDKs read: unread counts per conversation, and SDK paging meta.
   const sdk = c.get("actor") !== undefined;
   if (sdk && flags.unread && flags.count) return ok(c, unreadCounts(app, viewer!, sources, keep));
@@ -142,9 +142,10 @@ export function sendMessage(c: Ctx, sender: UserRecord | undefined) {
   return withSendBody(c, (body) => sendBody(c, sender, body));
 }
 
-function sendBody(c: Ctx, sender: UserRecord | undefined, body: Body) {
+async function sendBody(c: Ctx, sender: UserRecord | undefined, body: Body) {
+  adviseSend(c, body);
   const target = receiverOf(body);
-  const many = multipleReceivers(body);
+  const many = await multipleReceivers(body);
   if (!target && !many) throw apiError("ERR_EMPTY_RECEIVER");
   const content = readContent(body);
   if (many) {
@@ -161,12 +162,12 @@ function sendBody(c: Ctx, sender: UserRecord | undefined, body: Body) {
 
 /** A reply in the thread of `parent` (`POST /messages/{id}/thread`): checked like a send, into the parent's conversation. */
 function replyInThread(c: Ctx, sender: UserRecord, parent: MessageRecord, body: Body) {
+  adviseSend(c, body);
   const app = c.get("app");
   const id = parent.id;
   if (parent.parentId !== undefined) throw apiError("ERR_MESSAGE_THREAD_NESTING", { id });
   if (parent.category !== "message" && parent.category !== "custom")
     throw apiError("ERR_WRONG_MESSAGE_THREAD_CATEGORY", { id, category: parent.category });
-  reads(body, ["multipleReceivers"]);
   if (body.multipleReceivers !== undefined) throw apiError("ERR_WRONG_MESSAGE_THREAD", { id });
   // The receiver defaults to the parent's conversation; one that is given must be that conversation.
   const target = receiverOf(body) ?? {
@@ -192,97 +193,182 @@ function replyInThread(c: Ctx, sender: UserRecord, parent: MessageRecord, body: 
   return ok(c, messageView(app, reply, sender));
 }
 
-export const messages = new Hono<Env>()
-  .post("/messages", (c) => sendMessage(c, onBehalfOf(c, "optional")))
+/**
+ * A delete's body. An unknown message is answered 404 before a bad `permanent` is (the message is found first, as
+ * before the body's rules run), so the declaration names the field without rules and the handler checks it.
+ */
+const PERMANENT_NAMED: Schema = { permanent: { description: "Delete for good (a boolean); otherwise a soft delete." } };
+const PERMANENT = bodySchema({ permanent: { type: "boolean" } });
 
-  .get("/messages", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const q = new Query(c);
-    return listReply(c, viewer, appSources(c.get("app"), viewer, q.str("conversationId")), q);
-  })
+/**
+ * The send and the thread reply read their body themselves: JSON, or multipart with files on the client plane
+ * (files/routes.ts `withSendBody`); its fields are send.ts `SEND_FIELDS`, which `adviseSend` advises on.
+ */
+const SEND = { body: "raw", bodyLimit: MESSAGE_BODY_LIMIT } as const;
 
-  .get("/messages/:id", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const m = pathMessage(c.get("app"), c.req.param("id"), viewer);
-    // The SDK's getMessageReceipts reads the message's receipts here.
-    if (c.get("actor")) return ok(c, { ...messageView(c.get("app"), m, viewer), receipts: { data: receiptsOf(c.get("app"), m) } });
-    return okCached(c, m, viewer, () => messageView(c.get("app"), m, viewer));
-  })
+export const messages = routes(
+  operation({
+    id: "send-message",
+    method: "POST",
+    path: "/messages",
+    plane: "rest",
+    ...SEND,
+    headers: ["onBehalfOf"],
+    handler: (c) => sendMessage(c, onBehalfOf(c, "optional")),
+  }),
 
-  .put("/messages/:id", async (c) => {
-    const actor = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const m = pathMessage(app, c.req.param("id"), actor);
-    const body = await readMessageBody(c);
-    validate(body, { data: { type: "object" }, tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } } });
-    requireAuthor(app, m, actor, "edit");
-    const data = (body.data as JsonObject | undefined) ?? {};
-    checkText(data.text, false);
-    if (data.metadata !== undefined && (typeof data.metadata !== "object" || data.metadata === null || Array.isArray(data.metadata)))
-      throw apiError("ERR_INVALID_METADATA");
-    if (data.customData !== undefined && (typeof data.customData !== "object" || data.customData === null || Array.isArray(data.customData)))
-      throw apiError("ERR_INVALID_CUSTOM_DATA");
-    const now = c.get("emulator").clock.now();
-    const changed: JsonObject = { ...m.data };
-    for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
-    // The edit path's seams: extensions transform the new content first (as in send.ts), then moderation decides;
-    // a held edit changes nothing until a moderator approves it.
-    const tags = Array.isArray(body.tags) ? [...new Set(body.tags as string[])] : undefined;
-    const edit = { data: applyExtensions(app, changed, true), tags };
-    const held = moderateEdit(app, now, m, edit, actor);
-    if (held) return ok(c, messageView(app, held, actor));
-    const action = commitEdit(app, now, m, edit, actor);
-    return ok(c, messageView(app, action, actor));
-  })
+  operation({
+    id: "list-all-messages",
+    method: "GET",
+    path: "/messages",
+    plane: "rest",
+    query: { conversationId: q.str(), ...MESSAGE_QUERY },
+    ignores: MESSAGE_QUERY_IGNORES,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const viewer = onBehalfOf(c, "optional");
+      return listReply(c, viewer, appSources(c.get("app"), viewer, query.conversationId), query);
+    },
+  }),
 
-  .delete("/messages/:id", async (c) => {
-    const actor = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const m = pathMessage(app, c.req.param("id"), actor);
-    const body = await readBody(c);
-    validate(body, { permanent: { type: "boolean" } });
-    const permanent = asBool(body.permanent);
-    // A soft-deleted message can still be deleted for good.
-    if (!(permanent && m.deletedAt !== undefined)) requireAuthor(app, m, actor, "delete");
-    const action = commitDelete(app, c.get("emulator").clock.now(), m, actor);
-    if (permanent) app.removeWithThread(m);
-    return ok(c, messageView(app, action, actor));
-  })
+  operation({
+    id: "get-message-details",
+    method: "GET",
+    path: "/messages/:id",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const viewer = onBehalfOf(c, "optional");
+      const m = pathMessage(c.get("app"), c.req.param("id")!, viewer);
+      // The SDK's getMessageReceipts reads the message's receipts here.
+      if (c.get("actor")) return ok(c, { ...messageView(c.get("app"), m, viewer), receipts: { data: receiptsOf(c.get("app"), m) } });
+      return okCached(c, m, viewer, () => messageView(c.get("app"), m, viewer));
+    },
+  }),
 
-  .post("/messages/:id/thread", (c) => {
-    const sender = onBehalfOf(c, "required");
-    const app = c.get("app");
-    const parent = pathMessage(app, c.req.param("id"), sender);
-    return withSendBody(c, (body) => replyInThread(c, sender, parent, body));
-  })
+  operation({
+    id: "update-message",
+    method: "PUT",
+    path: "/messages/:id",
+    plane: "rest",
+    body: EDIT,
+    bodyLimit: MESSAGE_BODY_LIMIT,
+    headers: ["onBehalfOf"],
+    handler: (c, { body }) => {
+      const actor = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      const m = pathMessage(app, c.req.param("id")!, actor);
+      requireAuthor(app, m, actor, "edit");
+      const data = (body.data as JsonObject | undefined) ?? {};
+      checkText(data.text, false);
+      if (data.metadata !== undefined && (typeof data.metadata !== "object" || data.metadata === null || Array.isArray(data.metadata)))
+        throw apiError("ERR_INVALID_METADATA");
+      if (data.customData !== undefined && (typeof data.customData !== "object" || data.customData === null || Array.isArray(data.customData)))
+        throw apiError("ERR_INVALID_CUSTOM_DATA");
+      const now = c.get("emulator").clock.now();
+      const changed: JsonObject = { ...m.data };
+      for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
+      // The edit path's seams: extensions transform the new content first (as in send.ts), then moderation decides;
+      // a held edit changes nothing until a moderator approves it.
+      const tags = Array.isArray(body.tags) ? [...new Set(body.tags as string[])] : undefined;
+      const edit = { data: applyExtensions(app, changed, true), tags };
+      const held = moderateEdit(app, now, m, edit, actor);
+      if (held) return ok(c, messageView(app, held, actor));
+      const action = commitEdit(app, now, m, edit, actor);
+      return ok(c, messageView(app, action, actor));
+    },
+  }),
 
-  .get("/messages/:id/thread", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const parent = pathMessage(app, c.req.param("id"), viewer);
-    const range = viewer ? visibleTo(app, viewer, parent.conversationId) : { after: 0, until: Infinity };
-    // The message cursor (`affix`, `id`, `sentAt`, `limit` default 10) replaced perPage/page.
-    return listReply(c, viewer, [{ messages: app.messages.thread(parent.id), after: range.after, until: range.until }], new Query(c));
-  })
+  operation({
+    id: "delete-message",
+    method: "DELETE",
+    path: "/messages/:id",
+    plane: "rest",
+    body: PERMANENT_NAMED,
+    headers: ["onBehalfOf"],
+    handler: async (c, { body }) => {
+      const actor = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      const m = pathMessage(app, c.req.param("id")!, actor);
+      await checkBody(body, PERMANENT);
+      const permanent = asBool(body.permanent);
+      // A soft-deleted message can still be deleted for good.
+      if (!(permanent && m.deletedAt !== undefined)) requireAuthor(app, m, actor, "delete");
+      const action = commitDelete(app, c.get("emulator").clock.now(), m, actor);
+      if (permanent) app.removeWithThread(m);
+      return ok(c, messageView(app, action, actor));
+    },
+  }),
 
-  .get("/users/:uid/messages", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const other = requireUser(app, c.req.param("uid"));
-    const q = new Query(c);
+  operation({
+    id: "send-thread-message",
+    method: "POST",
+    path: "/messages/:id/thread",
+    plane: "rest",
+    ...SEND,
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const sender = onBehalfOf(c, "required");
+      const app = c.get("app");
+      const parent = pathMessage(app, c.req.param("id")!, sender);
+      return withSendBody(c, (body) => replyInThread(c, sender, parent, body));
+    },
+  }),
+
+  operation({
+    id: "list-all-thread-messages",
+    method: "GET",
+    path: "/messages/:id/thread",
+    plane: "rest",
+    query: MESSAGE_QUERY,
+    ignores: MESSAGE_QUERY_IGNORES,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const viewer = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      const parent = pathMessage(app, c.req.param("id")!, viewer);
+      const range = viewer ? visibleTo(app, viewer, parent.conversationId) : { after: 0, until: Infinity };
+      // The message cursor (`affix`, `id`, `sentAt`, `limit` default 10) replaced perPage/page.
+      return listReply(c, viewer, [{ messages: app.messages.thread(parent.id), after: range.after, until: range.until }], query);
+    },
+  }),
+
+  operation({
+    id: "user-list-user-messages",
+    method: "GET",
+    path: "/users/:uid/messages",
+    plane: "rest",
     // The reference: `perPage` (default 100) pages the app's view; `limit` (default 10) applies with onBehalfOf.
-    const perPage = q.int("perPage", { def: viewer ? 10 : 100, min: 1, max: 1000 });
-    const sources = viewer
-      ? [sourceOf(app, visibleTo(app, viewer, userConversationId(viewer.uid, other.uid)))]
-      : [...app.conversations.directOf(other.uid)].map((id) => ({ messages: app.messages.conversation(id), after: 0, until: Infinity }));
-    return listReply(c, viewer, sources, q, { defaultLimit: perPage, pageStyle: !viewer });
-  })
+    query: { perPage: q.int({ min: 1, max: 1000 }), ...MESSAGE_QUERY },
+    ignores: MESSAGE_QUERY_IGNORES,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const viewer = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      const other = requireUser(app, c.req.param("uid")!);
+      const perPage = query.perPage ?? (viewer ? 10 : 100);
+      const sources = viewer
+        ? [sourceOf(app, visibleTo(app, viewer, userConversationId(viewer.uid, other.uid)))]
+        : [...app.conversations.directOf(other.uid)].map((id) => ({ messages: app.messages.conversation(id), after: 0, until: Infinity }));
+      return listReply(c, viewer, sources, query, { defaultLimit: perPage, pageStyle: !viewer });
+    },
+  }),
 
-  .get("/groups/:guid/messages", (c) => {
-    const viewer = onBehalfOf(c, "optional");
-    const app = c.get("app");
-    const group = pathGroup(app, c.req.param("guid"));
-    const conversationId = groupConversationId(group.guid);
-    const source = viewer ? sourceOf(app, visibleTo(app, viewer, conversationId)) : { messages: app.messages.conversation(conversationId), after: 0, until: Infinity };
-    return listReply(c, viewer, [source], new Query(c));
-  });
+  operation({
+    id: "user-list-group-messages",
+    method: "GET",
+    path: "/groups/:guid/messages",
+    plane: "rest",
+    query: MESSAGE_QUERY,
+    ignores: MESSAGE_QUERY_IGNORES,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => {
+      const viewer = onBehalfOf(c, "optional");
+      const app = c.get("app");
+      const group = pathGroup(app, c.req.param("guid")!);
+      const conversationId = groupConversationId(group.guid);
+      const source = viewer ? sourceOf(app, visibleTo(app, viewer, conversationId)) : { messages: app.messages.conversation(conversationId), after: 0, until: Infinity };
+      return listReply(c, viewer, [source], query);
+    },
+  }),
+);

@@ -1,6 +1,9 @@
 import { apiError } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { readBody, validate, type Body } from "../../http/validate.js";
+import { bodySchema, type Schema } from "../../http/schema.js";
+import { checkBody } from "../../http/body-check.js";
+import { declared, refuseIfAdvised } from "../../http/advice.js";
 import { header, type Ctx } from "../../http/context.js";
 import { applyExtensions } from "../../extensions/effects.js";
 import type { AppState } from "../../store/app-state.js";
@@ -24,17 +27,53 @@ export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as cons
 export const MESSAGE_BODY_LIMIT = 64 * 1024;
 export const MESSAGE_DATA = { type: "object", maxKb: 10 } as const;
 
+/** A body whose `data` is checked for its size alone (compiled once). */
+export const DATA_SIZE = bodySchema({ data: MESSAGE_DATA });
+const TAGS = { type: "array", max: 25, items: { required: true, type: "string", max: 100 } } as const;
+
+/** An edit's body (`PUT /messages/{id}`). */
+export const EDIT: Schema = { data: MESSAGE_DATA, tags: TAGS };
+
+/**
+ * The fields of a send's or thread reply's body. Those operations read their body themselves (JSON, or multipart
+ * on the client plane), and check it in the platform's order with its specific codes (readContent): these names
+ * serve request advice and strict mode (`adviseSend`).
+ */
+export const SEND_FIELDS: Schema = {
+  receiver: { type: "string" },
+  receiverType: { type: "string", in: ["user", "group"] },
+  multipleReceivers: { type: "object" },
+  category: { type: "string", in: ["message", "custom", "interactive"] },
+  type: { type: "string" },
+  data: MESSAGE_DATA,
+  muid: { type: "string", max: 255 },
+  tags: TAGS,
+  quotedMessageId: { type: "string" },
+};
+const SEND_NAMES = { bodyNames: new Set(Object.keys(SEND_FIELDS)), queryNames: new Set<string>() };
+
+/**
+ * Request advice for a send's body, which its operation reads itself (`body: "raw"`): the body's fields against
+ * SEND_FIELDS, as a declared body's are, and strict mode's refusal before anything is stored (on the REST and
+ * management planes, as http/operation.ts advises).
+ */
+export function adviseSend(c: Ctx, body: Body): void {
+  if (!c.req.path.startsWith("/@rest/") && !c.req.path.startsWith("/@mgmt")) return;
+  declared(c, SEND_NAMES, body, []);
+  if (c.get("emulator").control.advice.strict) refuseIfAdvised(c);
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * The JSON body of a send, thread reply or edit. Its `data` is measured only when the body may be larger than the
+ * The JSON body of a send or thread reply. Its `data` is measured only when the body may be larger than the
  * `data` limit (a declared length over it, or none): a smaller body cannot hold a larger `data`.
  */
 export async function readMessageBody(c: Ctx): Promise<Body> {
   const body = await readBody(c, MESSAGE_BODY_LIMIT);
-  const declared = header(c, "content-length");
+  const length = header(c, "content-length");
   // A `data` that is no object gets the send's own code (readContent), not a size check's.
-  if ((declared === undefined || Number(declared) > MESSAGE_DATA.maxKb * 1024) && isObject(body.data)) validate(body, { data: MESSAGE_DATA });
+  if ((length === undefined || Number(length) > MESSAGE_DATA.maxKb * 1024) && isObject(body.data)) await checkBody(body, DATA_SIZE);
   return body;
 }
 const MENTION = /<@uid:([A-Za-z0-9-]+)>/g;
@@ -55,7 +94,7 @@ export function readContent(body: Body): Content {
   reads(body, ["category", "type", "data"]);
   validate(body, {
     muid: { type: "string", max: 255 },
-    tags: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
+    tags: TAGS,
     quotedMessageId: { type: "string", pattern: /^\d{1,15}$/, patternMessage: "The quotedMessageId must be a message id." },
   });
   const category = body.category ?? "message";

@@ -1,8 +1,9 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
-import { apiError, ApiError } from "../../http/errors.js";
+import type { Ctx } from "../../http/context.js";
+import { apiError, ApiError, badRequest } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { Query } from "../../http/validate.js";
+import { queryParams } from "../../http/advice.js";
+import { operation, routes } from "../../http/operation.js";
+import { parseQuery, q, type ParsedQuery } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId } from "../../store/conversation-ids.js";
 import type { MessageRecord, UserRecord } from "../../store/types.js";
@@ -66,28 +67,33 @@ function threadParent(c: Ctx): { app: AppState; viewer: UserRecord; parent: Mess
   return { app, viewer, parent };
 }
 
+/** The thread list's parameters (also what the client plane's per-conversation thread lists take). */
+export const THREADS_QUERY = {
+  limit: q.int({ def: 100, min: 1, max: 1000 }),
+  affix: q.oneOf(["append", "prepend"]),
+  updatedAt: q.int(),
+  participatedByMe: q.bool(),
+  withUnreadReplyCount: q.bool(),
+  withMentionCount: q.bool(),
+};
+
 /**
  * The threads the viewer sees, most recently active first, by the `updatedAt` cursor: `append` continues with
  * older threads, `prepend` returns the newer ones. `only` names one conversation (from the viewer), as the SDK's
- * `users/{uid}/threads` and `groups/{guid}/threads` ask.
+ * `users/{uid}/threads` and `groups/{guid}/threads` ask. Those client-plane routes (src/client/routes.ts, not yet
+ * declared) pass no `query`: it is parsed here by the same declaration.
  */
-export function threadList(c: Ctx, only?: (app: AppState, viewer: UserRecord) => string): Response {
+export function threadList(c: Ctx, only?: (app: AppState, viewer: UserRecord) => string, query?: ParsedQuery<typeof THREADS_QUERY>): Response {
   const viewer = only ? onBehalfOf(c, "required") : onBehalfOf(c, "optional");
   const app = c.get("app");
   requireAllowed(app, viewer, "u.listMessages");
   const conversationId = only?.(app, viewer!);
-  const q = new Query(c);
-  const limit = q.int("limit", { def: 100, min: 1, max: 1000 });
-  const affix = q.oneOf("affix", ["append", "prepend"] as const) ?? "append";
-  const cursor = q.optInt("updatedAt");
-  const flags = {
-    participatedByMe: q.bool("participatedByMe"),
-    withUnreadReplyCount: q.bool("withUnreadReplyCount"),
-    withMentionCount: q.bool("withMentionCount"),
-  };
+  query ??= parseQuery(THREADS_QUERY, c.req.url.includes("?") ? queryParams(c) : undefined, c.get("actor") !== undefined);
+  const { limit, updatedAt: cursor } = query;
+  const affix = query.affix ?? "append";
+  const flags = { participatedByMe: query.participatedByMe, withUnreadReplyCount: query.withUnreadReplyCount, withMentionCount: query.withMentionCount };
   if (!viewer && Object.values(flags).some(Boolean))
-    q.fail("onBehalfOf", "The onBehalfOf header is required for participatedByMe, withUnreadReplyCount and withMentionCount.");
-  q.done();
+    throw badRequest({ onBehalfOf: ["The onBehalfOf header is required for participatedByMe, withUnreadReplyCount and withMentionCount."] });
   let list = threadsOf(app, viewer, conversationId);
   if (flags.participatedByMe) list = list.filter((t) => t.parent.sender === viewer!.uid || t.replies.some((m) => m.sender === viewer!.uid));
   const newestFirst = (a: Thread, b: Thread) => b.updatedAt - a.updatedAt || b.replies.at(-1)!.id - a.replies.at(-1)!.id;
@@ -112,16 +118,40 @@ export function threadList(c: Ctx, only?: (app: AppState, viewer: UserRecord) =>
   return c.json({ data, meta });
 }
 
-export const threads = new Hono<Env>()
-  .get("/threads", (c) => threadList(c))
+export const threads = routes(
+  operation({
+    id: "list-all-threads",
+    method: "GET",
+    path: "/threads",
+    plane: "rest",
+    query: THREADS_QUERY,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => threadList(c, undefined, query),
+  }),
 
-  .post("/messages/:id/thread/subscription", (c) => {
-    const { app, viewer, parent } = threadParent(c);
-    app.threadSubscriptions.add(viewer.uid, parent.id, c.get("emulator").clock.now());
-    return c.json({ data: { success: true } });
-  })
-  .delete("/messages/:id/thread/subscription", (c) => {
-    const { app, viewer, parent } = threadParent(c);
-    app.threadSubscriptions.remove(viewer.uid, parent.id);
-    return c.json({ data: { success: true } });
-  });
+  operation({
+    id: "subscribe-thread",
+    method: "POST",
+    path: "/messages/:id/thread/subscription",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const { app, viewer, parent } = threadParent(c);
+      app.threadSubscriptions.add(viewer.uid, parent.id, c.get("emulator").clock.now());
+      return c.json({ data: { success: true } });
+    },
+  }),
+
+  operation({
+    id: "unsubscribe-thread",
+    method: "DELETE",
+    path: "/messages/:id/thread/subscription",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const { app, viewer, parent } = threadParent(c);
+      app.threadSubscriptions.remove(viewer.uid, parent.id);
+      return c.json({ data: { success: true } });
+    },
+  }),
+);

@@ -1,7 +1,7 @@
-import { Hono } from "hono";
-import type { Env } from "../../http/context.js";
 import { ok } from "../../http/reply.js";
-import { Query } from "../../http/validate.js";
+import { badRequest, keyedMap, type Details } from "../../http/errors.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import { SLOT_SECONDS, slotOf } from "../../store/activity.js";
 import type { AppState } from "../../store/app-state.js";
 import { participantSeconds } from "../../store/calls.js";
@@ -70,39 +70,50 @@ function receipts(app: AppState, start: number, end: number) {
 }
 
 /** Metrics (`GET /stats`, `GET /stats/messages`), computed from the app's live store on every request. */
-export const metrics = new Hono<Env>()
-  .get("/stats", (c) => {
-    const q = new Query(c);
-    const range: Record<string, number> = {};
-    for (const name of ["fromDate", "toDate"]) {
-      const value = q.optInt(name);
-      if (value !== undefined) range[name] = value;
-      else if (q.str(name) === undefined) q.fail(name, `The ${name} field is required.`);
-    }
-    const { fromDate, toDate } = range;
-    if (fromDate !== undefined && toDate !== undefined && toSeconds(toDate) < toSeconds(fromDate))
-      q.fail("toDate", "The toDate must be a date after or equal to fromDate.");
-    q.done();
-    return ok(c, {
-      metrics: usage([c.get("app")], toSeconds(fromDate), toSeconds(toDate), c.get("emulator").clock.now()),
-      time_range: { fromDate: toMs(fromDate), toDate: toMs(toDate) },
-    });
-  })
-
-  .get("/stats/messages", (c) => {
-    const app = c.get("app");
-    const end = slotOf(c.get("emulator").clock.now()) + SLOT_SECONDS;
-    const start = end - WINDOW_SLOTS * SLOT_SECONDS;
-    const { read, delivered } = receipts(app, start, end);
-    const ms = (t: number) => String(t * 1000);
-    const dataPoints = [];
-    for (let t = start; t < end; t += SLOT_SECONDS)
-      dataPoints.push({
-        messagesSent: app.activity.sentIn(t),
-        readReceipts: read.get(t) ?? 0,
-        deliveryReceipts: delivered.get(t) ?? 0,
-        startTime: ms(t),
-        endTime: ms(t + SLOT_SECONDS),
+export const metrics = routes(
+  operation({
+    id: "usage-metrics",
+    method: "GET",
+    path: "/stats",
+    plane: "rest",
+    query: { fromDate: q.int(), toDate: q.int() },
+    handler: (c, { query }) => {
+      // Both are required, and a range may not end before it starts (the declaration checks that they are integers).
+      const { fromDate, toDate } = query;
+      const details: Details = keyedMap();
+      if (fromDate === undefined) details.fromDate = ["The fromDate field is required."];
+      if (toDate === undefined) details.toDate = ["The toDate field is required."];
+      if (fromDate !== undefined && toDate !== undefined && toSeconds(toDate) < toSeconds(fromDate))
+        details.toDate = ["The toDate must be a date after or equal to fromDate."];
+      if (fromDate === undefined || toDate === undefined || details.toDate) throw badRequest(details);
+      return ok(c, {
+        metrics: usage([c.get("app")], toSeconds(fromDate), toSeconds(toDate), c.get("emulator").clock.now()),
+        time_range: { fromDate: toMs(fromDate), toDate: toMs(toDate) },
       });
-    return ok(c, { startTime: ms(start), endTime: ms(end), dataPoints, appId: app.meta.appId });
-  });
+    },
+  }),
+
+  operation({
+    id: "message-receipt-metrics",
+    method: "GET",
+    path: "/stats/messages",
+    plane: "rest",
+    handler: (c) => {
+      const app = c.get("app");
+      const end = slotOf(c.get("emulator").clock.now()) + SLOT_SECONDS;
+      const start = end - WINDOW_SLOTS * SLOT_SECONDS;
+      const { read, delivered } = receipts(app, start, end);
+      const ms = (t: number) => String(t * 1000);
+      const dataPoints = [];
+      for (let t = start; t < end; t += SLOT_SECONDS)
+        dataPoints.push({
+          messagesSent: app.activity.sentIn(t),
+          readReceipts: read.get(t) ?? 0,
+          deliveryReceipts: delivered.get(t) ?? 0,
+          startTime: ms(t),
+          endTime: ms(t + SLOT_SECONDS),
+        });
+      return ok(c, { startTime: ms(start), endTime: ms(end), dataPoints, appId: app.meta.appId });
+    },
+  }),
+);

@@ -1,9 +1,9 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { badRequest } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { Query } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
+import { q, type ParsedQuery } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { userConversationId } from "../../store/conversation-ids.js";
 import type { ReactionRecord, UserRecord } from "../../store/types.js";
@@ -32,8 +32,11 @@ function pathReaction(c: Ctx): string {
   return reaction;
 }
 
+/** A page of reactions: `limit` of them after the reaction `id` (the cursor). */
+const LIST_QUERY = { limit: q.int({ def: 100, min: 1, max: 1000 }), id: q.int() };
+
 /** Reaction records in id order from the cursor on, with the reference's `{current, next: {affix, id}}` meta. */
-function listReactions(c: Ctx, only?: string) {
+function listReactions(c: Ctx, query: ParsedQuery<typeof LIST_QUERY>, only?: string) {
   const viewer = onBehalfOf(c, "optional");
   const app = c.get("app");
   const m = pathMessage(app, c.req.param("id")!, viewer);
@@ -41,10 +44,8 @@ function listReactions(c: Ctx, only?: string) {
   if (group) requireScopeAllowed(app, group, viewer, "listReactions");
   // A scope permission may narrow whose reactions a member sees.
   const scopes = group ? scopeAllowList(app, group, viewer, "listReactions.allowedScopes") : undefined;
-  const q = new Query(c);
-  const limit = q.int("limit", { def: 100, min: 1, max: 1000 });
-  const after = q.optInt("id") ?? 0;
-  q.done();
+  const limit = query.limit;
+  const after = query.id ?? 0;
   const visible = (uid: string) => !scopes || scopes.includes(app.groups.member(group!.guid, uid)?.scope ?? "");
   const all = app.reactions.of(m.id).filter((r) => r.id > after && (only === undefined || r.reaction === only) && visible(r.uid));
   const items = all.slice(0, limit);
@@ -54,34 +55,66 @@ function listReactions(c: Ctx, only?: string) {
   return c.json({ data: items.map((r) => reactionView(app, r, viewer?.uid)), meta });
 }
 
-export const reactions = new Hono<Env>()
-  .get("/messages/:id/reactions", (c) => listReactions(c))
-  .get("/messages/:id/reactions/:reaction", (c) => listReactions(c, pathReaction(c)))
+export const reactions = routes(
+  operation({
+    id: "list-all-reactions",
+    method: "GET",
+    path: "/messages/:id/reactions",
+    plane: "rest",
+    query: LIST_QUERY,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => listReactions(c, query),
+  }),
+
+  operation({
+    id: "get-message-reactions",
+    method: "GET",
+    path: "/messages/:id/reactions/:reaction",
+    plane: "rest",
+    query: LIST_QUERY,
+    headers: ["onBehalfOf"],
+    handler: (c, { query }) => listReactions(c, query, pathReaction(c)),
+  }),
 
   // Reacting twice with the same reaction, or removing one that is not there, changes nothing.
-  .post("/messages/:id/reactions/:reaction", (c) => {
-    const user = onBehalfOf(c, "required");
-    const app = c.get("app");
-    const m = pathMessage(app, c.req.param("id"), user);
-    const reaction = pathReaction(c);
-    requireAllowed(app, user, "u.addReaction");
-    const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
-    if (group) requireScopeAllowed(app, group, user, "addReaction");
-    if (!app.reactions.find(m.id, reaction, user.uid)) {
-      const r = app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.get("emulator").clock.now() });
-      app.emit("message_reaction_added", () => ({ reaction: reactionPayload(r, user) }), m);
-    }
-    return ok(c, messageView(app, m, user));
-  })
+  operation({
+    id: "add-message-reactions",
+    method: "POST",
+    path: "/messages/:id/reactions/:reaction",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const user = onBehalfOf(c, "required");
+      const app = c.get("app");
+      const m = pathMessage(app, c.req.param("id")!, user);
+      const reaction = pathReaction(c);
+      requireAllowed(app, user, "u.addReaction");
+      const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
+      if (group) requireScopeAllowed(app, group, user, "addReaction");
+      if (!app.reactions.find(m.id, reaction, user.uid)) {
+        const r = app.reactions.add({ messageId: m.id, reaction, uid: user.uid, reactedAt: c.get("emulator").clock.now() });
+        app.emit("message_reaction_added", () => ({ reaction: reactionPayload(r, user) }), m);
+      }
+      return ok(c, messageView(app, m, user));
+    },
+  }),
 
-  .delete("/messages/:id/reactions/:reaction", (c) => {
-    const user = onBehalfOf(c, "required");
-    const app = c.get("app");
-    const m = pathMessage(app, c.req.param("id"), user);
-    const existing = app.reactions.find(m.id, pathReaction(c), user.uid);
-    if (existing) {
-      app.reactions.remove(existing);
-      app.emit("message_reaction_removed", () => ({ reaction: reactionPayload(existing, user) }), m);
-    }
-    return ok(c, messageView(app, m, user));
-  });
+  operation({
+    id: "remove-message-reactions",
+    method: "DELETE",
+    path: "/messages/:id/reactions/:reaction",
+    plane: "rest",
+    headers: ["onBehalfOf"],
+    handler: (c) => {
+      const user = onBehalfOf(c, "required");
+      const app = c.get("app");
+      const m = pathMessage(app, c.req.param("id")!, user);
+      const existing = app.reactions.find(m.id, pathReaction(c), user.uid);
+      if (existing) {
+        app.reactions.remove(existing);
+        app.emit("message_reaction_removed", () => ({ reaction: reactionPayload(existing, user) }), m);
+      }
+      return ok(c, messageView(app, m, user));
+    },
+  }),
+);
