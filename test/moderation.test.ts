@@ -167,7 +167,7 @@ describe("rules and keyword lists", () => {
     const cases: [string, string, unknown, Record<string, string[]>, string?][] = [
       ["POST", "/moderation/reasons", { id: long(101), name: long(101) }, { id: ["The id may not be greater than 100 characters."], name: ["The name may not be greater than 100 characters."] }],
       ["POST", `/messages/${m}/flagged`, { id: "spam", remark: long(1001) }, { remark: ["The remark may not be greater than 1000 characters."] }, "superhero2"],
-      ["POST", "/moderation/rules", { id: "r", name: "R", conditions: Array(26).fill({ operand: "text", value: ["x"] }) }, { conditions: ["The conditions may not have more than 25 items."] }],
+      ["POST", "/moderation/rules", { id: "r", name: "R", conditions: Array(11).fill({ operand: "text", value: ["x"] }) }, { conditions: ["The conditions may not have more than 10 items."] }],
       ["POST", "/moderation/rules", { id: "r", name: "R", conditions: [{ operand: "text", value: [long(501)] }] }, { "conditions.0.value.0": ["The conditions.0.value.0 may not be greater than 500 characters."] }],
       ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: [long(501)] }, { "searchTerms.0": ["The searchTerms.0 may not be greater than 500 characters."] }],
       ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: Array.from({ length: 10_001 }, (_, i) => `w${i}`) }, { searchTerms: ["The searchTerms may not have more than 10000 items."] }],
@@ -181,6 +181,69 @@ describe("rules and keyword lists", () => {
     expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(6);
     expect((await e.get("/v3/moderation/keywords")).body.data).toHaveLength(1);
     expect((await e.get("/v3/moderation/flagged-messages")).body.data).toEqual([]);
+  });
+
+  it("the platform's limits (moderation/constraints-and-limits): 25 rules and 25 lists besides the built-in ones, 10 conditions and 10 filters, names of 100 and descriptions of 255 characters", async () => {
+    const long = (n: number) => "x".repeat(n);
+    const condition = { operand: "text", value: ["x"] };
+    const filter = { entity: "user", type: "sender", operand: "uid", operator: "equals", value: ["x"] };
+    // Exactly at every limit: accepted.
+    const full = { name: long(100), description: long(255), conditions: Array(10).fill(condition), filters: Array(10).fill(filter) };
+    for (let i = 1; i <= 25; i++) expect((await e.post("/v3/moderation/rules", { id: `r${i}`, ...(i === 1 ? full : { name: "R" }) })).status).toBe(200);
+    for (let i = 1; i <= 25; i++)
+      expect((await e.post("/v3/moderation/keywords", { id: `k${i}`, name: i === 1 ? long(100) : "K", description: long(255), searchTerms: ["w"] })).status).toBe(200);
+    // One past each: refused, changing nothing.
+    expect(expectError(await e.post("/v3/moderation/rules", { id: "r26", name: "R" }), 403, "ERR_PLAN_QUOTA_RESTRICTION").message).toBe(
+      `The app ${e.store.defaultApp.meta.appId} has reached the limit of 25 moderation rules (built-in rules not counted). Please contact support to raise the limit.`,
+    );
+    expect(expectError(await e.post("/v3/moderation/keywords", { id: "k26", name: "K", searchTerms: ["w"] }), 403, "ERR_PLAN_QUOTA_RESTRICTION").message).toContain(
+      "limit of 25 keyword lists (built-in lists not counted)",
+    );
+    const over: [string, string, unknown, Record<string, string[]>][] = [
+      ["PUT", "/moderation/rules/r1", { conditions: Array(11).fill(condition) }, { conditions: ["The conditions may not have more than 10 items."] }],
+      ["PUT", "/moderation/rules/r1", { filters: Array(11).fill(filter) }, { filters: ["The filters may not have more than 10 items."] }],
+      ["PUT", "/moderation/rules/r1", { name: long(101) }, { name: ["The name may not be greater than 100 characters."] }],
+      ["PUT", "/moderation/rules/r1", { description: long(256) }, { description: ["The description may not be greater than 255 characters."] }],
+      ["PUT", "/moderation/keywords/k1", { name: long(101) }, { name: ["The name may not be greater than 100 characters."] }],
+      ["PUT", "/moderation/keywords/k1", { description: long(256) }, { description: ["The description may not be greater than 255 characters."] }],
+    ];
+    for (const [method, path, body, details] of over) expect(expectError(await e.call(method, `/v3${path}`, { body }), 400, "ERR_BAD_REQUEST").details, path).toEqual(details);
+    expect((await e.get("/v3/moderation/rules/r1/revisions")).body.data).toHaveLength(1);
+    expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(31);
+    expect((await e.get("/v3/moderation/keywords?limit=100")).body.data).toHaveLength(26);
+    // A deleted rule or list frees its place.
+    await e.del("/v3/moderation/rules/r25");
+    expect((await e.post("/v3/moderation/rules", { id: "r26", name: "R" })).status).toBe(200);
+  });
+
+  it("the screening budget: the patterns and word terms of the enabled rules together, refused past it with the field that carries them", async () => {
+    // 100 instructions each ([a-z]{1,49} after a letter): three fit in 300, a fourth does not.
+    const pattern = (i: number) => `${"pqrs"[i]}[a-z]{1,49}`;
+    const rule = (id: string, value: string[], enabled = true, extra: object = {}) =>
+      e.post("/v3/moderation/rules", { id, name: id, enabled, conditions: [{ operand: "text", category: "pattern", value, ...extra }] });
+    expect((await rule("p1", [pattern(0), pattern(1)])).status).toBe(200);
+    expect((await rule("p2", [pattern(1), pattern(2)])).status).toBe(200); // pattern(1) is counted once
+    const refused = expectError(await rule("p3", [pattern(3)]), 400, "ERR_BAD_REQUEST");
+    expect(refused.details).toEqual({ conditions: ["The patterns of the app's enabled rules would together compile to 400 instructions, more than 300."] });
+    expect((await rule("p3", [pattern(3)], false)).status).toBe(200); // a disabled rule screens nothing
+    expectError(await e.put("/v3/moderation/rules/p3", { enabled: true }), 400, "ERR_BAD_REQUEST");
+    expect((await e.get("/v3/moderation/rules/p3")).body.data.enabled).toBe(false);
+    // Word terms: 100,000 characters; a list grows past it only while no enabled rule names it.
+    const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${String(from + i).padStart(8, "0")}`); // 9 characters each
+    expect((await e.post("/v3/moderation/keywords", { id: "big", name: "Big", searchTerms: words(10_000) })).status).toBe(200);
+    expect((await e.post("/v3/moderation/keywords", { id: "more", name: "More", searchTerms: words(1_112, 10_000) })).status).toBe(200);
+    const byList = { operand: "text", category: "word", isKeywordsReferencePresent: true, value: ["big"] };
+    expect((await e.post("/v3/moderation/rules", { id: "w1", name: "W", enabled: true, conditions: [byList] })).status).toBe(200);
+    const both = expectError(await e.post("/v3/moderation/rules", { id: "w2", name: "W", enabled: true, conditions: [{ ...byList, value: ["more"] }] }), 400, "ERR_BAD_REQUEST");
+    expect(both.details).toEqual({ conditions: ["The word terms of the app's enabled rules would together hold 100008 characters, more than 100000."] });
+    const longer = words(10_000).map((w) => `${w}xx`);
+    const grown = expectError(await e.put("/v3/moderation/keywords/big", { searchTerms: longer }), 400, "ERR_BAD_REQUEST");
+    expect(grown.details).toEqual({ searchTerms: ["The word terms of the app's enabled rules would together hold 110000 characters, more than 100000."] });
+    expect((await e.get("/v3/moderation/keywords/big")).body.data.searchTerms).toHaveLength(10_000);
+    expect((await e.put("/v3/moderation/keywords/more", { searchTerms: longer })).status).toBe(200); // named by no enabled rule
+    // What is within the budget still screens as before.
+    const status = async (text: string) => (await say("superhero2", text, "superhero1")).body.data.data.moderation.status;
+    expect([await status("say w00000042 now"), await status("Rabcdef"), await status("4 5 6")]).toEqual(["disapproved", "disapproved", "approved"]);
   });
 
   it("accepts management credentials (key + secret) on rule, keyword and blocked-message operations", async () => {

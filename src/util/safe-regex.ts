@@ -1,4 +1,4 @@
-import { RE2JS } from "re2js";
+import { RE2JS, RE2Set } from "re2js";
 
 /**
  * User-supplied regular expressions (moderation patterns and pattern keyword lists, data-masking masks) run on
@@ -21,6 +21,22 @@ const MAX_LIST_PROGRAM = 3000;
  * searching) the rest of the text is masked whole. A message under 1 000 characters never reaches it.
  */
 export const MASK_SEARCH_BUDGET = 100_000;
+
+/**
+ * The instructions all the patterns of one app's enabled moderation rules may compile to together (budget.ts).
+ * Screening runs them in one pass as one RE2 set: a lazy DFA, one table step per character while its states fit.
+ * When a set makes the DFA's states explode (`a[ab]{20}c` over a text of `a`s and `b`s: 24 instructions), RE2's NFA
+ * takes over, and the NFA pays each live instruction on each character. Over the largest message (10 KB of
+ * `data`), 300 instructions of such patterns cost 10 to 50 ms (see `npm run bench:regex`); ordinary patterns
+ * (an email address: 11; a phone number: 18; `[a-z]{1,50}`: 101) stay on the DFA, under a millisecond.
+ */
+export const MAX_SCREENING_PROGRAM = 300;
+/**
+ * Memory for an RE2 set's DFA. Small on purpose: when the states explode, the DFA gives up after filling this
+ * twice and the NFA runs instead; a large cache only delays that (with the library's 8 MB, a 10 KB text cost 60 ms
+ * before the NFA took over). Ordinary patterns need far fewer states.
+ */
+const SET_DFA_MEMORY = 64 * 1024;
 
 /** The engine every user pattern runs on (tests assert it). */
 export const USER_PATTERN_ENGINE = RE2JS;
@@ -48,9 +64,21 @@ export function maskProblem(source: string): string | undefined {
   return patternProblem(source) ?? (compile(source).testExact("") ? "may not match empty text" : undefined);
 }
 
+/** Instructions a valid pattern compiles to (remembered: the screening budget asks again on every rule change). */
+const sizes = new Map<string, number>();
+export function programSize(source: string): number {
+  let size = sizes.get(source);
+  if (size === undefined) {
+    size = compile(source).programSize();
+    if (sizes.size >= 10_000) sizes.clear();
+    sizes.set(source, size);
+  }
+  return size;
+}
+
 /** Why patterns used together (one list, one condition, one app's masks) are refused, once each is valid. */
 export function listProblem(sources: readonly string[]): string | undefined {
-  const total = sources.reduce((sum, s) => sum + compile(s).programSize(), 0);
+  const total = sources.reduce((sum, s) => sum + programSize(s), 0);
   return total > MAX_LIST_PROGRAM ? `together compile to more than ${MAX_LIST_PROGRAM} instructions` : undefined;
 }
 
@@ -119,5 +147,41 @@ export class UserPattern {
       out = masked + out.slice(from);
     }
     return out;
+  }
+}
+
+/**
+ * Labelled lists of patterns (one per moderation condition) run together in one pass, case-insensitive: `labelsIn`
+ * answers which lists have a pattern that matches (`whole`: matches the whole text). A pattern shared by several
+ * lists is compiled once. Patterns with a problem are left out, as in `UserPattern`.
+ */
+export class PatternSet {
+  private constructor(
+    private readonly set: RE2Set,
+    /** By the set's pattern index: the labels of the lists holding it. */
+    private readonly labels: number[][],
+  ) {}
+
+  static labelled(lists: readonly { label: number; patterns: readonly string[] }[], { whole = false } = {}): PatternSet | undefined {
+    const index = new Map<string, number[]>();
+    for (const { label, patterns } of lists)
+      for (const source of patterns) {
+        if (source.length === 0 || patternProblem(source) !== undefined) continue;
+        const of = index.get(source);
+        if (!of) index.set(source, [label]);
+        else if (!of.includes(label)) of.push(label);
+      }
+    if (index.size === 0) return undefined;
+    const set = new RE2Set(whole ? RE2Set.ANCHOR_BOTH : RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE, SET_DFA_MEMORY);
+    const labels: number[][] = [];
+    for (const [source, of] of index) labels[set.add(source)] = of;
+    set.compile();
+    return new PatternSet(set, labels);
+  }
+
+  labelsIn(text: string): Set<number> {
+    const found = new Set<number>();
+    for (const i of this.set.match(text)) for (const label of this.labels[i]) found.add(label);
+    return found;
   }
 }
