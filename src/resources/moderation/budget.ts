@@ -2,14 +2,14 @@ import { badRequest } from "../../http/errors.js";
 import { current, type KeywordListRecord, type Moderation, type RuleRevision } from "../../store/moderation.js";
 import { MAX_SCREENING_PROGRAM, programSize } from "../../util/safe-regex.js";
 import { MAX_SCREENING_WORDS } from "../../util/word-list.js";
-import { termsOf } from "./engine.js";
+import { sourcesOf } from "./engine.js";
 
 /**
  * The screening budget: what the enabled rules of one app may ask of every message. Each send makes one pass over
  * its text for all word terms and one for all patterns (engine.ts); the platform's limits (25 rules of 10
  * conditions, 25 lists) do not bound what those passes cost, so the terms they use together are bounded here, where
- * rules and lists change: the distinct patterns compile to at most MAX_SCREENING_PROGRAM RE2 instructions, the
- * distinct word terms hold at most MAX_SCREENING_WORDS characters. A change that would pass either is refused with
+ * rules and lists change: the patterns compile to at most MAX_SCREENING_PROGRAM RE2 instructions, the word terms
+ * hold at most MAX_SCREENING_WORDS characters (counted as `loadOf` says). A change that would pass either is refused with
  * the field that carries it; nothing else is counted (disabled rules, lists no enabled rule names).
  */
 
@@ -18,25 +18,33 @@ interface Load {
   words: number;
 }
 
-/** What the enabled rules ask of a message: each pass (operand, kind) counted apart, a term once per pass. */
+/**
+ * What the enabled rules ask of a message, as engine.ts compiles them: per pass (operand and operator), each distinct
+ * pattern once, and the word terms of each source (a condition's own terms; a keyword list once, however many
+ * conditions name it).
+ */
 function loadOf(revisions: Iterable<RuleRevision>, lists: ReadonlyMap<string, KeywordListRecord>): Load {
   const patterns = new Set<string>();
-  const words = new Set<string>();
+  const listsSeen = new Set<string>();
+  let words = 0;
   for (const rev of revisions) {
     if (!rev.enabled) continue;
     for (const c of rev.conditions) {
-      const terms = termsOf(c, lists);
       const pass = `${c.operand} ${c.operator}\n`;
-      for (const p of terms.patterns) patterns.add(pass + p);
-      // `equals` word terms are a set lookup, not automaton work.
-      if (c.operator !== "equals") for (const w of terms.words) words.add(pass + w.trim().toLowerCase());
+      for (const source of sourcesOf(c, lists)) {
+        if (source.list !== undefined) {
+          if (listsSeen.has(pass + source.list)) continue;
+          listsSeen.add(pass + source.list);
+        }
+        for (const p of source.patterns) patterns.add(pass + p);
+        // `equals` word terms are a set lookup, not automaton work.
+        if (c.operator !== "equals") for (const w of source.words) words += w.trim().length;
+      }
     }
   }
   let program = 0;
   for (const p of patterns) program += programSize(p.slice(p.indexOf("\n") + 1));
-  let chars = 0;
-  for (const w of words) chars += w.length - w.indexOf("\n") - 1;
-  return { program, words: chars };
+  return { program, words };
 }
 
 /** Refuses a change that takes a figure past its budget (one already past it, from an older data file, may shrink). */

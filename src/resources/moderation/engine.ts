@@ -72,19 +72,19 @@ interface CompiledRule {
   conditions: CompiledCondition[];
 }
 
-/** The word terms and patterns a condition screens with: its own, or its keyword lists'. */
-export function termsOf(c: ConditionRecord, lists: ReadonlyMap<string, KeywordListRecord>): { words: string[]; patterns: string[] } {
+/**
+ * Where a condition's terms come from: its own `value` (no `list`), or each keyword list it names, with the list's
+ * terms as words or patterns as the list's category says.
+ */
+export function sourcesOf(c: ConditionRecord, lists: ReadonlyMap<string, KeywordListRecord>): { list?: string; words: string[]; patterns: string[] }[] {
   const raw = c as unknown as Record<string, unknown>;
   const byList = c.isKeywordsReferencePresent || raw.isListReferencePresent === true || raw.isKeywordReferencePresent === true;
-  const words: string[] = [];
-  const patterns: string[] = [];
-  if (!byList) (c.category === "pattern" ? patterns : words).push(...c.value);
-  else
-    for (const id of c.value) {
-      const list = lists.get(id);
-      if (list) for (const term of list.searchTerms) (list.category === "pattern" ? patterns : words).push(term);
-    }
-  return { words, patterns };
+  if (!byList) return [c.category === "pattern" ? { words: [], patterns: c.value } : { words: c.value, patterns: [] }];
+  return c.value.flatMap((id) => {
+    const list = lists.get(id);
+    if (!list) return [];
+    return [list.category === "pattern" ? { list: id, words: [], patterns: list.searchTerms } : { list: id, words: list.searchTerms, patterns: [] }];
+  });
 }
 
 /**
@@ -106,11 +106,17 @@ function enabledRules(app: AppState): Compiled {
   if (cached?.version === mod.version) return cached;
   const rules: CompiledRule[] = [];
   const gathered = new Map<`${ConditionRecord["operand"]} ${Pass}`, { label: number; terms: string[] }[]>();
+  // A keyword list named by many conditions is compiled once per pass, under one label they share.
+  const listLabels = new Map<string, number>();
   let next = 0;
-  const labelFor = (operand: ConditionRecord["operand"], pass: Pass, terms: string[]): [Pass, number] | undefined => {
+  const labelFor = (operand: ConditionRecord["operand"], pass: Pass, list: string | undefined, terms: string[]): [Pass, number] | undefined => {
     if (!terms.some((t) => t.trim().length > 0)) return undefined;
-    const label = next++;
     const key = `${operand} ${pass}` as const;
+    const shared = list === undefined ? undefined : `${key} ${list}`;
+    const known = shared === undefined ? undefined : listLabels.get(shared);
+    if (known !== undefined) return [pass, known];
+    const label = next++;
+    if (shared !== undefined) listLabels.set(shared, label);
     let of = gathered.get(key);
     if (!of) gathered.set(key, (of = []));
     of.push({ label, terms });
@@ -120,10 +126,15 @@ function enabledRules(app: AppState): Compiled {
     const rev = current(rule);
     if (!rev.enabled) continue;
     const conditions = rev.conditions.map((c): CompiledCondition => {
-      const { words, patterns } = termsOf(c, mod.keywordLists);
       const equals = c.operator === "equals";
-      const labels = [labelFor(c.operand, equals ? "exact" : "patterns", patterns), equals ? undefined : labelFor(c.operand, "words", words)];
-      return { condition: c, test: equals ? wordsEqual(words) : undefined, labels: labels.filter((l): l is [Pass, number] => l !== undefined) };
+      const labels: [Pass, number][] = [];
+      const words: string[] = [];
+      for (const source of sourcesOf(c, mod.keywordLists)) {
+        const found = [labelFor(c.operand, equals ? "exact" : "patterns", source.list, source.patterns), equals ? undefined : labelFor(c.operand, "words", source.list, source.words)];
+        for (const l of found) if (l) labels.push(l);
+        if (equals) words.push(...source.words);
+      }
+      return { condition: c, test: equals ? wordsEqual(words) : undefined, labels };
     });
     rules.push({ rule, revisionId: revisionId(app.meta.appId, rule.id, rev.revision), name: rev.name, action: rev.action, filters: rev.filters ?? [], conditions });
   }
