@@ -151,15 +151,19 @@ export class UserPattern {
 }
 
 /**
- * Labelled lists of patterns (one per moderation condition) run together in one pass, case-insensitive: `labelsIn`
- * answers which lists have a pattern that matches (`whole`: matches the whole text). A pattern shared by several
- * lists is compiled once. Patterns with a problem are left out, as in `UserPattern`.
+ * Labelled lists of patterns (a moderation condition's own, or a pattern keyword list) run together in one pass,
+ * case-insensitive: `labelsIn` answers which lists have a pattern that matches (`whole`: matches the whole text). A
+ * pattern shared by several lists is compiled once. Patterns with a problem are left out, as in `UserPattern`. The
+ * routes hold what screening compiles to a few hundred instructions; a data file from before that held more is
+ * compiled in sets of SET_PROGRAM instructions at most (RE2 refuses a program past about 1.4 million).
  */
+const SET_PROGRAM = 100_000;
+
 export class PatternSet {
   private constructor(
-    private readonly set: RE2Set,
-    /** By the set's pattern index: the labels of the lists holding it. */
-    private readonly labels: number[][],
+    private readonly sets: RE2Set[],
+    /** By set, then by the set's pattern index: the labels of the lists holding it. */
+    private readonly labels: number[][][],
   ) {}
 
   static labelled(lists: readonly { label: number; patterns: readonly string[] }[], { whole = false } = {}): PatternSet | undefined {
@@ -172,16 +176,27 @@ export class PatternSet {
         else if (!of.includes(label)) of.push(label);
       }
     if (index.size === 0) return undefined;
-    const set = new RE2Set(whole ? RE2Set.ANCHOR_BOTH : RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE, SET_DFA_MEMORY);
-    const labels: number[][] = [];
-    for (const [source, of] of index) labels[set.add(source)] = of;
-    set.compile();
-    return new PatternSet(set, labels);
+    const sets: RE2Set[] = [];
+    const labels: number[][][] = [];
+    let size = SET_PROGRAM;
+    for (const [source, of] of index) {
+      if (size + programSize(source) > SET_PROGRAM) {
+        sets.push(new RE2Set(whole ? RE2Set.ANCHOR_BOTH : RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE, SET_DFA_MEMORY));
+        labels.push([]);
+        size = 0;
+      }
+      size += programSize(source);
+      labels[labels.length - 1][sets[sets.length - 1].add(source)] = of;
+    }
+    for (const set of sets) set.compile();
+    return new PatternSet(sets, labels);
   }
 
   labelsIn(text: string): Set<number> {
     const found = new Set<number>();
-    for (const i of this.set.match(text)) for (const label of this.labels[i]) found.add(label);
+    this.sets.forEach((set, s) => {
+      for (const i of set.match(text)) for (const label of this.labels[s][i]) found.add(label);
+    });
     return found;
   }
 }

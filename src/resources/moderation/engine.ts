@@ -51,7 +51,8 @@ function subjectOf(m: Pick<MessageRecord, "category" | "data">, operand: Conditi
 /**
  * What one pass over a subject finds: the app's `contains` word terms (an automaton), its `contains` patterns and its
  * `equals` patterns (an RE2 set each, the latter matched against the whole trimmed text), all conditions' terms
- * together, each condition's under its own label.
+ * together, each source under its own label (a condition's own terms; a keyword list, shared by the conditions
+ * naming it).
  */
 type Pass = "words" | "patterns" | "exact";
 
@@ -89,7 +90,7 @@ export function sourcesOf(c: ConditionRecord, lists: ReadonlyMap<string, Keyword
 
 /**
  * The enabled rules of an app, compiled: per operand, one word automaton and one RE2 set for each kind of pattern
- * condition, holding the terms of all conditions (each under its label). A message is searched once per operand
+ * condition, holding the terms of all conditions (each source under its label). A message is searched once per operand
  * and kind, whatever the number of rules and conditions.
  */
 interface Compiled {
