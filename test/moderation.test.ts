@@ -489,6 +489,36 @@ describe("flags", () => {
     expect(ok.body.message).toBe(`Message with id ${other.body.data.id} has been unflagged successfully.`);
     expect(texts(await dm("superhero2", "superhero1"))).toEqual(["ok"]);
   });
+
+  it("a rule whose action is flagMessage delivers what it catches, approved, and puts it in the flagged queue; a blocking rule still wins", async () => {
+    const rule = (id: string, action: string[], value: string[]) =>
+      e.post("/v3/moderation/rules", { id, name: id.toUpperCase(), enabled: true, action, conditions: [{ operand: "text", value }] });
+    expect((await rule("watch", ["flagMessage"], ["watches", "refund"])).body.data.action).toEqual(["flagMessage"]);
+    expect((await rule("stop", ["blockMessage"], ["refund"])).status).toBe(200);
+    expectError(await rule("odd", ["warnUser"], ["x"]), 400, "ERR_BAD_REQUEST");
+    const sent = await say("superhero2", "cheap watches", "superhero1");
+    const id = sent.body.data.id;
+    expect(sent.body.data.data.moderation).toEqual({ status: "approved" });
+    expect(texts(await dm("superhero2", "superhero1"))).toEqual(["cheap watches"]);
+    expect(triggers()).toContain("moderation_engine_approved");
+    const flagged = (await e.get("/v3/moderation/flagged-messages")).body.data;
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]).toMatchObject({
+      id,
+      flaggedCount: 1,
+      status: "pending",
+      flaggedBy: [{ uid: "app_system", reasonId: "watch", reasonName: "watch", remark: `Flagged by the rule WATCH (${e.store.defaultApp.meta.appId}_watch_1).` }],
+    });
+    // A message both rules catch: the blocking one decides.
+    expect((await say("superhero2", "a refund", "superhero1")).body.data.data.moderation).toMatchObject({ status: "disapproved", rule: { id: "stop" } });
+    // An edit the flagging rule catches goes through and flags the message it edits (once).
+    const plain = (await say("superhero2", "hello", "superhero1")).body.data.id;
+    expect((await e.put(`/v3/messages/${plain}`, { data: { text: "hello watches" } }, { onBehalfOf: "superhero1" })).status).toBe(200);
+    expect((await e.get("/v3/moderation/flagged-messages")).body.data.map((m: any) => m.id)).toEqual([plain, id]);
+    expect((await e.call("PATCH", `/v3/moderation/flagged-messages/${plain}`, { body: { status: "disapproved" } })).status).toBe(200);
+    const left = texts(await dm("superhero2", "superhero1"));
+    expect([left.includes("cheap watches"), left.includes("hello watches")]).toEqual([true, false]);
+  });
 });
 
 describe("/moderation/messages", () => {

@@ -190,7 +190,15 @@ function passesFilter(app: AppState, f: JsonObject, m: Pick<MessageRecord, "send
   }
 }
 
-/** The first enabled rule that catches the message, or undefined. */
+/** Whether a rule's actions hold a message back; a rule whose only action is `flagMessage` delivers and flags it. */
+export function holds(action: readonly string[]): boolean {
+  return action.some((a) => a !== "flagMessage");
+}
+
+/**
+ * The rule that decides what happens to the message, or undefined: the first enabled rule that catches it and holds
+ * it back, else the first that catches it and only flags it (a flag never spares a message a later rule blocks).
+ */
 export function verdictFor(
   app: AppState,
   m: Pick<MessageRecord, "category" | "data" | "sender" | "receiver" | "receiverType">,
@@ -204,15 +212,21 @@ export function verdictFor(
     if (!labels) found.set(key, (labels = passes.get(key)?.labelsIn(pass === "exact" ? subject.trim() : subject) ?? new Set()));
     return labels;
   };
+  let flagged: Verdict | undefined;
   for (const r of rules) {
+    if (flagged && !holds(r.action)) continue;
     if (!r.filters.every((f) => passesFilter(app, f, m))) continue;
     for (const { condition, test, labels } of r.conditions) {
       if (!test && labels.length === 0) continue;
       const subject = subjectOf(m, condition.operand);
       if (subject === undefined) continue;
-      if (labels.some(([pass, label]) => labelsIn(condition.operand, pass, subject).has(label)) || test?.(subject))
-        return { ruleId: r.rule.id, ruleName: r.name, revisionId: r.revisionId, condition, action: r.action };
+      if (labels.some(([pass, label]) => labelsIn(condition.operand, pass, subject).has(label)) || test?.(subject)) {
+        const verdict = { ruleId: r.rule.id, ruleName: r.name, revisionId: r.revisionId, condition, action: r.action };
+        if (holds(r.action)) return verdict;
+        flagged = verdict;
+        break;
+      }
     }
   }
-  return undefined;
+  return flagged;
 }

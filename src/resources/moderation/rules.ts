@@ -17,7 +17,12 @@ import { ruleView } from "./views.js";
 export const MODERATION_ID = /^[A-Za-z0-9_-]+$/;
 export const ID_MESSAGE = "The id may only contain letters, numbers, dashes and underscores.";
 const OPERANDS = ["text", "image", "video", "custom"] as const;
-const ACTIONS = ["blockMessage", "dropMessage"] as const;
+/**
+ * What a rule does with a message it catches. `blockMessage` and `dropMessage` hold it for review. `flagMessage` is
+ * the dashboard's "Flag" ("Message is delivered but flagged for review", moderation/rules-management): the API value
+ * is not documented; the emulator takes the name the documented ones suggest (see docs/moderation.md).
+ */
+const ACTIONS = ["blockMessage", "dropMessage", "flagMessage"] as const;
 
 /** The platform's limits (moderation/constraints-and-limits): rules per app (built-in ones not counted), and per rule. */
 export const RULES_PER_APP = 25;
@@ -30,7 +35,7 @@ const RULE: Schema = {
   name: { type: "string", max: NAME_MAX },
   description: { type: "string", max: DESCRIPTION_MAX },
   enabled: { type: "boolean" },
-  action: { type: "array", max: 2, items: { required: true, type: "string", in: ACTIONS } },
+  action: { type: "array", max: ACTIONS.length, items: { required: true, type: "string", in: ACTIONS } },
   conditions: { type: "array", max: CONDITIONS_PER_RULE, items: { required: true, type: "object" } },
   filters: { type: "array", max: FILTERS_PER_RULE, items: { required: true, type: "object" } },
 };
