@@ -171,6 +171,14 @@ describe("rules and keyword lists", () => {
       ["POST", "/moderation/rules", { id: "r", name: "R", conditions: [{ operand: "text", value: [long(501)] }] }, { "conditions.0.value.0": ["The conditions.0.value.0 may not be greater than 500 characters."] }],
       ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: [long(501)] }, { "searchTerms.0": ["The searchTerms.0 may not be greater than 500 characters."] }],
       ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: Array.from({ length: 10_001 }, (_, i) => `w${i}`) }, { searchTerms: ["The searchTerms may not have more than 10000 items."] }],
+      // Counted before any is compiled: more could never fit in 3,000 instructions (each takes 3 at least).
+      ["POST", "/moderation/keywords", { id: "k", name: "K", category: "pattern", searchTerms: Array.from({ length: 1001 }, (_, i) => `p${i}`) }, { searchTerms: ["A pattern list may hold at most 1000 patterns."] }],
+      [
+        "POST",
+        "/moderation/rules",
+        { id: "r", name: "R", conditions: [0, 1].map((c) => ({ operand: "text", category: "pattern", value: Array.from({ length: 600 }, (_, i) => `c${c}p${i}`) })) },
+        { conditions: ["The conditions may hold at most 1000 patterns together."] },
+      ],
     ];
     for (const [method, path, body, details, onBehalfOf] of cases)
       expect(expectError(await e.call(method, `/v3${path}`, { body, onBehalfOf }), 400, "ERR_BAD_REQUEST").details, path).toEqual(details);

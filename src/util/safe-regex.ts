@@ -15,6 +15,12 @@ const MAX_PATTERN = 500;
 const MAX_PROGRAM = 300;
 const MAX_LIST_PROGRAM = 3000;
 /**
+ * Patterns one request may give (a keyword list, or all the conditions of a rule): every pattern compiles to 3
+ * instructions or more, so a list of more could never pass MAX_LIST_PROGRAM, and checking each of 10,000 took half
+ * a second of one turn. Counted before any is compiled.
+ */
+export const MAX_PATTERNS = MAX_LIST_PROGRAM / 3;
+/**
  * Characters the searches of one masking pass may cover. Finding every match is linear per match, not per text:
  * a search may run to the end of the text before it settles (`a*b|a` over 10 000 `a`s is 10 000 searches of up
  * to 10 000 characters, seconds). Each search is charged the rest of the text; past the budget (about 30 ms of

@@ -4,7 +4,7 @@ import { apiError, badRequest, type Details } from "../../http/errors.js";
 import { ok, success } from "../../http/reply.js";
 import { Query, validate, type Body } from "../../http/validate.js";
 import { MAX_KEYWORD_TERM, type KeywordCategory, type KeywordListRecord } from "../../store/moderation.js";
-import { listProblem, patternProblem } from "../../util/safe-regex.js";
+import { listProblem, MAX_PATTERNS, patternProblem } from "../../util/safe-regex.js";
 import { checkListBudget } from "./budget.js";
 import { currentList, listLimit, byPathId, readForm, splitTerms } from "./input.js";
 import { DESCRIPTION_MAX, ID_MESSAGE, MODERATION_ID, NAME_MAX, ownCount } from "./rules.js";
@@ -40,6 +40,7 @@ function readTerms(body: Body, category: KeywordCategory, required: boolean): { 
   const clean = [...new Set(given as string[])];
   if (clean.length === 0) throw badRequest({ searchTerms: ["The searchTerms field is required."] });
   if (category === "pattern") {
+    if (clean.length > MAX_PATTERNS) throw badRequest({ searchTerms: [`A pattern list may hold at most ${MAX_PATTERNS} patterns.`] });
     const details: Details = {};
     clean.forEach((t, i) => {
       const unsafe = patternProblem(t);

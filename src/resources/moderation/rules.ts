@@ -7,7 +7,7 @@ import type { AppState } from "../../store/app-state.js";
 import { current, type ConditionRecord, type RuleRecord, type RuleRevision } from "../../store/moderation.js";
 import { mediaMessages } from "../../store/moderation-defaults.js";
 import type { JsonObject } from "../../store/types.js";
-import { listProblem, patternProblem } from "../../util/safe-regex.js";
+import { listProblem, MAX_PATTERNS, patternProblem } from "../../util/safe-regex.js";
 import { checkRuleBudget } from "./budget.js";
 import { currentList, listLimit, byPathId } from "./input.js";
 import { ruleView } from "./views.js";
@@ -40,9 +40,14 @@ const RULE: Schema = {
   filters: { type: "array", max: FILTERS_PER_RULE, items: { required: true, type: "object" } },
 };
 
+/** Whether a condition body names keyword lists (the newest files spell the flag one way, older ones two others). */
+const byListOf = (c: Body) => asBool(c.isKeywordsReferencePresent ?? c.isKeywordReferencePresent ?? c.isListReferencePresent);
+
 /** Checks and completes the conditions of a rule body (ids 1-based, `entity: "message"`). */
 function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
   const details: Details = {};
+  const patterns = raw.reduce((n, c) => n + (c.category === "pattern" && !byListOf(c) && Array.isArray(c.value) ? c.value.length : 0), 0);
+  if (patterns > MAX_PATTERNS) throw badRequest({ conditions: [`The conditions may hold at most ${MAX_PATTERNS} patterns together.`] });
   const out = raw.map((c, i) => {
     const at = `conditions.${i}`;
     const fields = Object.fromEntries(Object.entries(c).map(([k, v]) => [`${at}.${k}`, v]));
@@ -60,7 +65,7 @@ function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
       Object.assign(details, (e as { details?: Details }).details);
       return undefined;
     }
-    const byList = asBool(c.isKeywordsReferencePresent ?? c.isKeywordReferencePresent ?? c.isListReferencePresent);
+    const byList = byListOf(c);
     const condition: ConditionRecord = {
       id: i + 1,
       entity: "message",
