@@ -34,9 +34,10 @@ export const MASK_SEARCH_BUDGET = 100_000;
  * When a set makes the DFA's states explode (`a[ab]{20}c` over a text of `a`s and `b`s: 24 instructions), RE2's NFA
  * takes over, and the NFA pays each live instruction on each character. Over the largest message (10 KB of
  * `data`), 300 instructions of such patterns cost 10 to 50 ms (see `npm run bench:regex`); ordinary patterns
- * (an email address: 11; a phone number: 18; `[a-z]{1,50}`: 101) stay on the DFA, under a millisecond.
+ * (an email address: 11; a phone number: 18; `[a-z]{1,50}`: 101) stay on the DFA, under a millisecond. The
+ * budget is MAX_PROGRAM on purpose: any pattern the emulator accepts can be used by an enabled rule.
  */
-export const MAX_SCREENING_PROGRAM = 300;
+export const MAX_SCREENING_PROGRAM = MAX_PROGRAM;
 /**
  * Memory for an RE2 set's DFA. Small on purpose: when the states explode, the DFA gives up after filling this
  * twice and the NFA runs instead; a large cache only delays that (with the library's 8 MB, a 10 KB text cost 60 ms
