@@ -183,7 +183,7 @@ describe("rules and keyword lists", () => {
     for (const [method, path, body, details, onBehalfOf] of cases)
       expect(expectError(await e.call(method, `/v3${path}`, { body, onBehalfOf }), 400, "ERR_BAD_REQUEST").details, path).toEqual(details);
     expect(expectError(await e.post("/v3/moderation/rules", { id: "r", name: "R", description: long(70 * 1024) }), 413, "ERR_BAD_REQUEST").message).toContain("64 KB");
-    expect(expectError(await e.post("/v3/moderation/keywords", { id: "k", name: "K", searchTerms: [long(600 * 1024)] }), 413, "ERR_BAD_REQUEST").message).toContain("512 KB");
+    expect(expectError(await e.post("/v3/moderation/keywords", { id: "k", name: "K", searchTerms: [long(2100 * 1024)] }), 413, "ERR_BAD_REQUEST").message).toContain("2 MB");
     expectError(await e.get("/v3/moderation/rules?limit=1001"), 400, "ERR_BAD_REQUEST");
     expect((await e.get("/v3/moderation/reasons")).body.data).toHaveLength(3);
     expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(6);
@@ -280,6 +280,26 @@ describe("rules and keyword lists", () => {
     expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P", category: "pattern", searchTerms: ["(?=x)x"] }), 400, "ERR_BAD_REQUEST");
     expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P" }), 400, "ERR_BAD_REQUEST");
     expectError(await e.post("/v3/moderation/keywords", { id: "csv-list", name: "P", searchTerms: ["a"] }), 400, "ERR_KEYWORD_ALREADY_EXISTS");
+    // A CSV file of up to 1 MB, as the platform documents: one byte more is refused.
+    const csvOf = (bytes: number) => {
+      const lines = Array.from({ length: 9_986 }, (_, i) => `${i}`.padEnd(104, "x")).join("\n");
+      return `${lines}\n${"y".repeat(bytes - lines.length - 1)}`;
+    };
+    const upload = (id: string, text: string) => {
+      const f = new FormData();
+      f.append("id", id);
+      f.append("name", id);
+      f.append("file", new Blob([text], { type: "text/csv" }), `${id}.csv`);
+      return e.app.request("http://localhost/v3/moderation/keywords", { method: "POST", headers: { apikey: "1f9f0b22749354cad59f77bcdfe2f768620afeb6" }, body: f });
+    };
+    const full = await upload("mb", csvOf(1024 * 1024));
+    expect([full.status, ((await full.json()) as any).data.searchTerms.length]).toEqual([200, 9_987]);
+    const over = await upload("over", csvOf(1024 * 1024 + 1));
+    expect([over.status, ((await over.json()) as any).error]).toEqual([
+      413,
+      expect.objectContaining({ code: "ERR_FILE_SIZE_EXCEEDED", message: "The file over.csv exceeds the maximum allowed size of 1048576 bytes." }),
+    ]);
+    expectError(await e.get("/v3/moderation/keywords/over"), 404, "ERR_KEYWORD_NOT_FOUND");
   });
 });
 
