@@ -8,6 +8,10 @@ import { FORM_LIMIT_BYTES } from "../src/resources/moderation/input.js";
 import { USERS_PER_CALL } from "../src/resources/groups/membership.js";
 import { MESSAGE_BODY_LIMIT, MESSAGE_DATA } from "../src/resources/messages/send.js";
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/server.js";
+import { LISTS_PER_APP } from "../src/resources/moderation/keywords.js";
+import { CONDITIONS_PER_RULE, DESCRIPTION_MAX, FILTERS_PER_RULE, NAME_MAX, RULES_PER_APP } from "../src/resources/moderation/rules.js";
+import { MAX_PATTERNS, MAX_SCREENING_PROGRAM } from "../src/util/safe-regex.js";
+import { MAX_SCREENING_WORDS } from "../src/util/word-list.js";
 
 /**
  * One fact, one page: the limits live in the table of docs/security-and-data-safety.md, and each figure there is the
@@ -43,5 +47,15 @@ describe("the limits table holds the code's figures", () => {
     expect(row("Request headers")).toContain(`${HEADERS_TIMEOUT_MS / 1000} s to arrive`);
     expect(row("Whole request")).toContain(`${REQUEST_TIMEOUT_MS / 1000} s to arrive`);
     expect(row("Users added in one call")).toContain(`| ${USERS_PER_CALL},`);
+  });
+
+  it("moderation: the platform's limits and the screening budget", () => {
+    expect(row("Moderation rules and keyword lists")).toContain(
+      `${RULES_PER_APP} rules and ${LISTS_PER_APP} lists per app besides the built-in ones; ${CONDITIONS_PER_RULE} conditions and ${FILTERS_PER_RULE} filters a rule; names of ${NAME_MAX} characters, descriptions of ${DESCRIPTION_MAX}`,
+    );
+    expect(row("User regular expressions")).toContain(`${MAX_PATTERNS.toLocaleString("en-US")} patterns per keyword list or rule`);
+    expect(row("What one app's enabled moderation rules screen with")).toContain(
+      `patterns: ${MAX_SCREENING_PROGRAM} compiled instructions together; word terms: ${MAX_SCREENING_WORDS.toLocaleString("en-US")} characters together`,
+    );
   });
 });

@@ -167,20 +167,91 @@ describe("rules and keyword lists", () => {
     const cases: [string, string, unknown, Record<string, string[]>, string?][] = [
       ["POST", "/moderation/reasons", { id: long(101), name: long(101) }, { id: ["The id may not be greater than 100 characters."], name: ["The name may not be greater than 100 characters."] }],
       ["POST", `/messages/${m}/flagged`, { id: "spam", remark: long(1001) }, { remark: ["The remark may not be greater than 1000 characters."] }, "superhero2"],
-      ["POST", "/moderation/rules", { id: "r", name: "R", conditions: Array(26).fill({ operand: "text", value: ["x"] }) }, { conditions: ["The conditions may not have more than 25 items."] }],
+      ["POST", "/moderation/rules", { id: "r", name: "R", conditions: Array(11).fill({ operand: "text", value: ["x"] }) }, { conditions: ["The conditions may not have more than 10 items."] }],
       ["POST", "/moderation/rules", { id: "r", name: "R", conditions: [{ operand: "text", value: [long(501)] }] }, { "conditions.0.value.0": ["The conditions.0.value.0 may not be greater than 500 characters."] }],
       ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: [long(501)] }, { "searchTerms.0": ["The searchTerms.0 may not be greater than 500 characters."] }],
       ["POST", "/moderation/keywords", { id: "k", name: "K", searchTerms: Array.from({ length: 10_001 }, (_, i) => `w${i}`) }, { searchTerms: ["The searchTerms may not have more than 10000 items."] }],
+      // Counted before any is compiled: more could never fit in 3,000 instructions (each takes 3 at least).
+      ["POST", "/moderation/keywords", { id: "k", name: "K", category: "pattern", searchTerms: Array.from({ length: 1001 }, (_, i) => `p${i}`) }, { searchTerms: ["A pattern list may hold at most 1000 patterns."] }],
+      [
+        "POST",
+        "/moderation/rules",
+        { id: "r", name: "R", conditions: [0, 1].map((c) => ({ operand: "text", category: "pattern", value: Array.from({ length: 600 }, (_, i) => `c${c}p${i}`) })) },
+        { conditions: ["The conditions may hold at most 1000 patterns together."] },
+      ],
     ];
     for (const [method, path, body, details, onBehalfOf] of cases)
       expect(expectError(await e.call(method, `/v3${path}`, { body, onBehalfOf }), 400, "ERR_BAD_REQUEST").details, path).toEqual(details);
     expect(expectError(await e.post("/v3/moderation/rules", { id: "r", name: "R", description: long(70 * 1024) }), 413, "ERR_BAD_REQUEST").message).toContain("64 KB");
-    expect(expectError(await e.post("/v3/moderation/keywords", { id: "k", name: "K", searchTerms: [long(600 * 1024)] }), 413, "ERR_BAD_REQUEST").message).toContain("512 KB");
+    expect(expectError(await e.post("/v3/moderation/keywords", { id: "k", name: "K", searchTerms: [long(2100 * 1024)] }), 413, "ERR_BAD_REQUEST").message).toContain("2 MB");
     expectError(await e.get("/v3/moderation/rules?limit=1001"), 400, "ERR_BAD_REQUEST");
     expect((await e.get("/v3/moderation/reasons")).body.data).toHaveLength(3);
     expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(6);
     expect((await e.get("/v3/moderation/keywords")).body.data).toHaveLength(1);
     expect((await e.get("/v3/moderation/flagged-messages")).body.data).toEqual([]);
+  });
+
+  it("the platform's limits (moderation/constraints-and-limits): 25 rules and 25 lists besides the built-in ones, 10 conditions and 10 filters, names of 100 and descriptions of 255 characters", async () => {
+    const long = (n: number) => "x".repeat(n);
+    const condition = { operand: "text", value: ["x"] };
+    const filter = { entity: "user", type: "sender", operand: "uid", operator: "equals", value: ["x"] };
+    // Exactly at every limit: accepted.
+    const full = { name: long(100), description: long(255), conditions: Array(10).fill(condition), filters: Array(10).fill(filter) };
+    for (let i = 1; i <= 25; i++) expect((await e.post("/v3/moderation/rules", { id: `r${i}`, ...(i === 1 ? full : { name: "R" }) })).status).toBe(200);
+    for (let i = 1; i <= 25; i++)
+      expect((await e.post("/v3/moderation/keywords", { id: `k${i}`, name: i === 1 ? long(100) : "K", description: long(255), searchTerms: ["w"] })).status).toBe(200);
+    // One past each: refused, changing nothing.
+    expect(expectError(await e.post("/v3/moderation/rules", { id: "r26", name: "R" }), 403, "ERR_PLAN_QUOTA_RESTRICTION").message).toBe(
+      `The app ${e.store.defaultApp.meta.appId} has reached the limit of 25 moderation rules (built-in rules not counted). Please contact support to raise the limit.`,
+    );
+    expect(expectError(await e.post("/v3/moderation/keywords", { id: "k26", name: "K", searchTerms: ["w"] }), 403, "ERR_PLAN_QUOTA_RESTRICTION").message).toContain(
+      "limit of 25 keyword lists (built-in lists not counted)",
+    );
+    const over: [string, string, unknown, Record<string, string[]>][] = [
+      ["PUT", "/moderation/rules/r1", { conditions: Array(11).fill(condition) }, { conditions: ["The conditions may not have more than 10 items."] }],
+      ["PUT", "/moderation/rules/r1", { filters: Array(11).fill(filter) }, { filters: ["The filters may not have more than 10 items."] }],
+      ["PUT", "/moderation/rules/r1", { name: long(101) }, { name: ["The name may not be greater than 100 characters."] }],
+      ["PUT", "/moderation/rules/r1", { description: long(256) }, { description: ["The description may not be greater than 255 characters."] }],
+      ["PUT", "/moderation/keywords/k1", { name: long(101) }, { name: ["The name may not be greater than 100 characters."] }],
+      ["PUT", "/moderation/keywords/k1", { description: long(256) }, { description: ["The description may not be greater than 255 characters."] }],
+    ];
+    for (const [method, path, body, details] of over) expect(expectError(await e.call(method, `/v3${path}`, { body }), 400, "ERR_BAD_REQUEST").details, path).toEqual(details);
+    expect((await e.get("/v3/moderation/rules/r1/revisions")).body.data).toHaveLength(1);
+    expect((await e.get("/v3/moderation/rules")).body.data).toHaveLength(31);
+    expect((await e.get("/v3/moderation/keywords?limit=100")).body.data).toHaveLength(26);
+    // A deleted rule or list frees its place.
+    await e.del("/v3/moderation/rules/r25");
+    expect((await e.post("/v3/moderation/rules", { id: "r26", name: "R" })).status).toBe(200);
+  });
+
+  it("the screening budget: the patterns and word terms of the enabled rules together, refused past it with the field that carries them", async () => {
+    // 100 instructions each ([a-z]{1,49} after a letter): three fit in 300, a fourth does not.
+    const pattern = (i: number) => `${"pqrs"[i]}[a-z]{1,49}`;
+    const rule = (id: string, value: string[], enabled = true, extra: object = {}) =>
+      e.post("/v3/moderation/rules", { id, name: id, enabled, conditions: [{ operand: "text", category: "pattern", value, ...extra }] });
+    expect((await rule("p1", [pattern(0), pattern(1)])).status).toBe(200);
+    expect((await rule("p2", [pattern(1), pattern(2)])).status).toBe(200); // pattern(1) is counted once
+    const refused = expectError(await rule("p3", [pattern(3)]), 400, "ERR_BAD_REQUEST");
+    expect(refused.details).toEqual({ conditions: ["The patterns of the app's enabled rules would together compile to 400 instructions, more than 300."] });
+    expect((await rule("p3", [pattern(3)], false)).status).toBe(200); // a disabled rule screens nothing
+    expectError(await e.put("/v3/moderation/rules/p3", { enabled: true }), 400, "ERR_BAD_REQUEST");
+    expect((await e.get("/v3/moderation/rules/p3")).body.data.enabled).toBe(false);
+    // Word terms: 100,000 characters; a list grows past it only while no enabled rule names it.
+    const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${String(from + i).padStart(8, "0")}`); // 9 characters each
+    expect((await e.post("/v3/moderation/keywords", { id: "big", name: "Big", searchTerms: words(10_000) })).status).toBe(200);
+    expect((await e.post("/v3/moderation/keywords", { id: "more", name: "More", searchTerms: words(1_112, 10_000) })).status).toBe(200);
+    const byList = { operand: "text", category: "word", isKeywordsReferencePresent: true, value: ["big"] };
+    expect((await e.post("/v3/moderation/rules", { id: "w1", name: "W", enabled: true, conditions: [byList] })).status).toBe(200);
+    const both = expectError(await e.post("/v3/moderation/rules", { id: "w2", name: "W", enabled: true, conditions: [{ ...byList, value: ["more"] }] }), 400, "ERR_BAD_REQUEST");
+    expect(both.details).toEqual({ conditions: ["The word terms of the app's enabled rules would together hold 100008 characters, more than 100000."] });
+    const longer = words(10_000).map((w) => `${w}xx`);
+    const grown = expectError(await e.put("/v3/moderation/keywords/big", { searchTerms: longer }), 400, "ERR_BAD_REQUEST");
+    expect(grown.details).toEqual({ searchTerms: ["The word terms of the app's enabled rules would together hold 110000 characters, more than 100000."] });
+    expect((await e.get("/v3/moderation/keywords/big")).body.data.searchTerms).toHaveLength(10_000);
+    expect((await e.put("/v3/moderation/keywords/more", { searchTerms: longer })).status).toBe(200); // named by no enabled rule
+    // What is within the budget still screens as before.
+    const status = async (text: string) => (await say("superhero2", text, "superhero1")).body.data.data.moderation.status;
+    expect([await status("say w00000042 now"), await status("Rabcdef"), await status("4 5 6")]).toEqual(["disapproved", "disapproved", "approved"]);
   });
 
   it("accepts management credentials (key + secret) on rule, keyword and blocked-message operations", async () => {
@@ -209,6 +280,26 @@ describe("rules and keyword lists", () => {
     expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P", category: "pattern", searchTerms: ["(?=x)x"] }), 400, "ERR_BAD_REQUEST");
     expectError(await e.post("/v3/moderation/keywords", { id: "p", name: "P" }), 400, "ERR_BAD_REQUEST");
     expectError(await e.post("/v3/moderation/keywords", { id: "csv-list", name: "P", searchTerms: ["a"] }), 400, "ERR_KEYWORD_ALREADY_EXISTS");
+    // A CSV file of up to 1 MB, as the platform documents: one byte more is refused.
+    const csvOf = (bytes: number) => {
+      const lines = Array.from({ length: 9_986 }, (_, i) => `${i}`.padEnd(104, "x")).join("\n");
+      return `${lines}\n${"y".repeat(bytes - lines.length - 1)}`;
+    };
+    const upload = (id: string, text: string) => {
+      const f = new FormData();
+      f.append("id", id);
+      f.append("name", id);
+      f.append("file", new Blob([text], { type: "text/csv" }), `${id}.csv`);
+      return e.app.request("http://localhost/v3/moderation/keywords", { method: "POST", headers: { apikey: "1f9f0b22749354cad59f77bcdfe2f768620afeb6" }, body: f });
+    };
+    const full = await upload("mb", csvOf(1024 * 1024));
+    expect([full.status, ((await full.json()) as any).data.searchTerms.length]).toEqual([200, 9_987]);
+    const over = await upload("over", csvOf(1024 * 1024 + 1));
+    expect([over.status, ((await over.json()) as any).error]).toEqual([
+      413,
+      expect.objectContaining({ code: "ERR_FILE_SIZE_EXCEEDED", message: "The file over.csv exceeds the maximum allowed size of 1048576 bytes." }),
+    ]);
+    expectError(await e.get("/v3/moderation/keywords/over"), 404, "ERR_KEYWORD_NOT_FOUND");
   });
 });
 
@@ -425,6 +516,36 @@ describe("flags", () => {
     const ok = await e.call("PATCH", `/v3/moderation/flagged-messages/${other.body.data.id}`, { body: { status: "approved" } });
     expect(ok.body.message).toBe(`Message with id ${other.body.data.id} has been unflagged successfully.`);
     expect(texts(await dm("superhero2", "superhero1"))).toEqual(["ok"]);
+  });
+
+  it("a rule whose action is flagMessage delivers what it catches, approved, and puts it in the flagged queue; a blocking rule still wins", async () => {
+    const rule = (id: string, action: string[], value: string[]) =>
+      e.post("/v3/moderation/rules", { id, name: id.toUpperCase(), enabled: true, action, conditions: [{ operand: "text", value }] });
+    expect((await rule("watch", ["flagMessage"], ["watches", "refund"])).body.data.action).toEqual(["flagMessage"]);
+    expect((await rule("stop", ["blockMessage"], ["refund"])).status).toBe(200);
+    expectError(await rule("odd", ["warnUser"], ["x"]), 400, "ERR_BAD_REQUEST");
+    const sent = await say("superhero2", "cheap watches", "superhero1");
+    const id = sent.body.data.id;
+    expect(sent.body.data.data.moderation).toEqual({ status: "approved" });
+    expect(texts(await dm("superhero2", "superhero1"))).toEqual(["cheap watches"]);
+    expect(triggers()).toContain("moderation_engine_approved");
+    const flagged = (await e.get("/v3/moderation/flagged-messages")).body.data;
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]).toMatchObject({
+      id,
+      flaggedCount: 1,
+      status: "pending",
+      flaggedBy: [{ uid: "app_system", reasonId: "watch", reasonName: "watch", remark: `Flagged by the rule WATCH (${e.store.defaultApp.meta.appId}_watch_1).` }],
+    });
+    // A message both rules catch: the blocking one decides.
+    expect((await say("superhero2", "a refund", "superhero1")).body.data.data.moderation).toMatchObject({ status: "disapproved", rule: { id: "stop" } });
+    // An edit the flagging rule catches goes through and flags the message it edits (once).
+    const plain = (await say("superhero2", "hello", "superhero1")).body.data.id;
+    expect((await e.put(`/v3/messages/${plain}`, { data: { text: "hello watches" } }, { onBehalfOf: "superhero1" })).status).toBe(200);
+    expect((await e.get("/v3/moderation/flagged-messages")).body.data.map((m: any) => m.id)).toEqual([plain, id]);
+    expect((await e.call("PATCH", `/v3/moderation/flagged-messages/${plain}`, { body: { status: "disapproved" } })).status).toBe(200);
+    const left = texts(await dm("superhero2", "superhero1"));
+    expect([left.includes("cheap watches"), left.includes("hello watches")]).toEqual([true, false]);
   });
 });
 

@@ -1,19 +1,20 @@
 import type { AppState } from "../../store/app-state.js";
-import { current, revisionId, type ConditionRecord, type Moderation, type RuleRecord, type Verdict } from "../../store/moderation.js";
+import { current, revisionId, type ConditionRecord, type KeywordListRecord, type Moderation, type RuleRecord, type Verdict } from "../../store/moderation.js";
 import type { Json, JsonObject, MessageRecord } from "../../store/types.js";
-import { UserPattern } from "../../util/safe-regex.js";
+import { PatternSet } from "../../util/safe-regex.js";
 import { WordList } from "../../util/word-list.js";
 
 /**
  * The rule engine: which enabled rule, if any, catches a message. Rules are compiled once per change of rules or
- * keyword lists (a version counter): a send costs one pass over the message for all word terms of all rules (see
- * `Compiled`), and one linear-time regular-expression test per pattern condition.
+ * keyword lists (a version counter): a send costs one pass over the message for all word terms of all rules, and
+ * one for all their patterns (see `Compiled`). What those passes may cost is bounded where rules and lists are
+ * changed (budget.ts).
  *
  * - `text` conditions read the text of text messages and the caption of media messages; `custom` conditions read
  *   the strings inside a custom message's customData. `image` and `video` conditions need the platform's AI
  *   engines, which the emulator does not run: they never match.
  * - `word` terms match whole words (or phrases), case-insensitive, found in one pass (util/word-list.ts);
- *   `pattern` terms are RE2 regular expressions on the linear-time engine of safe-regex.ts, case-insensitive;
+ *   `pattern` terms are RE2 regular expressions, case-insensitive, run together as one RE2 set (safe-regex.ts);
  *   `equals` compares the whole text instead of searching in it.
  * - A condition whose `isKeywordsReferencePresent` is true names keyword lists; its terms are their search terms,
  *   matched as the list's category says.
@@ -33,12 +34,6 @@ function wordsEqual(terms: string[]): Test | undefined {
   return (s) => set.has(s.trim().toLowerCase());
 }
 
-function patternTest(patterns: string[], operator: ConditionRecord["operator"]): Test | undefined {
-  const whole = operator === "equals";
-  const re = UserPattern.of(patterns, { ignoreCase: true, whole });
-  return re && ((s) => re.test(whole ? s.trim() : s));
-}
-
 /** The strings inside customData (depth and size bounded: a custom message is at most a few KB anyway). */
 function customText(value: Json | undefined, out: string[] = [], depth = 0): string[] {
   if (typeof value === "string") out.push(value);
@@ -53,11 +48,20 @@ function subjectOf(m: Pick<MessageRecord, "category" | "data">, operand: Conditi
   return undefined;
 }
 
+/**
+ * What one pass over a subject finds: the app's `contains` word terms (an automaton), its `contains` patterns and its
+ * `equals` patterns (an RE2 set each, the latter matched against the whole trimmed text), all conditions' terms
+ * together, each source under its own label (a condition's own terms; a keyword list, shared by the conditions
+ * naming it).
+ */
+type Pass = "words" | "patterns" | "exact";
+
 interface CompiledCondition {
   condition: ConditionRecord;
+  /** `equals` on word terms. */
   test?: Test;
-  /** Its `contains` word terms' label in the automaton of its operand (see `Compiled`). */
-  label?: number;
+  /** Its labels in the passes of its operand. */
+  labels: [Pass, number][];
 }
 
 interface CompiledRule {
@@ -70,34 +74,29 @@ interface CompiledRule {
 }
 
 /**
- * A condition compiled: its pattern and `equals` terms as a test; its `contains` word terms (its own, or its keyword
- * lists') handed to `words` under a label of their own, to be found with every other condition's in one pass.
+ * Where a condition's terms come from: its own `value` (no `list`), or each keyword list it names, with the list's
+ * terms as words or patterns as the list's category says.
  */
-function compileCondition(mod: Moderation, c: ConditionRecord, words: (terms: string[]) => number | undefined): CompiledCondition {
+export function sourcesOf(c: ConditionRecord, lists: ReadonlyMap<string, KeywordListRecord>): { list?: string; words: string[]; patterns: string[] }[] {
   const raw = c as unknown as Record<string, unknown>;
   const byList = c.isKeywordsReferencePresent || raw.isListReferencePresent === true || raw.isKeywordReferencePresent === true;
-  const wordTerms: string[] = [];
-  const patterns: string[] = [];
-  if (!byList) (c.category === "pattern" ? patterns : wordTerms).push(...c.value);
-  else
-    for (const id of c.value) {
-      const list = mod.keywordLists.get(id);
-      if (list) for (const term of list.searchTerms) (list.category === "pattern" ? patterns : wordTerms).push(term);
-    }
-  const label = c.operator === "equals" ? undefined : words(wordTerms);
-  const tests = [c.operator === "equals" ? wordsEqual(wordTerms) : undefined, patternTest(patterns, c.operator)].filter((t): t is Test => t !== undefined);
-  return { condition: c, label, test: tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (s) => tests.some((t) => t(s)) };
+  if (!byList) return [c.category === "pattern" ? { words: [], patterns: c.value } : { words: c.value, patterns: [] }];
+  return c.value.flatMap((id) => {
+    const list = lists.get(id);
+    if (!list) return [];
+    return [list.category === "pattern" ? { list: id, words: [], patterns: list.searchTerms } : { list: id, words: list.searchTerms, patterns: [] }];
+  });
 }
 
 /**
- * The enabled rules of an app, compiled, and one word automaton per operand holding the `contains` word terms of
- * all their conditions (each condition's under its label): a message is searched once per operand, whatever the
- * number of rules. 1,000 rules of 10 terms each cost one pass over a 10 KB message, not 1,000.
+ * The enabled rules of an app, compiled: per operand, one word automaton and one RE2 set for each kind of pattern
+ * condition, holding the terms of all conditions (each source under its label). A message is searched once per operand
+ * and kind, whatever the number of rules and conditions.
  */
 interface Compiled {
   version: number;
   rules: CompiledRule[];
-  words: Map<ConditionRecord["operand"], WordList>;
+  passes: Map<`${ConditionRecord["operand"]} ${Pass}`, WordList | PatternSet>;
 }
 
 const compiledRules = new WeakMap<Moderation, Compiled>();
@@ -107,34 +106,47 @@ function enabledRules(app: AppState): Compiled {
   const cached = compiledRules.get(mod);
   if (cached?.version === mod.version) return cached;
   const rules: CompiledRule[] = [];
-  const lists = new Map<ConditionRecord["operand"], { label: number; terms: string[] }[]>();
-  let labels = 0;
-  const wordsOf = (operand: ConditionRecord["operand"]) => (terms: string[]) => {
+  const gathered = new Map<`${ConditionRecord["operand"]} ${Pass}`, { label: number; terms: string[] }[]>();
+  // A keyword list named by many conditions is compiled once per pass, under one label they share.
+  const listLabels = new Map<string, number>();
+  let next = 0;
+  const labelFor = (operand: ConditionRecord["operand"], pass: Pass, list: string | undefined, terms: string[]): [Pass, number] | undefined => {
     if (!terms.some((t) => t.trim().length > 0)) return undefined;
-    const label = labels++;
-    let of = lists.get(operand);
-    if (!of) lists.set(operand, (of = []));
+    const key = `${operand} ${pass}` as const;
+    const shared = list === undefined ? undefined : `${key} ${list}`;
+    const known = shared === undefined ? undefined : listLabels.get(shared);
+    if (known !== undefined) return [pass, known];
+    const label = next++;
+    if (shared !== undefined) listLabels.set(shared, label);
+    let of = gathered.get(key);
+    if (!of) gathered.set(key, (of = []));
     of.push({ label, terms });
-    return label;
+    return [pass, label];
   };
   for (const rule of mod.rules.values()) {
     const rev = current(rule);
     if (!rev.enabled) continue;
-    rules.push({
-      rule,
-      revisionId: revisionId(app.meta.appId, rule.id, rev.revision),
-      name: rev.name,
-      action: rev.action,
-      filters: rev.filters ?? [],
-      conditions: rev.conditions.map((c) => compileCondition(mod, c, wordsOf(c.operand))),
+    const conditions = rev.conditions.map((c): CompiledCondition => {
+      const equals = c.operator === "equals";
+      const labels: [Pass, number][] = [];
+      const words: string[] = [];
+      for (const source of sourcesOf(c, mod.keywordLists)) {
+        const found = [labelFor(c.operand, equals ? "exact" : "patterns", source.list, source.patterns), equals ? undefined : labelFor(c.operand, "words", source.list, source.words)];
+        for (const l of found) if (l) labels.push(l);
+        if (equals) words.push(...source.words);
+      }
+      return { condition: c, test: equals ? wordsEqual(words) : undefined, labels };
     });
+    rules.push({ rule, revisionId: revisionId(app.meta.appId, rule.id, rev.revision), name: rev.name, action: rev.action, filters: rev.filters ?? [], conditions });
   }
-  const words = new Map<ConditionRecord["operand"], WordList>();
-  for (const [operand, of] of lists) {
-    const list = WordList.labelled(of, WORDS);
-    if (list) words.set(operand, list);
+  const passes: Compiled["passes"] = new Map();
+  for (const [key, of] of gathered) {
+    const pass = key.split(" ")[1] as Pass;
+    const compiled =
+      pass === "words" ? WordList.labelled(of, WORDS) : PatternSet.labelled(of.map(({ label, terms }) => ({ label, patterns: terms })), { whole: pass === "exact" });
+    if (compiled) passes.set(key, compiled);
   }
-  const compiled = { version: mod.version, rules, words };
+  const compiled = { version: mod.version, rules, passes };
   compiledRules.set(mod, compiled);
   return compiled;
 }
@@ -142,7 +154,7 @@ function enabledRules(app: AppState): Compiled {
 const lower = (v: unknown) => String(v).toLowerCase();
 
 /** One user or group filter of a rule: does the message's sender/receiver pass it? */
-function passes(app: AppState, f: JsonObject, m: Pick<MessageRecord, "sender" | "receiver" | "receiverType">): boolean {
+function passesFilter(app: AppState, f: JsonObject, m: Pick<MessageRecord, "sender" | "receiver" | "receiverType">): boolean {
   let values: unknown[] | undefined;
   if (f.entity === "group") {
     const group = m.receiverType === "group" ? app.groups.get(m.receiver) : undefined;
@@ -178,28 +190,43 @@ function passes(app: AppState, f: JsonObject, m: Pick<MessageRecord, "sender" | 
   }
 }
 
-/** The first enabled rule that catches the message, or undefined. */
+/** Whether a rule's actions hold a message back; a rule whose only action is `flagMessage` delivers and flags it. */
+export function holds(action: readonly string[]): boolean {
+  return action.some((a) => a !== "flagMessage");
+}
+
+/**
+ * The rule that decides what happens to the message, or undefined: the first enabled rule that catches it and holds
+ * it back, else the first that catches it and only flags it (a flag never spares a message a later rule blocks).
+ */
 export function verdictFor(
   app: AppState,
   m: Pick<MessageRecord, "category" | "data" | "sender" | "receiver" | "receiverType">,
 ): Verdict | undefined {
-  const { rules, words } = enabledRules(app);
-  // The labels found in each operand's subject, searched once, when a condition first needs them.
-  const found = new Map<ConditionRecord["operand"], Set<number>>();
-  const wordsIn = (operand: ConditionRecord["operand"], subject: string) => {
-    let labels = found.get(operand);
-    if (!labels) found.set(operand, (labels = words.get(operand)?.labelsIn(subject) ?? new Set()));
+  const { rules, passes } = enabledRules(app);
+  // The labels each pass finds in its operand's subject, searched once, when a condition first needs them.
+  const found = new Map<string, Set<number>>();
+  const labelsIn = (operand: ConditionRecord["operand"], pass: Pass, subject: string) => {
+    const key = `${operand} ${pass}` as const;
+    let labels = found.get(key);
+    if (!labels) found.set(key, (labels = passes.get(key)?.labelsIn(pass === "exact" ? subject.trim() : subject) ?? new Set()));
     return labels;
   };
+  let flagged: Verdict | undefined;
   for (const r of rules) {
-    if (!r.filters.every((f) => passes(app, f, m))) continue;
-    for (const { condition, test, label } of r.conditions) {
-      if (!test && label === undefined) continue;
+    if (flagged && !holds(r.action)) continue;
+    if (!r.filters.every((f) => passesFilter(app, f, m))) continue;
+    for (const { condition, test, labels } of r.conditions) {
+      if (!test && labels.length === 0) continue;
       const subject = subjectOf(m, condition.operand);
       if (subject === undefined) continue;
-      if ((label !== undefined && wordsIn(condition.operand, subject).has(label)) || test?.(subject))
-        return { ruleId: r.rule.id, ruleName: r.name, revisionId: r.revisionId, condition, action: r.action };
+      if (labels.some(([pass, label]) => labelsIn(condition.operand, pass, subject).has(label)) || test?.(subject)) {
+        const verdict = { ruleId: r.rule.id, ruleName: r.name, revisionId: r.revisionId, condition, action: r.action };
+        if (holds(r.action)) return verdict;
+        flagged = verdict;
+        break;
+      }
     }
   }
-  return undefined;
+  return flagged;
 }

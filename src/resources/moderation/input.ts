@@ -4,8 +4,10 @@ import { onBehalfOf } from "../../http/auth.js";
 import { Query, readBody, readText, type Body } from "../../http/validate.js";
 import { SYSTEM_UID } from "../../views/messages.js";
 
-/** Keyword lists may come with a CSV file: their bodies may be larger than other requests'. */
-export const FORM_LIMIT_BYTES = 512 * 1024;
+/** A keyword list's CSV file: "up to 1 MB", as the platform documents (moderation/constraints-and-limits). */
+export const CSV_FILE_LIMIT = 1024 * 1024;
+/** Keyword lists may come with a CSV file: their bodies may hold one at its limit and the form around it. */
+export const FORM_LIMIT_BYTES = 2 * CSV_FILE_LIMIT;
 
 /**
  * A keyword-list body: `multipart/form-data` (as the platform documents; a `file` part is a CSV of terms),
@@ -25,7 +27,10 @@ export async function readForm(c: Ctx): Promise<Body> {
   const out: Body = {};
   for (const [key, value] of form.entries()) {
     const name = key.endsWith("[]") ? key.slice(0, -2) : key;
-    if (typeof value !== "string") ((out.file ??= []) as unknown[]).push({ csv: await value.text() });
+    if (typeof value !== "string") {
+      if (value.size > CSV_FILE_LIMIT) throw apiError("ERR_FILE_SIZE_EXCEEDED", { name: value.name || key, limit: CSV_FILE_LIMIT });
+      ((out.file ??= []) as unknown[]).push({ csv: await value.text() });
+    }
     else if (name === "searchTerms") for (const term of formTerms(value)) ((out.searchTerms ??= []) as unknown[]).push(term);
     else out[name] = value;
   }

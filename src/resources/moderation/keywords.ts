@@ -4,9 +4,10 @@ import { apiError, badRequest, type Details } from "../../http/errors.js";
 import { ok, success } from "../../http/reply.js";
 import { Query, validate, type Body } from "../../http/validate.js";
 import { MAX_KEYWORD_TERM, type KeywordCategory, type KeywordListRecord } from "../../store/moderation.js";
-import { listProblem, patternProblem } from "../../util/safe-regex.js";
+import { listProblem, MAX_PATTERNS, patternProblem } from "../../util/safe-regex.js";
+import { checkListBudget } from "./budget.js";
 import { currentList, listLimit, byPathId, readForm, splitTerms } from "./input.js";
-import { ID_MESSAGE, MODERATION_ID } from "./rules.js";
+import { DESCRIPTION_MAX, ID_MESSAGE, MODERATION_ID, NAME_MAX, ownCount } from "./rules.js";
 import { keywordView } from "./views.js";
 import { reads } from "../../http/advice.js";
 
@@ -14,6 +15,8 @@ import { reads } from "../../http/advice.js";
 
 const CATEGORIES: readonly KeywordCategory[] = ["word", "pattern", "sentence-similarity"];
 const MAX_TERMS = 10_000;
+/** The platform's limit (moderation/constraints-and-limits): keyword lists per app, built-in ones not counted. */
+export const LISTS_PER_APP = 25;
 
 /** The terms a body gives (see `readForm` for forms), and whether a CSV file gave some. */
 function termsOf(body: Body): { terms?: unknown[]; csv: boolean } {
@@ -37,6 +40,7 @@ function readTerms(body: Body, category: KeywordCategory, required: boolean): { 
   const clean = [...new Set(given as string[])];
   if (clean.length === 0) throw badRequest({ searchTerms: ["The searchTerms field is required."] });
   if (category === "pattern") {
+    if (clean.length > MAX_PATTERNS) throw badRequest({ searchTerms: [`A pattern list may hold at most ${MAX_PATTERNS} patterns.`] });
     const details: Details = {};
     clean.forEach((t, i) => {
       const unsafe = patternProblem(t);
@@ -50,8 +54,8 @@ function readTerms(body: Body, category: KeywordCategory, required: boolean): { 
 }
 
 const FIELDS = {
-  name: { type: "string", max: 100 },
-  description: { type: "string", max: 1000 },
+  name: { type: "string", max: NAME_MAX },
+  description: { type: "string", max: DESCRIPTION_MAX },
   category: { type: "string", in: CATEGORIES },
 } as const;
 
@@ -65,11 +69,13 @@ export const keywords = new Hono<Env>()
     validate(body, {
       id: { required: true, type: "string", max: 100, pattern: MODERATION_ID, patternMessage: ID_MESSAGE },
       ...FIELDS,
-      name: { required: true, type: "string", max: 100 },
+      name: { required: true, type: "string", max: NAME_MAX },
     });
     const app = c.get("app");
     const id = body.id as string;
     if (app.moderation.keywordLists.has(id)) throw apiError("ERR_KEYWORD_ALREADY_EXISTS", { id });
+    if (ownCount(app.moderation.keywordLists) >= LISTS_PER_APP)
+      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${LISTS_PER_APP} keyword lists (built-in lists not counted).` });
     const category = (body.category as KeywordCategory | undefined) ?? "word";
     const { terms, csv } = readTerms(body, category, true);
     const now = c.get("emulator").clock.now();
@@ -93,10 +99,12 @@ export const keywords = new Hono<Env>()
   .put("/moderation/keywords/:keywordId", async (c) => {
     const list = pathList(c);
     const body = await readForm(c);
-    validate(body, { ...FIELDS, name: { filled: true, type: "string", max: 100 } });
+    validate(body, { ...FIELDS, name: { filled: true, type: "string", max: NAME_MAX } });
     const category = (body.category as KeywordCategory | undefined) ?? list.category;
     const { terms, csv } = readTerms(body, category, false);
     if (terms === undefined && category === "pattern" && list.category !== "pattern") readTerms({ searchTerms: list.searchTerms }, category, true);
+    const app = c.get("app");
+    checkListBudget(app.moderation, { ...list, category, searchTerms: terms ?? list.searchTerms });
     if (typeof body.name === "string") list.name = body.name;
     if (typeof body.description === "string") list.description = body.description;
     list.category = category;
@@ -106,7 +114,6 @@ export const keywords = new Hono<Env>()
     }
     list.revision++;
     list.updatedAt = c.get("emulator").clock.now();
-    const app = c.get("app");
     app.moderation.changed();
     return ok(c, keywordView(app, list));
   })

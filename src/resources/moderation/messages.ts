@@ -14,8 +14,8 @@ import { messageView, SYSTEM_UID } from "../../views/messages.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { applyExtensions } from "../../extensions/effects.js";
 import { currentList, listLimit } from "./input.js";
-import { verdictFor } from "./engine.js";
-import { block, isHeld, moderateEdit } from "./screen.js";
+import { holds, verdictFor } from "./engine.js";
+import { block, flagForRule, isHeld, moderateEdit } from "./screen.js";
 import { checkDeliverable, deliver } from "./review.js";
 import { reads } from "../../http/advice.js";
 
@@ -196,12 +196,14 @@ export const moderationMessages = new Hono<Env>()
       // Still held: the new content is screened again; a clean one is delivered now.
       const { moderation: _held, ...content } = changed;
       const verdict = verdictFor(a, { ...m, data: content });
-      if (!verdict) checkDeliverable(a, m); // before any change: a message nobody can get stays held as it was
+      const held = verdict !== undefined && holds(verdict.action);
+      if (!held) checkDeliverable(a, m); // before any change: a message nobody can get stays held as it was
       Object.assign(m, { data: content, editedAt: now, editedBy: SYSTEM_UID, updatedAt: now });
-      if (verdict) block(a, m, verdict, "send", now);
+      if (held) block(a, m, verdict, "send", now);
       else {
         a.moderation.blocked.delete(m.id);
         deliver(a, m);
+        if (verdict) flagForRule(a, m, verdict, now);
         a.emit("moderation_engine_approved", () => ({ message: messageView(a, m) }), m);
       }
       return ok(c, messageView(a, m));

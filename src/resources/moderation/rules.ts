@@ -7,7 +7,8 @@ import type { AppState } from "../../store/app-state.js";
 import { current, type ConditionRecord, type RuleRecord, type RuleRevision } from "../../store/moderation.js";
 import { mediaMessages } from "../../store/moderation-defaults.js";
 import type { JsonObject } from "../../store/types.js";
-import { listProblem, patternProblem } from "../../util/safe-regex.js";
+import { listProblem, MAX_PATTERNS, patternProblem } from "../../util/safe-regex.js";
+import { checkRuleBudget } from "./budget.js";
 import { currentList, listLimit, byPathId } from "./input.js";
 import { ruleView } from "./views.js";
 
@@ -16,20 +17,37 @@ import { ruleView } from "./views.js";
 export const MODERATION_ID = /^[A-Za-z0-9_-]+$/;
 export const ID_MESSAGE = "The id may only contain letters, numbers, dashes and underscores.";
 const OPERANDS = ["text", "image", "video", "custom"] as const;
-const ACTIONS = ["blockMessage", "dropMessage"] as const;
+/**
+ * What a rule does with a message it catches. `blockMessage` and `dropMessage` hold it for review. `flagMessage` is
+ * the dashboard's "Flag" ("Message is delivered but flagged for review", moderation/rules-management): the API value
+ * is not documented; the emulator takes the name the documented ones suggest (see docs/moderation.md).
+ */
+const ACTIONS = ["blockMessage", "dropMessage", "flagMessage"] as const;
+
+/** The platform's limits (moderation/constraints-and-limits): rules per app (built-in ones not counted), and per rule. */
+export const RULES_PER_APP = 25;
+export const CONDITIONS_PER_RULE = 10;
+export const FILTERS_PER_RULE = 10;
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 255;
 
 const RULE: Schema = {
-  name: { type: "string", max: 100 },
-  description: { type: "string", max: 1000 },
+  name: { type: "string", max: NAME_MAX },
+  description: { type: "string", max: DESCRIPTION_MAX },
   enabled: { type: "boolean" },
-  action: { type: "array", max: 2, items: { required: true, type: "string", in: ACTIONS } },
-  conditions: { type: "array", max: 25, items: { required: true, type: "object" } },
-  filters: { type: "array", max: 25, items: { required: true, type: "object" } },
+  action: { type: "array", max: ACTIONS.length, items: { required: true, type: "string", in: ACTIONS } },
+  conditions: { type: "array", max: CONDITIONS_PER_RULE, items: { required: true, type: "object" } },
+  filters: { type: "array", max: FILTERS_PER_RULE, items: { required: true, type: "object" } },
 };
+
+/** Whether a condition body names keyword lists (the newest files spell the flag one way, older ones two others). */
+const byListOf = (c: Body) => asBool(c.isKeywordsReferencePresent ?? c.isKeywordReferencePresent ?? c.isListReferencePresent);
 
 /** Checks and completes the conditions of a rule body (ids 1-based, `entity: "message"`). */
 function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
   const details: Details = {};
+  const patterns = raw.reduce((n, c) => n + (c.category === "pattern" && !byListOf(c) && Array.isArray(c.value) ? c.value.length : 0), 0);
+  if (patterns > MAX_PATTERNS) throw badRequest({ conditions: [`The conditions may hold at most ${MAX_PATTERNS} patterns together.`] });
   const out = raw.map((c, i) => {
     const at = `conditions.${i}`;
     const fields = Object.fromEntries(Object.entries(c).map(([k, v]) => [`${at}.${k}`, v]));
@@ -47,7 +65,7 @@ function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
       Object.assign(details, (e as { details?: Details }).details);
       return undefined;
     }
-    const byList = asBool(c.isKeywordsReferencePresent ?? c.isKeywordReferencePresent ?? c.isListReferencePresent);
+    const byList = byListOf(c);
     const condition: ConditionRecord = {
       id: i + 1,
       entity: "message",
@@ -92,6 +110,13 @@ function revisionFrom(app: AppState, body: Body, previous: RuleRevision | undefi
   return rev;
 }
 
+/** The rules or keyword lists an app made itself: the platform's per-app limits do not count its built-in ones. */
+export function ownCount(map: ReadonlyMap<string, { default?: boolean }>): number {
+  let n = 0;
+  for (const v of map.values()) if (!v.default) n++;
+  return n;
+}
+
 function pathRule(c: Ctx): RuleRecord {
   return byPathId(c.get("app").moderation.rules, c.req.param("ruleId")!, "ERR_MODERATION_RULE_NOT_FOUND");
 }
@@ -102,13 +127,16 @@ export const rules = new Hono<Env>()
     validate(body, {
       id: { required: true, type: "string", max: 100, pattern: MODERATION_ID, patternMessage: ID_MESSAGE },
       ...RULE,
-      name: { required: true, type: "string", max: 100 },
+      name: { required: true, type: "string", max: NAME_MAX },
     });
     const app = c.get("app");
     const id = body.id as string;
     if (app.moderation.rules.has(id)) throw apiError("ERR_MODERATION_RULE_ALREADY_EXISTS", { id });
+    if (ownCount(app.moderation.rules) >= RULES_PER_APP)
+      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${RULES_PER_APP} moderation rules (built-in rules not counted).` });
     const now = c.get("emulator").clock.now();
     const rule: RuleRecord = { id, createdAt: now, revisions: [revisionFrom(app, body, undefined, now)] };
+    checkRuleBudget(app.moderation, id, current(rule));
     app.moderation.rules.set(id, rule);
     app.moderation.changed();
     return ok(c, ruleView(app, rule));
@@ -127,9 +155,11 @@ export const rules = new Hono<Env>()
   .put("/moderation/rules/:ruleId", async (c) => {
     const rule = pathRule(c);
     const body = await readBody(c, 64 * 1024);
-    validate(body, { ...RULE, name: { filled: true, type: "string", max: 100 } });
+    validate(body, { ...RULE, name: { filled: true, type: "string", max: NAME_MAX } });
     const app = c.get("app");
-    rule.revisions.push(revisionFrom(app, body, current(rule), c.get("emulator").clock.now()));
+    const next = revisionFrom(app, body, current(rule), c.get("emulator").clock.now());
+    checkRuleBudget(app.moderation, rule.id, next);
+    rule.revisions.push(next);
     app.moderation.changed();
     return ok(c, ruleView(app, rule));
   })

@@ -3,7 +3,7 @@ import type { BlockedEntry, Verdict } from "../../store/moderation.js";
 import type { JsonObject, MessageRecord, UserRecord } from "../../store/types.js";
 import type { Edit } from "../messages/changes.js";
 import { messageView, SYSTEM_UID } from "../../views/messages.js";
-import { verdictFor } from "./engine.js";
+import { holds, verdictFor } from "./engine.js";
 
 /**
  * Moderation's seam in the send and edit paths. Each path makes one call before anything is published:
@@ -13,6 +13,8 @@ import { verdictFor } from "./engine.js";
  *   unread counts), publishes `moderation_engine_blocked` and no `message_sent`, and waits in the blocked queue
  *   with `data.moderation.status: "disapproved"` until a moderator approves (delivers) or rejects it.
  * An edit is screened the same way: a caught edit leaves the message as it was and waits in the queue.
+ * A rule whose only action is `flagMessage` lets the message (or edit) through, approved, and puts it in the flagged
+ * queue (`flagForRule`).
  */
 
 export const APPROVED = { status: "approved" } as const;
@@ -47,19 +49,38 @@ export function block(app: AppState, held: MessageRecord, v: Verdict, kind: Bloc
 }
 
 /**
+ * Puts a delivered message in the flagged queue for the rule that caught it: one flag by `app_system` whose reason
+ * is the rule's id (no flag reason names a rule), with the rule's name and revision as its remark.
+ */
+export function flagForRule(app: AppState, m: MessageRecord, v: Verdict, now: number): void {
+  let entry = app.moderation.flags.get(m.id);
+  if (!entry || entry.status !== "pending") {
+    entry = { messageId: m.id, flaggedBy: [], status: "pending", createdAt: now, updatedAt: now };
+    app.moderation.flags.put(entry);
+  }
+  if (entry.flaggedBy.some((f) => f.uid === SYSTEM_UID && f.reasonId === v.ruleId)) return;
+  const flag = { uid: SYSTEM_UID, reasonId: v.ruleId, remark: `Flagged by the rule ${v.ruleName} (${v.revisionId}).`, flaggedAt: now };
+  app.moderation.flags.update(entry, (e) => {
+    e.flaggedBy = [...e.flaggedBy, flag];
+    e.updatedAt = now;
+  });
+}
+
+/**
  * Stores a new message, or holds it when a rule catches it. `always` screens it even when no rule is enabled
  * (`POST /moderation/messages`). Returns the stored or held record.
  */
 export function moderateSend(app: AppState, m: Omit<MessageRecord, "id">, always = false): MessageRecord {
   if (app.moderation.enabledCount === 0 && !always) return app.addMessage(m);
   const verdict = verdictFor(app, m);
-  if (verdict) {
+  if (verdict && holds(verdict.action)) {
     const held = app.holdMessage(m);
     app.moderation.noteModerated(held.id);
     return block(app, held, verdict, "send", m.sentAt);
   }
   const stored = app.addMessage({ ...m, data: { ...m.data, moderation: APPROVED } });
   app.moderation.noteModerated(stored.id);
+  if (verdict) flagForRule(app, stored, verdict, m.sentAt);
   app.emit("moderation_engine_approved", () => ({ message: messageView(app, stored) }), stored);
   return stored;
 }
@@ -78,8 +99,9 @@ export function moderateEdit(
 ): MessageRecord | undefined {
   if (app.moderation.enabledCount === 0 && !always) return undefined;
   const verdict = verdictFor(app, { ...m, data: edit.data });
-  if (!verdict) {
+  if (!verdict || !holds(verdict.action)) {
     edit.data = { ...edit.data, moderation: APPROVED };
+    if (verdict) flagForRule(app, m, verdict, now);
     return undefined;
   }
   const proposed: MessageRecord = { ...m, data: edit.data, editedAt: now, editedBy: actor?.uid ?? SYSTEM_UID, updatedAt: now };
