@@ -1,13 +1,14 @@
-import { Hono } from "hono";
 import { addressedApp } from "../http/auth.js";
-import { header, type Ctx, type Env } from "../http/context.js";
+import { header, type Ctx } from "../http/context.js";
 import { ok, success } from "../http/reply.js";
-import { readBody, validate } from "../http/validate.js";
+import type { Body } from "../http/validate.js";
+import type { Schema } from "../http/schema.js";
+import { operation, routes } from "../http/operation.js";
 import type { JsonObject } from "../store/types.js";
 import { blockedUsersAt } from "../resources/blocked-users/routes.js";
 import { addMember, pathGroup, removeMember } from "../resources/groups/membership.js";
-import { addMembers } from "../resources/members/routes.js";
-import { threadList } from "../resources/messages/threads.js";
+import { ADD, addMembersFrom } from "../resources/members/routes.js";
+import { threadList, THREADS_QUERY } from "../resources/messages/threads.js";
 import { requireUser } from "../resources/users/lookup.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
 import { messageView } from "../views/messages.js";
@@ -22,11 +23,11 @@ import { changeScope, requireVisible } from "../resources/groups/membership.js";
 import { updateGroup } from "../resources/groups/routes.js";
 import { pathMessage } from "../views/access.js";
 
-const LOGIN = {
+const LOGIN: Schema = {
   platform: { type: "string", max: 100 },
   deviceId: { type: "string", max: 255 },
   appInfo: { type: "object", maxKb: 4 },
-} as const;
+};
 
 /** A fresh `jwt` for the token's owner: what the WebSocket's `auth` frame presents. */
 function jwtFor(c: Ctx): string {
@@ -36,12 +37,12 @@ function jwtFor(c: Ctx): string {
 }
 
 /** `GET /settings` needs no token: it only names the app's hosts. */
-export const clientSettingsRoute = new Hono<Env>().get("/settings", (c) => ok(c, clientSettings(c, addressedApp(c))));
+export const clientSettingsRoute = routes(
+  operation({ method: "GET", path: "/settings", plane: "client", handler: (c) => ok(c, clientSettings(c, addressedApp(c))) }),
+);
 
 /** Login (`PUT /me`, and the table's `POST admin/users/auth`): the session's device, the user, a jwt, the settings. */
-async function login(c: Ctx) {
-  const body = await readBody(c);
-  validate(body, LOGIN);
+function login(c: Ctx, body: Body) {
   const user = c.get("actor");
   const token = c.get("authToken");
   // The session's device, as `POST /users/{uid}/auth_tokens` records it.
@@ -64,12 +65,12 @@ async function login(c: Ctx) {
   });
 }
 
+const SCOPE: Schema = { uid: { required: true, type: "string", max: 100 }, scope: { type: "string", in: ["admin", "moderator"] } };
+
 /** The SDK's promote / demote: the REST plane's scope change for `uid`, answered as `PUT groups/{guid}/members/{uid}`. */
-async function setScope(c: Ctx, fixed?: Scope) {
+function setScope(c: Ctx, body: Body, fixed?: Scope) {
   const app = c.get("app");
   const group = pathGroup(app, c.req.param("guid")!);
-  const body = await readBody(c);
-  validate(body, { uid: { required: true, type: "string", max: 100 }, scope: { type: "string", in: ["admin", "moderator"] } });
   const user = requireUser(app, body.uid as string);
   const scope = fixed ?? (body.scope as Scope | undefined) ?? "admin";
   const member = changeScope(app, c.get("emulator").clock.now(), group, user, scope, c.get("actor"));
@@ -82,77 +83,121 @@ async function setScope(c: Ctx, fixed?: Scope) {
  * plane's routers, mounted after these (app.ts), answer the SDK's other operations for the token's owner, who acts
  * as `onBehalfOf` does there (see `clientAuth`), so every access rule is the REST plane's own.
  */
-export const clientOnly = new Hono<Env>()
-  .put("/me", login)
-  .post("/admin/users/auth", login)
+export const clientOnly = routes(
+  operation({ method: "PUT", path: "/me", plane: "client", body: LOGIN, handler: (c, { body }) => login(c, body) }),
+  operation({ method: "POST", path: "/admin/users/auth", plane: "client", body: LOGIN, handler: (c, { body }) => login(c, body) }),
   // Logout of one session: its token is deleted, as `DELETE users/{uid}/auth_tokens/{authToken}` does.
-  .delete("/admin/users/auth/:authToken", (c) => {
-    const app = c.get("app");
-    const user = c.get("actor");
-    const token = app.tokens.get(c.req.param("authToken"));
-    if (!token || token.uid !== user.uid) throw apiError("ERR_AUTH_TOKEN_NOT_FOUND", { authToken: maskKey(c.req.param("authToken")), uid: user.uid });
-    app.removeToken(token);
-    return success(c, `Auth token ${token.authToken} has been deleted successfully.`);
-  })
-  .get("/me", (c) => ok(c, userView(c.get("actor"), { tags: true })))
-  .post("/me/jwt", (c) => ok(c, { token: jwtFor(c) }))
-  .delete("/me", (c) => {
-    const user = c.get("actor");
-    c.get("emulator").realtime.logout(c.get("app"), user, header(c, "resource"));
-    return success(c, `The user with UID ${user.uid} has been logged out successfully.`);
-  })
+  operation({
+    method: "DELETE",
+    path: "/admin/users/auth/:authToken",
+    plane: "client",
+    handler: (c) => {
+      const app = c.get("app");
+      const user = c.get("actor");
+      const token = app.tokens.get(c.req.param("authToken")!);
+      if (!token || token.uid !== user.uid) throw apiError("ERR_AUTH_TOKEN_NOT_FOUND", { authToken: maskKey(c.req.param("authToken")!), uid: user.uid });
+      app.removeToken(token);
+      return success(c, `Auth token ${token.authToken} has been deleted successfully.`);
+    },
+  }),
+  operation({ method: "GET", path: "/me", plane: "client", handler: (c) => ok(c, userView(c.get("actor"), { tags: true })) }),
+  operation({ method: "POST", path: "/me/jwt", plane: "client", handler: (c) => ok(c, { token: jwtFor(c) }) }),
+  operation({
+    method: "DELETE",
+    path: "/me",
+    plane: "client",
+    headers: ["resource"],
+    handler: (c) => {
+      const user = c.get("actor");
+      c.get("emulator").realtime.logout(c.get("app"), user, header(c, "resource"));
+      return success(c, `The user with UID ${user.uid} has been logged out successfully.`);
+    },
+  }),
   // The SDK's integration analytics after login (SDK and UI-kit versions): acknowledged with its session id, which
   // the SDK keeps so that it reports again only when they change. The emulator keeps it in the journal only.
-  .post("/user_sessions", async (c) => {
-    const body = await readBody(c);
-    validate(body, { sessionId: { required: true, type: "string", max: 255 }, data: { type: "object", maxKb: 8 } });
-    return ok(c, { sessionId: body.sessionId });
-  })
+  operation({
+    method: "POST",
+    path: "/user_sessions",
+    plane: "client",
+    body: { sessionId: { required: true, type: "string", max: 255 }, data: { type: "object", maxKb: 8 } },
+    handler: (c, { body }) => ok(c, { sessionId: body.sessionId }),
+  }),
+  operation({
+    method: "GET",
+    path: "/users/:uid/threads",
+    plane: "client",
+    query: THREADS_QUERY,
+    handler: (c, { query }) => threadList(c, (app, viewer) => userConversationId(viewer.uid, requireUser(app, c.req.param("uid")!).uid), query),
+  }),
+  operation({
+    method: "GET",
+    path: "/groups/:guid/threads",
+    plane: "client",
+    query: THREADS_QUERY,
+    handler: (c, { query }) => threadList(c, (app) => groupConversationId(pathGroup(app, c.req.param("guid")!).guid), query),
+  }),
+  operation({
+    method: "POST",
+    path: "/groups/:guid/members",
+    plane: "client",
+    body: { password: { type: "string", max: 100 } },
+    handler: (c, { body }) => {
+      const app = c.get("app");
+      const user = c.get("actor");
+      const group = pathGroup(app, c.req.param("guid")!);
+      const password = group.type === "password" ? ((body.password as string | undefined) ?? "") : undefined;
+      const action = addMember(app, c.get("emulator").clock.now(), group, user, "participant", user, password);
+      return ok(c, messageView(app, action, user));
+    },
+  }),
+  operation({ method: "PUT", path: "/groups/:guid/members", plane: "client", body: ADD, handler: (c, { body }) => addMembersFrom(c, body) }),
+  operation({ method: "PUT", path: "/groups/:guid/promote", plane: "client", body: SCOPE, handler: (c, { body }) => setScope(c, body) }),
+  operation({ method: "DELETE", path: "/groups/:guid/demote", plane: "client", body: SCOPE, handler: (c, { body }) => setScope(c, body, "participant") }),
+  // Only the owner hands a group over, to a user who is not banned from it (who becomes an admin member).
+  operation({
+    method: "PATCH",
+    path: "/groups/:guid/owner",
+    plane: "client",
+    body: { owner: { required: true, type: "string", max: 100 } },
+    handler: (c, { body }) => {
+      const app = c.get("app");
+      const actor = c.get("actor");
+      const group = pathGroup(app, c.req.param("guid")!);
+      requireVisible(app, group, actor);
+      if (group.owner !== actor.uid) throw apiError("ERR_GROUP_NO_CLEARANCE", { uid: actor.uid, target: "the ownership", guid: group.guid });
+      const owner = requireUser(app, body.owner as string);
+      if (app.groups.ban(group.guid, owner.uid)) throw apiError("ERR_BANNED_GROUPMEMBER", { uid: owner.uid, guid: group.guid });
+      updateGroup(app, c.get("emulator").clock.now(), group, actor, () => {}, owner);
+      return success(c, `Ownership transferred to user ${owner.uid} for the group with guid ${group.guid}.`);
+    },
+  }),
+  // A message of the token's owner by the client id it was sent with.
+  operation({
+    method: "GET",
+    path: "/user/messages/:muid",
+    plane: "client",
+    handler: (c) => {
+      const app = c.get("app");
+      const user = c.get("actor");
+      const m = app.messages.withMuid(user.uid, c.req.param("muid")!);
+      if (!m) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: c.req.param("muid")! });
+      return ok(c, messageView(app, pathMessage(app, String(m.id), user), user));
+    },
+  }),
+  operation({
+    method: "DELETE",
+    path: "/groups/:guid/members",
+    plane: "client",
+    handler: (c) => {
+      const app = c.get("app");
+      const user = c.get("actor");
+      const group = pathGroup(app, c.req.param("guid")!);
+      removeMember(app, c.get("emulator").clock.now(), group, user, user);
+      return success(c, `The user with UID ${user.uid} has left the group ${group.guid}.`);
+    },
+  }),
+)
   .route("/", blockedUsersAt("/blockedusers"))
   .route("/", aiFeatures)
   .route("/", campaignsClient)
-  .route("/", clientPush)
-  .get("/users/:uid/threads", (c) => threadList(c, (app, viewer) => userConversationId(viewer.uid, requireUser(app, c.req.param("uid")).uid)))
-  .get("/groups/:guid/threads", (c) => threadList(c, (app) => groupConversationId(pathGroup(app, c.req.param("guid")).guid)))
-  .post("/groups/:guid/members", async (c) => {
-    const app = c.get("app");
-    const user = c.get("actor");
-    const group = pathGroup(app, c.req.param("guid"));
-    const body = await readBody(c);
-    validate(body, { password: { type: "string", max: 100 } });
-    const password = group.type === "password" ? ((body.password as string | undefined) ?? "") : undefined;
-    const action = addMember(app, c.get("emulator").clock.now(), group, user, "participant", user, password);
-    return ok(c, messageView(app, action, user));
-  })
-  .put("/groups/:guid/members", addMembers)
-  .put("/groups/:guid/promote", (c) => setScope(c))
-  .delete("/groups/:guid/demote", (c) => setScope(c, "participant"))
-  // Only the owner hands a group over, to a user who is not banned from it (who becomes an admin member).
-  .patch("/groups/:guid/owner", async (c) => {
-    const app = c.get("app");
-    const actor = c.get("actor");
-    const group = pathGroup(app, c.req.param("guid"));
-    requireVisible(app, group, actor);
-    const body = await readBody(c);
-    validate(body, { owner: { required: true, type: "string", max: 100 } });
-    if (group.owner !== actor.uid) throw apiError("ERR_GROUP_NO_CLEARANCE", { uid: actor.uid, target: "the ownership", guid: group.guid });
-    const owner = requireUser(app, body.owner as string);
-    if (app.groups.ban(group.guid, owner.uid)) throw apiError("ERR_BANNED_GROUPMEMBER", { uid: owner.uid, guid: group.guid });
-    updateGroup(app, c.get("emulator").clock.now(), group, actor, () => {}, owner);
-    return success(c, `Ownership transferred to user ${owner.uid} for the group with guid ${group.guid}.`);
-  })
-  // A message of the token's owner by the client id it was sent with.
-  .get("/user/messages/:muid", (c) => {
-    const app = c.get("app");
-    const user = c.get("actor");
-    const m = app.messages.withMuid(user.uid, c.req.param("muid"));
-    if (!m) throw apiError("ERR_MESSAGE_ID_NOT_FOUND", { id: c.req.param("muid") });
-    return ok(c, messageView(app, pathMessage(app, String(m.id), user), user));
-  })
-  .delete("/groups/:guid/members", (c) => {
-    const app = c.get("app");
-    const user = c.get("actor");
-    const group = pathGroup(app, c.req.param("guid"));
-    removeMember(app, c.get("emulator").clock.now(), group, user, user);
-    return success(c, `The user with UID ${user.uid} has left the group ${group.guid}.`);
-  });
+  .route("/", clientPush);

@@ -3,9 +3,8 @@ import { badRequest } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
 import { PAGE_QUERY, pageMatching } from "../../http/pagination.js";
 import { ok, page, success, prependCursor } from "../../http/reply.js";
-import { readBody, type Body } from "../../http/validate.js";
-import { bodySchema, type Schema } from "../../http/schema.js";
-import { checkBody } from "../../http/body-check.js";
+import type { Body } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
 import { operation, routes } from "../../http/operation.js";
 import { q } from "../../http/query-spec.js";
 import { SCOPES, type Scope } from "../../store/types.js";
@@ -15,7 +14,7 @@ import { userView } from "../../views/users.js";
 import { requireScopeAllowed, scopeAllowList } from "../roles/enforce.js";
 
 /** The add-members lists: a list that is given names someone (`minItems: 1`). */
-const ADD: Schema = Object.fromEntries(Object.entries(MEMBERS).map(([list, spec]) => [list, { ...spec, minItems: 1 }]));
+export const ADD: Schema = Object.fromEntries(Object.entries(MEMBERS).map(([list, spec]) => [list, { ...spec, minItems: 1 }]));
 
 /** At least one list must name someone (Laravel's required_without_all). */
 function requireSomeList(body: Body): void {
@@ -29,7 +28,7 @@ function requireSomeList(body: Body): void {
 }
 
 /** Adds (and bans) the users the body's lists name; a result per user, in all four lists. The SDK sends it as PUT. */
-function addMembersFrom(c: Ctx, body: Body) {
+export function addMembersFrom(c: Ctx, body: Body) {
   const actor = onBehalfOf(c, "optional");
   const app = c.get("app");
   const group = pathGroup(app, c.req.param("guid")!);
@@ -38,18 +37,6 @@ function addMembersFrom(c: Ctx, body: Body) {
   const data = addMemberLists(app, c.get("emulator").clock.now(), group, body, actor);
   // All four lists, `{}` for one that named nobody (the SDK reads the keys of each).
   return ok(c, data);
-}
-
-const ADD_JSON = bodySchema(ADD);
-
-/**
- * The client plane's `PUT /groups/:guid/members` (src/client/routes.ts, not yet declared): the same body, read and
- * checked here as the declaration below checks it.
- */
-export async function addMembers(c: Ctx) {
-  const body = await readBody(c);
-  await checkBody(body, ADD_JSON);
-  return addMembersFrom(c, body);
 }
 
 export const members = routes(
