@@ -100,7 +100,7 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--management-secret <secret>", "management API secret header").env("CHAT_EMULATOR_MANAGEMENT_SECRET").default(DEFAULT_MANAGEMENT_SECRET))
     .addOption(new Option("--random-seed <n>", "make generated ids, keys and probabilistic rules repeatable").env("CHAT_EMULATOR_RANDOM_SEED").argParser(intArg("--random-seed", 0, 2 ** 32 - 1)))
     .addOption(new Option("--latency <ms|min-max>", "add this delay (or a random one in MIN-MAX) to every API request").env("CHAT_EMULATOR_LATENCY").argParser(latencyArg))
-    .addOption(new Option("--realtime-latency <ms|min-max>", "hold every WebSocket frame the emulator sends back this long (or a random MIN-MAX), in order").env("CHAT_EMULATOR_REALTIME_LATENCY").argParser(latencyArg))
+    .addOption(new Option("--realtime-latency <ms>", "hold every WebSocket frame the emulator sends back MS (or MIN-MAX: a random delay), in order").env("CHAT_EMULATOR_REALTIME_LATENCY").argParser(latencyArg))
     .addOption(new Option("--rate-limit", "enforce the platform's per-app rate limits (core 10000/min, standard 20000/min)").env("CHAT_EMULATOR_RATE_LIMIT"))
     .addOption(new Option("--strict", "refuse requests with request advice (400 ERR_EMULATOR_STRICT, the emulator's own code)").env("CHAT_EMULATOR_STRICT"))
     .addOption(new Option("--advice-header", "send each request's advice in an x-chat-emulator-advice response header").env("CHAT_EMULATOR_ADVICE_HEADER"))
