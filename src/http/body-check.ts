@@ -1,13 +1,15 @@
+import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { badRequest, keyedMap, type Details } from "./errors.js";
-import type { JsonSchema } from "./schema.js";
+import { bodySchema, type JsonSchema, type Schema } from "./schema.js";
 import { CREDENTIALS_REFUSED, holdsCredentials } from "../util/called-url.js";
 
 /**
  * Body validation: a declared body's JSON Schema (http/schema.ts), compiled by ajv into a validator function the
- * first time its operation is called (ajv itself is loaded then too: start-up pays nothing), and ajv's errors turned
- * into the platform's Laravel sentences, collected per field into the 400's `details` in the declaration's order.
+ * first time its operation is called (ajv itself is loaded then too, synchronously: start-up pays nothing), and
+ * ajv's errors turned into the platform's Laravel sentences, collected per field into the 400's `details` in the
+ * declaration's order. It is the one validator: conditional and per-item checks use it too (`checkFields`).
  *
  * ajv was chosen over TypeBox and Zod because the declaration is JSON Schema (served as OpenAPI and compared with
  * the platform's published files without a conversion), and a compiled ajv validator is the fastest check there is
@@ -20,9 +22,9 @@ let ajv: Ajv2020 | undefined;
 const compiled = new WeakMap<JsonSchema, Compiled>();
 
 /** Loaded on first use (ajv's own module costs more at start than the rest of a small route table). */
-async function compiler(): Promise<Ajv2020> {
+function compiler(): Ajv2020 {
   if (ajv) return ajv;
-  const { Ajv2020: Ajv } = await import("ajv/dist/2020.js");
+  const { Ajv2020: Ajv } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   const made = new Ajv({ allErrors: true, verbose: true, strict: false, validateFormats: false });
   made.addKeyword({ keyword: "x-type", schemaType: "string" });
   made.addKeyword({ keyword: "x-message", schemaType: "string" });
@@ -49,20 +51,43 @@ async function compiler(): Promise<Ajv2020> {
 
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i;
 
-/** The validator of `schema`, compiled on its first call. */
-export async function validatorOf(schema: JsonSchema): Promise<Compiled> {
+/** The validator of `schema`, compiled on its first call and kept (schemas are made once, at module level). */
+function validatorOf(schema: JsonSchema): Compiled {
   let fn = compiled.get(schema);
   if (!fn) {
-    fn = (await compiler()).compile(schema) as Compiled;
+    fn = compiler().compile(schema) as Compiled;
     compiled.set(schema, fn);
   }
   return fn;
 }
 
 /** Checks `body` against `schema`; throws the platform's 400 ERR_BAD_REQUEST with every failing field's sentences. */
-export async function checkBody(body: Record<string, unknown>, schema: JsonSchema): Promise<void> {
-  const fn = compiled.get(schema) ?? (await validatorOf(schema));
+export function checkBody(body: Record<string, unknown>, schema: JsonSchema): void {
+  const fn = compiled.get(schema) ?? validatorOf(schema);
   if (!fn(body)) throw badRequest(sentences(body, schema, fn.errors ?? []));
+}
+
+const ofFields = new WeakMap<Schema, JsonSchema>();
+
+/**
+ * Checks `body` against a field map (http/schema.ts notation) that a declaration cannot state: one chosen by
+ * another field's value, or an item of a batch. A map made once (at module level) is compiled once; one built for
+ * a request (its required fields depend on what is stored) is compiled for that request and dropped, not cached.
+ */
+export function checkFields(body: Record<string, unknown>, fields: Schema, once = true): void {
+  if (once) {
+    let schema = ofFields.get(fields);
+    if (!schema) ofFields.set(fields, (schema = bodySchema(fields)));
+    return checkBody(body, schema);
+  }
+  const schema = bodySchema(fields);
+  const ajv = compiler();
+  const fn = ajv.compile(schema);
+  try {
+    if (!fn(body)) throw badRequest(sentences(body, schema, fn.errors ?? []));
+  } finally {
+    ajv.removeSchema(schema);
+  }
 }
 
 /** What empty means to the platform's `required` and `filled` rules. */

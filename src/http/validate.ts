@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { ApiError, badRequest, keyedMap, type Details } from "./errors.js";
+import { checkFields } from "./body-check.js";
+import type { Schema } from "./schema.js";
 import { header, type Ctx } from "./context.js";
-import { CREDENTIALS_REFUSED, holdsCredentials } from "../util/called-url.js";
 import { ignoredValue, queryValues, reads, trackBody } from "./advice.js";
 
 /**
@@ -172,90 +173,16 @@ export function tooLarge(limit: number): ApiError {
   });
 }
 
-export interface FieldSpec {
-  /** Absent, null, "" or [] fails with "field is required". */
-  required?: boolean;
-  /** Present but empty fails with "field must have a value" (updates). */
-  filled?: boolean;
-  type?: "string" | "boolean" | "integer" | "number" | "object" | "array";
-  /** Characters for strings (code points: emoji count once), items for arrays. */
-  max?: number;
-  /** Arrays: the fewest items a present array may have (the reference's `minItems`). */
-  minItems?: number;
-  /** Arrays: the most items it may have (a documented per-call maximum). */
-  maxItems?: number;
-  /** Objects: the only keys allowed (the reference's `additionalProperties: false`). */
-  keys?: readonly string[];
-  /** Serialized size limit for objects. */
-  maxKb?: number;
-  in?: readonly string[];
-  /** A URL; `"called"`: one the emulator calls, so without credentials (util/called-url.ts). */
-  url?: boolean | "called";
-  pattern?: RegExp;
-  patternMessage?: string;
-  items?: FieldSpec;
-}
+export type { FieldSpec, Schema } from "./schema.js";
 
-export type Schema = Record<string, FieldSpec>;
-
-const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i;
-
-function isEmpty(v: unknown): boolean {
-  return v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
-}
-
-function checkField(name: string, v: unknown, spec: FieldSpec, details: Details): void {
-  const fail = (message: string) => {
-    (details[name] ??= []).push(message);
-  };
-  if (spec.required && isEmpty(v)) return fail(`The ${name} field is required.`);
-  if (v === undefined) return;
-  if (spec.filled && isEmpty(v)) return fail(`The ${name} field must have a value.`);
-  if (v === null && !spec.required) return;
-  switch (spec.type) {
-    case "string":
-      if (typeof v !== "string") return fail(`The ${name} must be a string.`);
-      if (spec.max !== undefined && [...v].length > spec.max)
-        fail(`The ${name} may not be greater than ${spec.max} characters.`);
-      if (spec.url && !URL_PATTERN.test(v)) fail(`The ${name} must be a valid URL.`);
-      else if (spec.url === "called" && holdsCredentials(v)) fail(`The ${name} ${CREDENTIALS_REFUSED}.`);
-      if (spec.pattern && !spec.pattern.test(v)) fail(spec.patternMessage ?? `The ${name} format is invalid.`);
-      break;
-    case "boolean":
-      if (typeof v !== "boolean" && v !== 0 && v !== 1 && v !== "true" && v !== "false" && v !== "0" && v !== "1")
-        return fail(`The ${name} field must be true or false.`);
-      break;
-    case "integer":
-      if (!Number.isInteger(typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v))
-        return fail(`The ${name} must be an integer.`);
-      break;
-    case "number":
-      if (typeof v !== "number" || !Number.isFinite(v)) return fail(`The ${name} must be a number.`);
-      break;
-    case "object":
-      if (typeof v !== "object" || Array.isArray(v) || v === null) return fail(`The ${name} must be an object.`);
-      if (spec.maxKb !== undefined && Buffer.byteLength(JSON.stringify(v)) > spec.maxKb * 1024)
-        fail(`The ${name} may not be greater than ${spec.maxKb} kilobytes.`);
-      for (const k of Object.keys(v).filter((k) => spec.keys && !spec.keys.includes(k)))
-        (details[`${name}.${k}`] ??= []).push(`The ${name}.${k} field is not allowed.`);
-      break;
-    case "array":
-      if (!Array.isArray(v)) return fail(`The ${name} must be an array.`);
-      if (spec.max !== undefined && v.length > spec.max) fail(`The ${name} may not have more than ${spec.max} items.`);
-      if (spec.minItems !== undefined && v.length < spec.minItems) fail(`The ${name} must have at least ${spec.minItems} items.`);
-      if (spec.maxItems !== undefined && v.length > spec.maxItems) fail(`The ${name} may not have more than ${spec.maxItems} items.`);
-      if (spec.items) v.forEach((item, i) => checkField(`${name}.${i}`, item, spec.items!, details));
-      break;
-  }
-  if (spec.in && !spec.in.includes(v as string)) fail(`The selected ${name} is invalid.`);
-}
-
-/** Validates `body` against `schema`; throws 400 ERR_BAD_REQUEST with every failing field's sentences. */
-export function validate(body: Body, schema: Schema): void {
+/**
+ * Validates `body` against a field map that no declaration states (a batch's items, a body chosen by another
+ * field, settings whose required fields depend on what is stored): the declared operations' validator
+ * (http/body-check.ts) with the same sentences. `perRequest`: the map was built for this request (not cached).
+ */
+export function validate(body: Body, schema: Schema, perRequest = false): void {
   reads(body, schema);
-  const details: Details = keyedMap();
-  for (const [name, spec] of Object.entries(schema)) checkField(name, body[name], spec, details);
-  if (Object.keys(details).length > 0) throw badRequest(details);
+  checkFields(body, schema, !perRequest);
 }
 
 /** An inclusive `[from]`/`[to]` range of Unix seconds. */
