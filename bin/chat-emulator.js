@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 "use strict";
 // Thin launcher: runs the CLI that `npm install` (prepare) or `npm run build` bundles into dist/cli.cjs, with the
-// V8 code cache made for it at the same build (dist/cli.cjs.cache; see scripts/bundle-cli.mjs) when it matches.
+// V8 code cache made for it at the same build (dist/cli.cjs.cache; see scripts/bundle-cli.mjs) when it was made
+// by this very Node version and architecture (a checkout's build; the npm package ships none).
 // CommonJS (bin/package.json): a CommonJS main module starts without Node's ES module loader.
 const { readFileSync } = require("node:fs");
 const { join } = require("node:path");
@@ -19,9 +20,10 @@ try {
 let cachedData;
 try {
   const cache = readFileSync(`${filename}.cache`);
-  // The first line names the build: `// chat-emulator build <id>`; the cache starts with the same id.
-  const id = source.slice(0, source.indexOf("\n"));
-  if (cache.subarray(0, id.length).toString("latin1") === id) cachedData = cache.subarray(id.length);
+  // The first line names the build: `// chat-emulator build <id>`; the cache starts with the same id and the Node
+  // version that made it (V8 would refuse another version's cache, after reading it whole).
+  const key = `${source.slice(0, source.indexOf("\n"))} ${process.version} ${process.arch}\n`;
+  if (cache.subarray(0, key.length).toString("latin1") === key) cachedData = cache.subarray(key.length);
 } catch {
   // no cache: compile the file
 }
