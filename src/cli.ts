@@ -115,7 +115,7 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--random-seed <n>", "make generated ids, keys and probabilistic rules repeatable").env("CHAT_EMULATOR_RANDOM_SEED").argParser(intArg("--random-seed", 0, 2 ** 32 - 1)))
     .addOption(new Option("--latency <ms|min-max>", "add this delay (or a random one in MIN-MAX) to every API request").env("CHAT_EMULATOR_LATENCY").argParser(latencyArg))
     .addOption(new Option("--rate-limit", "enforce the platform's per-app rate limits (core 10000/min, standard 20000/min)").env("CHAT_EMULATOR_RATE_LIMIT"))
-    .addOption(new Option("--strict", "refuse requests with request advice (400 ERR_EMULATOR_STRICT, the emulator's own code)").env("CHAT_EMULATOR_STRICT"))
+    .addOption(new Option("--strict", "refuse requests with request advice (400 ERR_EMULATOR_STRICT, the emulator's own code) and seed files with unknown fields").env("CHAT_EMULATOR_STRICT"))
     .addOption(new Option("--advice-header", "send each request's advice in an x-chat-emulator-advice response header").env("CHAT_EMULATOR_ADVICE_HEADER"))
     .addOption(new Option("--journal-size <n>", "requests kept in the request journal (0 = no journal)").env("CHAT_EMULATOR_JOURNAL_SIZE").default(1000).argParser(intArg("--journal-size", 0, MAX_JOURNAL_SIZE)))
     .addOption(new Option("--coverage <file>", "at exit, write each documented operation's calls, statuses and codes to FILE (.json or .md)").env("CHAT_EMULATOR_COVERAGE").argParser(coverageArg))

@@ -25,7 +25,10 @@ export interface ControlOptions {
    * inspector answer: the names you reach the emulator by, e.g. "emulator.ci.internal".
    */
   allowedHosts?: string[];
-  /** Refuse requests with request advice (400 ERR_EMULATOR_STRICT) instead of answering them (docs/insight.md). */
+  /**
+   * Refuse requests with request advice (400 ERR_EMULATOR_STRICT) instead of answering them (docs/insight.md), and a
+   * seed with unknown fields instead of warning of them (docs/data-files.md).
+   */
   strict?: boolean;
   /** Send each request's advice in the `x-chat-emulator-advice` response header. */
   adviceHeader?: boolean;
