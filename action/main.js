@@ -52,10 +52,11 @@ const coverage = input("coverage") && resolve(input("coverage"));
 if (coverage) args.push("--coverage", coverage);
 
 // Its output goes to a file the post step prints; the process outlives this step. This step's summary file is
-// closed when the step ends: the post step writes the coverage to its own.
+// closed when the step ends: the post step writes the coverage to its own. Nor is it run under npm, even when this
+// step is (npm_* variables): under npm the CLI stops once its parent goes, which this step's process does at once.
 const log = join(temp, `chat-emulator-${process.pid}.log`);
 const out = openSync(log, "a");
-const env = { ...process.env };
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 delete env.GITHUB_STEP_SUMMARY;
 const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", out, out], env });
 child.unref();
