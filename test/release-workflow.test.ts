@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -54,5 +54,21 @@ describe("the release workflow", () => {
     });
     const outside = spawnSync(process.execPath, [script, manifest], { env: { ...process.env, GITHUB_REPOSITORY: "" }, encoding: "utf8" });
     expect([outside.status, outside.stderr]).toEqual([2, expect.stringContaining("GITHUB_REPOSITORY must be owner/name")]);
+  });
+});
+
+describe("the Node versions CI runs", () => {
+  // package.json `engines` names the supported majors; the CI workflow and .ci/run test each of them.
+  const engines = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).engines.node as string;
+  const majors = [...engines.matchAll(/(?:\^|>=)(\d+)/g)].map((m) => m[1]);
+
+  it("are the majors package.json supports, in the CI workflow's matrix and in .ci/run", () => {
+    expect(majors).toEqual(["20", "22", "24"]);
+    const ci = parse(readFileSync(new URL("../.github/workflows/ci.yml", import.meta.url), "utf8"));
+    expect(ci.jobs.test.strategy.matrix.node).toEqual(majors);
+    expect(ci.jobs.test.steps.map((s: { run?: string }) => s.run).filter(Boolean)).toEqual(["npm ci --no-audit --no-fund", "npm test"]);
+    const script = readFileSync(new URL("../.ci/run", import.meta.url), "utf8");
+    expect(/^for major in ([\d ]+); do$/m.exec(script)?.[1].split(" ")).toEqual(majors);
+    for (const file of /^REPRESENTATIVE=\(([^)]*)\)/m.exec(script)![1].trim().split(/\s+/)) expect(existsSync(new URL(`../${file}`, import.meta.url)), file).toBe(true);
   });
 });
