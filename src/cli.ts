@@ -119,7 +119,7 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--advice-header", "send each request's advice in an x-chat-emulator-advice response header").env("CHAT_EMULATOR_ADVICE_HEADER"))
     .addOption(new Option("--journal-size <n>", "requests kept in the request journal (0 = no journal)").env("CHAT_EMULATOR_JOURNAL_SIZE").default(1000).argParser(intArg("--journal-size", 0, MAX_JOURNAL_SIZE)))
     .addOption(new Option("--coverage <file>", "at exit, write each documented operation's calls, statuses and codes to FILE (.json or .md)").env("CHAT_EMULATOR_COVERAGE").argParser(coverageArg))
-    .addOption(new Option("--control-token <token>", "require header x-emulator-token on control calls (all but GET /_emulator/health)").env("CHAT_EMULATOR_CONTROL_TOKEN"))
+    .addOption(new Option("--control-token <token>", "require header x-emulator-token on control calls (all but GET /_emulator/health and /_emulator/schemas/)").env("CHAT_EMULATOR_CONTROL_TOKEN"))
     .addOption(new Option("--allowed-host <name>", "also answer the control API and inspector under this host name (repeatable)").env("CHAT_EMULATOR_ALLOWED_HOSTS").argParser(allowedHostArg))
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
     .exitOverride()

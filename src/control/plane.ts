@@ -16,7 +16,7 @@ export interface ControlOptions {
   latency?: number | [number, number] | string;
   /** Enforce the platform's per-app rate limits; an object sets other default limits. */
   rateLimit?: boolean | Partial<Limits>;
-  /** Required as `x-emulator-token` on every control call except GET /_emulator/health. */
+  /** Required as `x-emulator-token` on every control call except GET /_emulator/health and the JSON Schemas (token.ts). */
   controlToken?: string;
   /** Makes probabilistic rules and jitter repeatable. */
   randomSeed?: number;
