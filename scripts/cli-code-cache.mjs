@@ -1,7 +1,8 @@
 // Makes dist/cli.cjs.cache (run by scripts/bundle-cli.mjs): starts the bundled CLI as bin/chat-emulator.js does (the
 // same text compiled by node:vm), answers one request so that the request path is compiled too, and writes V8's
-// code cache after the build id line the bundle starts with. A fresh process with Node's default flags, as the
-// CLI's users run it: V8 refuses a cache made under other flags or by another version, and then just compiles.
+// code cache after the build id line the bundle starts with and the Node version that made it (the launcher uses
+// it only under that version). A fresh process with Node's default flags, as the CLI's users run it: V8 refuses a
+// cache made under other flags or by another version, and then just compiles.
 import { readFileSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { createRequire } from "node:module";
@@ -25,6 +26,6 @@ await module.exports.started;
 const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
 if (!url) throw new Error(`no listening line in ${JSON.stringify(out)}`);
 await new Promise((resolve, reject) => get(`${url}/_emulator/health`, (res) => res.resume().on("end", resolve)).on("error", reject));
-const id = source.slice(0, source.indexOf("\n"));
-writeFileSync(`${filename}.cache`, Buffer.concat([Buffer.from(id, "latin1"), script.createCachedData()]));
+const key = `${source.slice(0, source.indexOf("\n"))} ${process.version} ${process.arch}\n`;
+writeFileSync(`${filename}.cache`, Buffer.concat([Buffer.from(key, "latin1"), script.createCachedData()]));
 process.exit(0);

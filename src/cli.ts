@@ -9,6 +9,7 @@ import { runExport } from "./cli/export.js";
 import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
 import { addStateOptions, stateOptions, stateRows, type StateFlags } from "./cli/state-options.js";
 import { MAX_JOURNAL_SIZE } from "./control/journal.js";
+import { prepareWritable } from "./store/persistence.js";
 import { coverageFileProblem, writeCoverage } from "./control/coverage-file.js";
 import { parseLatency } from "./control/plane.js";
 import { VERSION } from "./version.js";
@@ -28,6 +29,19 @@ function coverageArg(value: string): string {
   const problem = coverageFileProblem(value);
   if (problem) throw new InvalidArgumentError(`--coverage: ${problem}`);
   return value;
+}
+
+/** How long the coverage file may take to write at exit before the emulator stops without it. */
+const COVERAGE_WRITE_MS = 10_000;
+
+/** `work`, or a rejection once `ms` have passed (the timer does not hold the process). */
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not done within ${ms / 1000} s`)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function latencyArg(value: string): string {
@@ -102,11 +116,11 @@ export async function main(argv = process.argv): Promise<void> {
     .addOption(new Option("--latency <ms|min-max>", "add this delay (or a random one in MIN-MAX) to every API request").env("CHAT_EMULATOR_LATENCY").argParser(latencyArg))
     .addOption(new Option("--realtime-latency <ms>", "hold every WebSocket frame the emulator sends back MS (or MIN-MAX: a random delay), in order").env("CHAT_EMULATOR_REALTIME_LATENCY").argParser(latencyArg))
     .addOption(new Option("--rate-limit", "enforce the platform's per-app rate limits (core 10000/min, standard 20000/min)").env("CHAT_EMULATOR_RATE_LIMIT"))
-    .addOption(new Option("--strict", "refuse requests with request advice (400 ERR_EMULATOR_STRICT, the emulator's own code)").env("CHAT_EMULATOR_STRICT"))
+    .addOption(new Option("--strict", "refuse requests with request advice (400 ERR_EMULATOR_STRICT, the emulator's own code) and seed files with unknown fields").env("CHAT_EMULATOR_STRICT"))
     .addOption(new Option("--advice-header", "send each request's advice in an x-chat-emulator-advice response header").env("CHAT_EMULATOR_ADVICE_HEADER"))
     .addOption(new Option("--journal-size <n>", "requests kept in the request journal (0 = no journal)").env("CHAT_EMULATOR_JOURNAL_SIZE").default(1000).argParser(intArg("--journal-size", 0, MAX_JOURNAL_SIZE)))
     .addOption(new Option("--coverage <file>", "at exit, write each documented operation's calls, statuses and codes to FILE (.json or .md)").env("CHAT_EMULATOR_COVERAGE").argParser(coverageArg))
-    .addOption(new Option("--control-token <token>", "require header x-emulator-token on control calls (all but GET /_emulator/health)").env("CHAT_EMULATOR_CONTROL_TOKEN"))
+    .addOption(new Option("--control-token <token>", "require header x-emulator-token on control calls (all but GET /_emulator/health and /_emulator/schemas/)").env("CHAT_EMULATOR_CONTROL_TOKEN"))
     .addOption(new Option("--allowed-host <name>", "also answer the control API and inspector under this host name (repeatable)").env("CHAT_EMULATOR_ALLOWED_HOSTS").argParser(allowedHostArg))
     .addOption(new Option("-q, --quiet", "print nothing but errors").env("CHAT_EMULATOR_QUIET"))
     .exitOverride()
@@ -162,6 +176,8 @@ export async function main(argv = process.argv): Promise<void> {
   // In exec mode the command owns stdout: the emulator's banner and request log go to stderr.
   const out = exec.command ? process.stderr : process.stdout;
 
+  // The coverage file is checked now, as --export-on-exit's is: a path that cannot be written ends the start.
+  if (o.coverage) await prepareWritable(o.coverage).catch((e: Error) => fail(`--coverage: ${e.message}`));
   let emulator: RunningEmulator;
   try {
     emulator = await startEmulator({
@@ -195,11 +211,12 @@ export async function main(argv = process.argv): Promise<void> {
   }
   // Under exec the state's fate is the run's own business: a line about memory being gone would be noise in CI.
   const stopped = o.quiet || (exec.command && !o.data && !o.exportOnExit) ? undefined : stoppedLine(o.data, o.exportOnExit);
-  // The run's coverage, written before the emulator stops; a file that cannot be written fails the exit.
+  // The run's coverage, written before the emulator stops; a file that cannot be written (or not within
+  // COVERAGE_WRITE_MS: a hung file system) fails the exit, and the emulator still stops.
   const coverageOut = o.coverage;
   const writeRunCoverage = coverageOut
     ? () =>
-        writeCoverage(coverageOut, emulator.coverage.report()).catch((e: Error) => {
+        within(COVERAGE_WRITE_MS, writeCoverage(coverageOut, emulator.coverage.report())).catch((e: Error) => {
           throw new Error(`could not write the coverage to ${coverageOut}: ${e.message}`);
         })
     : undefined;
@@ -207,7 +224,11 @@ export async function main(argv = process.argv): Promise<void> {
   if (!exec.command) {
     let stopping = false;
     const stop = () => {
-      if (stopping) return;
+      // A second signal while stopping ends the process at once (what was acknowledged is on disk already).
+      if (stopping) {
+        process.stderr.write("chat-emulator: stopped before the end of a clean stop (a second signal).\n");
+        process.exit(1);
+      }
       stopping = true;
       // The coverage first (a failure to write it still stops the emulator, and the exit code says so).
       const written = Promise.resolve(writeRunCoverage?.()).then(

@@ -16,7 +16,7 @@ import { sameFile } from "./util/same-file.js";
 import { waiting } from "./util/waiting.js";
 import { FileStore } from "./store/files.js";
 import { writeStateFile } from "./store/state-writer.js";
-import { DEFAULT_SEED_PATH, parseState, readSeedFile } from "./store/seed.js";
+import { checkUnknownFields, DEFAULT_SEED_PATH, parseState, readSeedFile, type UnknownFieldsPolicy } from "./store/seed.js";
 import { Store, type CreateAppOptions } from "./store/store.js";
 import type { AppData, Region } from "./store/types.js";
 import { listen } from "./server.js";
@@ -161,10 +161,12 @@ export interface JournalApi {
 export const DEFAULT_MANAGEMENT_KEY = "chat-emulator-management-key";
 export const DEFAULT_MANAGEMENT_SECRET = "chat-emulator-management-secret";
 
-async function loadSeed(seed: EmulatorOptions["seed"], now: number): Promise<AppData[]> {
+/** The seed: the bundled one, none, a file or a document; a seed's unknown fields are said (or refused: `unknown.strict`). */
+async function loadSeed(seed: EmulatorOptions["seed"], now: number, unknown: UnknownFieldsPolicy): Promise<AppData[]> {
   if (seed === "none") return [];
   if (seed === undefined) return readSeedFile(DEFAULT_SEED_PATH, now);
-  if (typeof seed === "string") return readSeedFile(seed, now);
+  if (typeof seed === "string") return readSeedFile(seed, now, unknown);
+  checkUnknownFields(seed, "seed", unknown);
   return parseState(seed, now, "seed");
 }
 
@@ -191,7 +193,7 @@ async function buildEmulator(options: EmulatorOptions) {
   const log = options.quiet ? () => {} : errorLog;
   const clock = new Clock();
   const store = new Store(clock);
-  store.seed(await loadSeed(options.seed, clock.now()));
+  store.seed(await loadSeed(options.seed, clock.now(), { strict: options.strict, warn: log }));
   const persistence = options.data
     ? await Persistence.load(options.data, store, { now: clock.now(), log: errorLog, fsync: options.fsync, recover: options.recover })
     : undefined;

@@ -1,10 +1,11 @@
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { createSecureContext } from "node:tls";
 import { configDir } from "./config-dir.js";
 import { REGIONS } from "./store/types.js";
+import { makeFoldersSync } from "./util/folders.js";
 
 /**
  * TLS for `--https`: a server certificate signed by a local certificate authority, both made with Node's own crypto
@@ -276,7 +277,7 @@ function writeAtomically(path: string, text: string, mode: number): void {
 export function localCa(configDir: string): { paths: LocalCaPaths; created: { ca: boolean; server: boolean }; ca: string; cert: string; key: string } {
   const paths = localCaPaths(configDir);
   try {
-    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+    makeFoldersSync(paths.dir, 0o700);
     let ca = keptCa(paths);
     const created = { ca: !ca, server: false };
     if (!ca) {

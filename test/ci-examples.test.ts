@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseDocument } from "yaml";
+import { parse, parseDocument } from "yaml";
 import { emulatorEnv, startEmulator, type RunningEmulator } from "../src/index.js";
 import { runCli } from "./cli.helpers.js";
 
@@ -64,6 +64,39 @@ describe("examples/github-actions.yml", () => {
     const steps = workflow.jobs["with-exec"].steps.filter((s: any) => s.run?.includes("chat-emulator exec"));
     expect(steps).toHaveLength(1);
     await expectExecWorks(steps[0].run);
+  });
+});
+
+const action = parse(readFileSync(fileURLToPath(new URL("../action.yml", import.meta.url)), "utf8"));
+
+/** A job that installs the project, then starts the emulator with the Action (inputs it declares), then tests. */
+function expectActionJob(job: any) {
+  const steps = job.steps.map((s: any) => s.uses ?? s.run);
+  const at = steps.findIndex((s: string) => /^your-org\/chat-emulator@\S+$/.test(s));
+  expect(at, JSON.stringify(steps)).toBeGreaterThan(steps.indexOf("npm ci"));
+  expect(steps.slice(at + 1)).toContain("npm test");
+  for (const name of Object.keys(job.steps[at].with ?? {})) expect(Object.keys(action.inputs)).toContain(name);
+  const node = job.steps.find((s: any) => s.uses?.startsWith("actions/setup-node@"))?.with["node-version"];
+  expect(["20", "22", "24"]).toContain(String(node));
+}
+
+describe("the Action's workflows", () => {
+  it("examples/github-actions.yml has a job that uses it", () => {
+    expectActionJob(load("github-actions.yml").jobs["with-action"]);
+  });
+
+  it("docs/ci.md's workflow to paste uses it with every input it declares, at its default but the coverage file", () => {
+    const page = readFileSync(fileURLToPath(new URL("../docs/ci.md", import.meta.url)), "utf8");
+    const block = /## GitHub Action\n[^]*?```yaml\n([^]*?)```/.exec(page)![1];
+    const doc = parseDocument(block, { uniqueKeys: true });
+    expect(doc.errors).toEqual([]);
+    const workflow: any = doc.toJS();
+    expect(workflow.on).toBeDefined();
+    const [job] = Object.values<any>(workflow.jobs);
+    expectActionJob(job);
+    const given = job.steps.find((s: any) => s.uses?.includes("/chat-emulator@")).with;
+    expect(Object.keys(given).sort()).toEqual(Object.keys(action.inputs).sort());
+    for (const [name, value] of Object.entries(given)) if (name !== "coverage") expect(value, name).toBe(action.inputs[name].default);
   });
 });
 

@@ -76,6 +76,14 @@ describe("CLI guidance", () => {
     expect(readme).toContain("chat-emulator [options] exec [options] -- <command...>");
   });
 
+  it("docs/cli.md's command block is the command list `help` prints", async () => {
+    const help = (await runCli(["help"])).stdout;
+    const listed = help.slice(help.indexOf("\n", help.indexOf("Commands")) + 1, help.indexOf("\n\n", help.indexOf("Commands")));
+    const doc = readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8");
+    const block = /\nCommands \(.*\n\n<!-- illustrative -->\n```\n([^]*?)```/.exec(doc)?.[1];
+    expect(block).toBe(`${listed}\n`);
+  });
+
   it("names the nearest option for an unknown one, with its value or after =, and refuses help on no command", async () => {
     for (const args of [["--prot", "5703"], ["--prot=5703"]]) {
       const r = await runCli(args);

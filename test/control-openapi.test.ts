@@ -207,8 +207,26 @@ describe("live answers", () => {
     const r = await call("GET", "/_emulator/openapi.json");
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(r.body).toEqual(JSON.parse(JSON.stringify(OPENAPI)));
+    // Its server is the address it was fetched from, whatever the port or the name.
+    const described = (url: string) => JSON.parse(JSON.stringify({ ...OPENAPI, servers: [{ url, description: "the address this description was fetched from" }] }));
+    expect(r.body).toEqual(described("http://localhost"));
+    expect((await e.get("http://127.0.0.1:5703/_emulator/openapi.json", { key: null })).body).toEqual(described("http://127.0.0.1:5703"));
     expect((await call("GET", "/_emulator")).body.openapi).toBe("/_emulator/openapi.json");
+  });
+
+  it("serves the package's JSON Schemas, without the control token (editors send none), and names the two for another name", async () => {
+    for (const name of ["seed.schema.json", "state.schema.json"]) {
+      const r = await e.get(`/_emulator/schemas/${name}`, { key: null });
+      expect([r.status, r.headers.get("content-type")]).toEqual([200, "application/schema+json"]);
+      expect(r.body).toEqual(JSON.parse(readFileSync(new URL(`../schemas/${name}`, import.meta.url), "utf8")));
+    }
+    const missing = await call("GET", "/_emulator/schemas/seed.json");
+    expectError(missing, 404, "ERR_SCHEMA_NOT_FOUND");
+    expect(missing.body.error.message).toBe("The schema seed.json does not exist. The schemas are /_emulator/schemas/seed.schema.json and /_emulator/schemas/state.schema.json.");
+    const guarded = await emulator({ controlToken: "t" });
+    expect((await guarded.get("/_emulator/schemas/seed.schema.json", { key: null })).status).toBe(200);
+    expectError(await guarded.get("/_emulator/schemas/nope.json", { key: null }), 404, "ERR_SCHEMA_NOT_FOUND");
+    expectError(await guarded.get("/_emulator/apps", { key: null }), 401, "AUTH_ERR_EMPTY_EMULATOR_TOKEN");
   });
 
   it("fit their response schemas, for every operation that answers JSON", async () => {

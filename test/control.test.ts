@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { APP_ID, emulator, expectError, REST_KEY, type TestEmulator } from "./helpers.js";
 import { BAD_SEEDS, BAD_STATE_CHANGES, GOOD_SEEDS } from "./seed-cases.js";
@@ -136,10 +137,22 @@ describe("GET /_emulator", () => {
     const endpoints: { method: string; path: string }[] = r.body.endpoints;
     for (const wanted of ["GET /_emulator/health", "POST /_emulator/reset", "PUT /_emulator/state", "POST /_emulator/snapshots/{name}/restore", "GET /_emulator/requests/wait", "POST /_emulator/clock/advance"])
       expect(endpoints.map((x) => `${x.method} ${x.path}`)).toContain(wanted);
-    expect(endpoints.some((x) => x.path.startsWith("/_emulator/ui"))).toBe(false);
-    // Each listed GET without parameters answers something other than not found.
-    for (const x of endpoints.filter((x) => x.method === "GET" && !x.path.includes("{") && !/stream|wait/.test(x.path)))
+    for (const inspector of ["GET /_emulator", "GET /_emulator/ui", "POST /_emulator/ui", "GET /_emulator/ui/{file}"]) expect(endpoints.map((x) => `${x.method} ${x.path}`)).toContain(inspector);
+    // Each listed GET without parameters answers something other than not found (the inspector's page is HTML).
+    for (const x of endpoints.filter((x) => x.method === "GET" && !x.path.includes("{") && !/stream|wait|\/ui$/.test(x.path)))
       expect((await e.get(x.path, { key: null })).status, x.path).not.toBe(404);
+  });
+
+  // One index for people: the table of docs/control-api.md names every endpoint the index lists, and no other.
+  it("is the table of docs/control-api.md", async () => {
+    const listed = (await e.get("/_emulator", { key: null, headers: { accept: "application/json" } })).body.endpoints.map((x: { method: string; path: string }) => `${x.method} ${x.path}`);
+    const doc = readFileSync(new URL("../docs/control-api.md", import.meta.url), "utf8");
+    const documented = new Set<string>();
+    for (const row of doc.split("\n").filter((l) => l.startsWith("| `")))
+      for (const [, methods, path] of row.split(" | ")[0].matchAll(/`((?:GET|POST|PUT|DELETE)(?:\\\|(?:GET|POST|PUT|DELETE))*) (\/_emulator[^`?\s]*)/g))
+        for (const method of methods.split("\\|")) documented.add(`${method} ${path}`);
+    expect(listed.filter((x: string) => !documented.has(x)), "served, not in the table").toEqual([]);
+    expect([...documented].filter((x) => !listed.includes(x)), "in the table, not served").toEqual([]);
   });
 
   it("keeps the control token's guard", async () => {

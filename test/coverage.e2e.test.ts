@@ -49,4 +49,11 @@ describe("chat-emulator exec --coverage", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--coverage: the coverage file must end in .json or .md");
   });
+
+  // Node's recursive mkdir spins on /proc instead of failing: the path is checked at start, a folder at a time.
+  it("refuses a path that cannot be written at start, with or without exec, rather than when the run ends", async () => {
+    const refused = "chat-emulator: --coverage: /proc/nope/cov.md: cannot be written (ENOENT: no such file or directory, mkdir '/proc/nope').\n";
+    expect(await exec(["--coverage", "/proc/nope/cov.md"])).toEqual({ code: 2, stdout: "", stderr: refused });
+    expect(await runCli(["--port", "0", "--coverage", "/proc/nope/cov.md"], {}, 5_000)).toEqual({ code: 2, stdout: "", stderr: refused });
+  });
 });

@@ -68,6 +68,12 @@ describe("--https", () => {
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     expect(bad.stderr).toMatch(/^chat-emulator: --cert .* and --key .* are not a PEM certificate and its key/);
   });
+
+  // Node's recursive mkdir spins on /proc instead of failing: the folder is made a level at a time.
+  it("refuses a configuration folder where the local CA cannot be kept with exit code 2, at once", async () => {
+    const r = await runCli(["--port", "0", "--https"], { CHAT_EMULATOR_CONFIG_DIR: "/proc/nope/x" }, 5_000);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/^chat-emulator: the local certificate in \/proc\/nope\/x\/tls cannot be made or read \(ENOENT\)/)]);
+  });
 });
 
 describe("one certificate a developer trusts once", () => {

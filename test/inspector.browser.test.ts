@@ -152,14 +152,20 @@ describe("web inspector in Chromium", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(problems).toEqual([]);
   });
-  it("coverage: the areas, the operations called with their statuses and codes, and those not called", async () => {
+  it("coverage: the operations called first (above the fold) with their statuses and codes, then the areas and those not called", async () => {
     await page.goto(`${emulator.url}/_emulator/ui#/coverage`);
     const area = page.locator("tr", { hasText: "Messages" }).first();
     await area.waitFor();
     // The sends above: one answered 200, one failed by the rule; the inspector's own reads are not counted.
-    const send = page.locator('tr[data-operation="send-message"]');
+    const send = page.locator('section[aria-label="Called"] tr[data-operation="send-message"]');
     await send.getByText("ERR_OPERATION_FAILED ×1").waitFor();
     await send.getByText("503 ×1").waitFor();
+    // Most called first, and within the first screen (800 px high).
+    const called = await page.locator('section[aria-label="Called"] tr[data-operation]').evaluateAll((rows) => rows.map((r) => Number(r.children[3].textContent)));
+    expect(called.length).toBeGreaterThan(0);
+    expect(called).toEqual([...called].sort((a, b) => b - a));
+    expect((await send.boundingBox())!.y + (await send.boundingBox())!.height).toBeLessThan(800);
+    expect(await page.locator('section[aria-label="Not called"] tr[data-operation="send-message"]').count()).toBe(0);
     await page.selectOption('select[aria-label="Show"]', "missing");
     await page.locator('tr[data-operation="delete-apikey"]').waitFor();
     expect(await page.locator('tr[data-operation="send-message"]').count()).toBe(0);

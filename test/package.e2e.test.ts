@@ -88,6 +88,8 @@ describe("npm package", () => {
     for (const p of ["package.json", "README.md", "bin/chat-emulator.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/healthcheck.js", "dist/test-runners/vitest.js", "dist/test-runners/vitest-setup.js", "dist/ui/index.html", "fixtures/seed.json", "fixtures/sample-data.json", "schemas/seed.schema.json", "schemas/state.schema.json"])
       expect(paths).toContain(p);
     expect(paths.filter((p) => /^(src|ui|scripts|test|examples|bench|\.ci)\//.test(p) || p.endsWith(".test.js"))).toEqual(["scripts/prepare.mjs"]);
+    // The CLI's V8 code cache holds for the Node version that made it only: a checkout's build has one, the package none.
+    expect(paths).not.toContain("dist/cli.cjs.cache");
   });
 
   it("has the checkout's package.json, untouched by packing, whose one script that npm runs itself builds only in a checkout", async () => {
@@ -96,7 +98,7 @@ describe("npm package", () => {
     for (const script of ["preinstall", "install", "postinstall", "prepack", "postpack"]) expect(manifest.scripts?.[script]).toBeUndefined();
     expect(manifest.scripts.prepare).toBe("node scripts/prepare.mjs");
     expect(manifest.bin).toEqual({ "chat-emulator": "bin/chat-emulator.js" });
-    expect(manifest.files).toEqual(["bin", "dist", "fixtures", "schemas", "scripts/prepare.mjs"]);
+    expect(manifest.files).toEqual(["bin", "dist", "!dist/cli.cjs.cache", "fixtures", "schemas", "scripts/prepare.mjs"]);
     expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(checkoutManifest);
     // Run where npm would (a folder install of the unpacked package): no sources there, so nothing is built.
     const installed = join(project, "node_modules", "chat-emulator");
@@ -205,8 +207,8 @@ describe("Docker image (its commands, run without a docker engine)", () => {
   const startCommandOfImage = [...JSON.parse(one("ENTRYPOINT")), ...JSON.parse(one("CMD"))] as string[];
   const healthCheck = JSON.parse(one("HEALTHCHECK").replace(/^.*?CMD\s+/, "")) as string[];
 
-  it("is a small Node 20 image that runs as a non-root user on 0.0.0.0, exposing the port it listens on", () => {
-    expect(stage[0].args).toMatch(/^node:20-(alpine|slim)/);
+  it("is a small Node 24 image that runs as a non-root user on 0.0.0.0, exposing the port it listens on", () => {
+    expect(stage[0].args).toMatch(/^node:24-(alpine|slim)/);
     expect(one("USER")).toBe("node");
     expect(startCommandOfImage).toEqual(["chat-emulator", "--host", "0.0.0.0"]);
     // Flags given to `docker run` replace CMD: the host stays 0.0.0.0 through the environment.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { originDevice, withOriginDevice } from "../src/http/origin.js";
 
-// The device whose client-plane call or socket frame is running (src/realtime/origin.ts): its frames name it.
+// The device whose client-plane call or socket frame is running (src/http/origin.ts): its frames name it.
 // The storage is on only while such a call runs (on Node 20 an enabled AsyncLocalStorage hooks every promise).
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,10 +1,14 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { writeDemo } from "../src/demo/write.js";
 import { SEED_SCHEMA_URL, STATE_SCHEMA_URL } from "../src/store/schemas.js";
-import { DEFAULT_SEED_PATH, SeedError, documentKind, parseSavedState, parseState, readSeedFile } from "../src/store/seed.js";
+import { createEmulator } from "../src/index.js";
+import { DEFAULT_SEED_PATH, SeedError, checkUnknownFields, documentKind, parseSavedState, parseState, readSeedFile } from "../src/store/seed.js";
+import { unknownSeedFields } from "../src/store/unknown-fields.js";
+import { tempDir } from "./tmp.helpers.js";
 import { round } from "./durability.workload.js";
 import { emulator, MGMT, REST_KEY } from "./helpers.js";
 import {
@@ -244,5 +248,58 @@ describe("a top-level $schema", () => {
     const state = { $schema: STATE_SCHEMA_URL, format: "chat-emulator/state@1", apps: [{ app: { appId: "a1", name: "A" } }] };
     expect(documentKind(state)).toBe("state");
     expect(() => parseSavedState(state, NOW, "state")).not.toThrow();
+  });
+});
+
+describe("unknown fields of a seed", () => {
+  // Typos the loader would otherwise drop without a word, and a key inside open content (metadata), which is data.
+  const typos = {
+    apps: [
+      {
+        app: { appId: "typo1", name: "Typos" },
+        gropus: [{ guid: "g", name: "G" }],
+        users: [
+          { uid: "ann", name: "Ann", metaData: { plan: "pro" } },
+          { uid: "bob", name: "Bob", metadata: { anyKey: { atAll: 1 } } },
+        ],
+        messages: [{ sender: "ann", receiver: "bob", data: { text: "hi" }, sentAT: 1_700_000_000 }],
+      },
+    ],
+  };
+  const named = [
+    "apps[0].gropus (did you mean groups?)",
+    "apps[0].users[0].metaData (did you mean metadata?)",
+    "apps[0].messages[0].sentAT (did you mean sentAt?)",
+  ].join(", ");
+
+  it("are named at load with the nearest known field, ignored, and the rest loads", async () => {
+    const lines: string[] = [];
+    const e = await createEmulator({ seed: typos, log: (l) => lines.push(l) });
+    try {
+      expect(lines).toEqual([`chat-emulator: warning: seed: unknown fields, ignored (--strict refuses them): ${named}`]);
+      expect(e.emulator.store.apps.get("typo1")!.users.get("ann")!.metadata).toBeUndefined();
+    } finally {
+      await e.persistence?.close();
+    }
+  });
+
+  it("refuse the start with --strict, from a file as from a document", async () => {
+    await expect(createEmulator({ seed: typos, strict: true, quiet: true })).rejects.toThrow(new SeedError(`seed: unknown fields, refused with --strict: ${named}`));
+    const file = join(tempDir("typos"), "seed.json");
+    writeFileSync(file, JSON.stringify(typos));
+    await expect(readSeedFile(file, NOW, { strict: true, warn: () => {} })).rejects.toThrow(`${file}: unknown fields, refused with --strict: ${named}`);
+  });
+
+  it("are flagged by the seed schema in the same places, and nowhere in what the emulator ships or the loader's good seeds", () => {
+    expect(seedValid(typos)).toBe(false);
+    const flagged = seedValid.errors!.filter((x) => x.keyword === "additionalProperties").map((x) => `${x.instancePath}/${(x.params as { additionalProperty: string }).additionalProperty}`);
+    expect(flagged).toEqual(["/apps/0/gropus", "/apps/0/users/0/metaData", "/apps/0/messages/0/sentAT"]);
+    for (const doc of [SEED_FILE, ...Object.values(GOOD_SEEDS), JSON.parse(readFileSync(DEFAULT_SEED_PATH, "utf8"))]) expect(unknownSeedFields(doc)).toEqual([]);
+  });
+
+  it("of a state document are not looked for (the emulator wrote it)", () => {
+    const warned: string[] = [];
+    checkUnknownFields({ format: "chat-emulator/state@1", apps: [{ app: { appId: "a1", name: "A" }, gropus: [] }] }, "state", { warn: (l) => warned.push(l) });
+    expect(warned).toEqual([]);
   });
 });

@@ -41,4 +41,12 @@ describe("chat-emulator/vitest (examples/vitest)", () => {
     expect(report).toMatchObject({ appId: null, documented: 172 });
     expect(report.covered).toBeGreaterThan(0);
   });
+
+  it("refuses a coverage path that cannot be written before it starts an emulator", async () => {
+    const { chatEmulator } = await import("../src/test-runners/vitest.js");
+    const project = { provide: () => expect.unreachable("started") } as unknown as Parameters<ReturnType<typeof chatEmulator>>[0];
+    await expect(chatEmulator({ coverage: "/proc/nope/coverage.json" })(project)).rejects.toThrow(
+      "chat-emulator/vitest: coverage: /proc/nope/coverage.json: cannot be written (ENOENT: no such file or directory, mkdir '/proc/nope').",
+    );
+  });
 });

@@ -7,8 +7,8 @@ import { editDistance as distance } from "../util/edit-distance.js";
  */
 export const COMMANDS: readonly { name: string; usage: string; does: string }[] = [
   { name: "exec", usage: "chat-emulator [options] exec [options] -- <command...>", does: "run one command against a fresh emulator, then stop" },
-  { name: "demo", usage: "chat-emulator demo [--users N] [--groups N] [--messages N] [--random-seed N] --out FILE", does: "write a generated demo app as a state file" },
-  { name: "export", usage: "chat-emulator export [--url URL] [--out FILE]", does: "save a running emulator's state to a file" },
+  { name: "demo", usage: "chat-emulator demo [--users N] [--groups N] [--messages N] [--days N] [--until T] [--out FILE]", does: "write a generated demo app as a state file" },
+  { name: "export", usage: "chat-emulator export [--url URL] [--out FILE] [--control-token T]", does: "save a running emulator's state to a file" },
   { name: "cert", usage: "chat-emulator cert [--json]", does: "the local CA --https serves with, and how to trust it once" },
 ];
 

@@ -1,5 +1,6 @@
-import { appendFile, mkdir, rename, writeFile } from "node:fs/promises";
+import { appendFile, rename, writeFile } from "node:fs/promises";
 import { dirname, extname } from "node:path";
+import { makeFolders } from "../store/persistence.js";
 import type { CoverageReport } from "./coverage.js";
 
 /**
@@ -57,7 +58,8 @@ export async function writeCoverage(path: string, report: CoverageReport, env: N
   if (problem) throw new Error(problem);
   const markdown = coverageMarkdown(report);
   const text = extname(path).toLowerCase() === ".json" ? JSON.stringify(report, null, 2) + "\n" : markdown;
-  await mkdir(dirname(path), { recursive: true });
+  // Never Node's recursive mkdir: it spins on some paths (/proc/nope) instead of failing.
+  await makeFolders(dirname(path));
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, text);
   await rename(temp, path);

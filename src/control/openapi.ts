@@ -4,6 +4,7 @@ import { METHODS } from "./journal-routes.js";
 import { CHANNELS, NOTIFICATION_STATUSES, PROVIDERS } from "./notifications.js";
 import { PLANES } from "./request.js";
 import { ADVICE_CODES } from "../http/advice.js";
+import { SCHEMA_FILES } from "./schema-routes.js";
 
 /**
  * `GET /_emulator/openapi.json`: an OpenAPI 3.1 description of every `/_emulator` route (the inspector's page and
@@ -831,6 +832,15 @@ const paths: Record<string, Record<string, Json>> = {
     }),
     delete: op({ summary: "Clears the counts (a reset leaves them)", tags: ["coverage"], responses: { "200": cleared } }),
   },
+  "/_emulator/schemas/{name}": {
+    get: op({
+      summary: "A JSON Schema of seed or state files, as the package ships it (schemas/), for editors and validators",
+      tags: ["control"],
+      open: true,
+      parameters: [{ ...pathParam("name", "the schema's file name"), schema: oneOf(SCHEMA_FILES) }],
+      responses: { "200": { description: "The schema (JSON Schema 2020-12)", content: { "application/schema+json": { schema: { type: "object" } } } }, "404": err("ERR_SCHEMA_NOT_FOUND") },
+    }),
+  },
   "/_emulator/advice": {
     get: op({ summary: "Request advice settings", tags: ["advice"], responses: { "200": json(ref("AdviceSettings")) } }),
     put: op({
@@ -873,9 +883,10 @@ export const OPENAPI = {
     title: "chat-emulator control API",
     summary: "The emulator's own plane under /_emulator: state, rules, the request journal, the clock, snapshots, rate limits, logs and streams",
     description:
-      "Plain JSON on the emulator's port (docs/control-api.md). Same-origin only: a request from another site or origin, or to a host name the emulator was not told it is reached under, is refused (403). With --control-token every route but GET /_emulator/health (and the inspector's sign-in) needs the x-emulator-token header or the inspector's cookie.",
+      "Plain JSON on the emulator's port (docs/control-api.md). Same-origin only: a request from another site or origin, or to a host name the emulator was not told it is reached under, is refused (403). With --control-token every route but GET /_emulator/health, GET /_emulator/schemas/{name} (and the inspector's sign-in) needs the x-emulator-token header or the inspector's cookie.",
     version: "1",
   },
+  // GET /_emulator/openapi.json names the address it was fetched from instead (routes.ts).
   servers: [{ url: "http://127.0.0.1:4780", description: "the default address" }],
   tags: ["control", "inspector", "streams", "deliveries", "notifications", "realtime", "extensions", "calls", "ai-and-campaigns", "rules", "journal", "clock", "snapshots", "rate-limits", "advice", "coverage"].map(
     (name) => ({ name }),

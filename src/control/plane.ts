@@ -18,7 +18,7 @@ export interface ControlOptions {
   realtimeLatency?: number | [number, number] | string;
   /** Enforce the platform's per-app rate limits; an object sets other default limits. */
   rateLimit?: boolean | Partial<Limits>;
-  /** Required as `x-emulator-token` on every control call except GET /_emulator/health. */
+  /** Required as `x-emulator-token` on every control call except GET /_emulator/health and the JSON Schemas (token.ts). */
   controlToken?: string;
   /** Makes probabilistic rules and jitter repeatable. */
   randomSeed?: number;
@@ -27,7 +27,10 @@ export interface ControlOptions {
    * inspector answer: the names you reach the emulator by, e.g. "emulator.ci.internal".
    */
   allowedHosts?: string[];
-  /** Refuse requests with request advice (400 ERR_EMULATOR_STRICT) instead of answering them (docs/insight.md). */
+  /**
+   * Refuse requests with request advice (400 ERR_EMULATOR_STRICT) instead of answering them (docs/insight.md), and a
+   * seed with unknown fields instead of warning of them (docs/data-files.md).
+   */
   strict?: boolean;
   /** Send each request's advice in the `x-chat-emulator-advice` response header. */
   adviceHeader?: boolean;

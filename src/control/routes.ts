@@ -27,6 +27,7 @@ import { requireControlToken } from "./token.js";
 import { OPENAPI } from "./openapi.js";
 import { SERVED_PLANES, servedOpenApi } from "./served-openapi.js";
 import { isServed } from "../client/endpoints.js";
+import { schemaRoutes } from "./schema-routes.js";
 
 /**
  * A whole state document (`PUT /_emulator/state`) may be large: up to this many bytes (a million messages take
@@ -36,8 +37,12 @@ export const STATE_BODY_LIMIT = 1024 * 1024 * 1024;
 /** A state document nests the apps' records around the data users sent (itself at most MAX_JSON_DEPTH deep). */
 const STATE_DEPTH = MAX_JSON_DEPTH + 16;
 
-/** The OpenAPI description as sent: serialized once, on the first request. */
-let openapiText: string | undefined;
+/** The OpenAPI description as last sent, and the address it names as its server (the one it was fetched from). */
+let openapiText: { origin: string; text: string } | undefined;
+function openapiFor(origin: string): string {
+  if (openapiText?.origin !== origin) openapiText = { origin, text: JSON.stringify({ ...OPENAPI, servers: [{ url: origin, description: "the address this description was fetched from" }] }) };
+  return openapiText.text;
+}
 
 /** The `/_emulator` control API (design §4). Responses are plain JSON objects, but for the web inspector (HTML) and the event streams. */
 export const control = new Hono<Env>()
@@ -50,7 +55,7 @@ export const control = new Hono<Env>()
   .route("/", sessionRoutes)
   .route("/", extensionCallRoutes)
   // An OpenAPI 3.1 description of every route here (control/openapi.ts), behind the same guards.
-  .get("/openapi.json", (c) => c.body((openapiText ??= JSON.stringify(OPENAPI)), 200, { "content-type": "application/json" }))
+  .get("/openapi.json", (c) => c.body(openapiFor(new URL(c.req.url).origin), 200, { "content-type": "application/json" }))
   // What each platform plane serves, generated from the declared operations (control/served-openapi.ts).
   .get("/openapi/:file", (c) => {
     const plane = SERVED_PLANES.find((p) => c.req.param("file") === `${p}.json`);
@@ -133,14 +138,16 @@ export const control = new Hono<Env>()
   .route("/clock", clockRoutes)
   .route("/snapshots", snapshotRoutes)
   .route("/rate-limits", rateLimitRoutes)
-  .route("/advice", adviceRoutes);
+  .route("/advice", adviceRoutes)
+  .route("/schemas", schemaRoutes);
 
 control.route("/", controlCalls);
 control.route("/", controlAiAndCampaigns);
 
 /**
- * `GET /_emulator`: the control API's index, read from its own routes so that it cannot miss one (the inspector's
- * pages and assets aside). Paths name their parameters as `{name}`.
+ * `GET /_emulator`: the control API's index, read from its own routes so that it cannot miss one (itself and the
+ * inspector's page, sign-in and files included). Paths name their parameters as `{name}` (the inspector's files
+ * `{file}`).
  */
 let index: { method: string; path: string }[] | undefined;
 const SERVED_DOCS = Object.fromEntries(SERVED_PLANES.map((p) => [p, `/_emulator/openapi/${p}.json`]));
@@ -148,9 +155,9 @@ control.get("/", (c) => {
   index ??= [
     ...new Map(
       control.routes
-        .filter((r) => r.method !== "ALL" && !r.path.startsWith("/ui") && r.path !== "/")
+        .filter((r) => r.method !== "ALL")
         .map((r) => {
-          const path = `/_emulator${r.path.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}").replace(/\/$/, "")}`;
+          const path = `/_emulator${r.path.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}").replace(/\/\*$/, "/{file}").replace(/\/$/, "")}`;
           return [`${r.method} ${path}`, { method: r.method, path }] as const;
         }),
     ).values(),

@@ -15,14 +15,15 @@ export function same(a: string, b: string): boolean {
 
 /**
  * With a control token set, every control call must carry it, except `GET /_emulator/health` (readiness probes
- * cannot send headers), and `/_emulator/ui`, the inspector's page, which signs the browser in itself
+ * cannot send headers), the package's JSON Schemas (`GET /_emulator/schemas/...`: editors send none either, and
+ * they hold nothing of the state), and `/_emulator/ui`, the inspector's page, which signs the browser in itself
  * (control/ui.ts). The inspector's cookie stands for the header (control/ui-session.ts). Runs before routing
  * inside `/_emulator`, so unknown control paths answer 401 too.
  */
 export const requireControlToken: MiddlewareHandler<Env> = async (c, next) => {
   const token = c.get("emulator").control.token;
   if (token === undefined) return next();
-  if ((c.req.method === "GET" || c.req.method === "HEAD") && c.req.path === "/_emulator/health") return next();
+  if ((c.req.method === "GET" || c.req.method === "HEAD") && (c.req.path === "/_emulator/health" || c.req.path.startsWith("/_emulator/schemas/"))) return next();
   if (c.req.path === INSPECTOR_PATH) return next();
   const given = c.req.header(TOKEN_HEADER);
   if (!given && hasSession(c, token)) return next();

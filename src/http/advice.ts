@@ -1,6 +1,6 @@
 import type { Ctx } from "./context.js";
 import { apiError, keyedMap, type ApiError } from "./errors.js";
-import { editDistance } from "../util/edit-distance.js";
+import { editDistance, nearest, normalized } from "../util/edit-distance.js";
 
 /**
  * Request advice: what a request to the REST or management plane sent that the platform silently ignores — a body
@@ -111,7 +111,6 @@ export function ignoredValue(c: Ctx, where: "body" | "query", name: string, why:
 
 /** The platform's own request headers, by their lowercase name, and how they are written in its docs. */
 const PLATFORM_HEADERS = ["apikey", "appId", "onBehalfOf", "authtoken", "callToken", "resource"];
-const normalized = (name: string) => name.toLowerCase().replace(/[-_\s]/g, "");
 const HEADER_NAMES = new Map(PLATFORM_HEADERS.map((h) => [normalized(h), h]));
 /** Per distinct header name: the platform header it was probably meant as, or null (memo: a few names recur). */
 const headerVerdicts = new Map<string, string | null>();
@@ -130,19 +129,6 @@ function meantHeader(name: string): string | null {
   }
   if (headerVerdicts.size < MAX_VERDICTS) headerVerdicts.set(name, verdict);
   return verdict;
-}
-
-/** The nearest of `known` to `name`: same letters in another case or spelling, else at most two typos away. */
-export function nearest(name: string, known: Iterable<string>): string | undefined {
-  const n = normalized(name);
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const k of known) {
-    if (k === name) continue;
-    const d = normalized(k) === n ? 0 : editDistance(n, normalized(k), 2);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return best;
 }
 
 const ignored = "ignored by the platform";

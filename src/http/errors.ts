@@ -323,6 +323,10 @@ export const ERRORS = {
     status: 404,
     message: "The snapshot {name} does not exist. Please take it first with POST /_emulator/snapshots/{name}.",
   },
+  ERR_SCHEMA_NOT_FOUND: {
+    status: 404,
+    message: "The schema {name} does not exist. The schemas are /_emulator/schemas/seed.schema.json and /_emulator/schemas/state.schema.json.",
+  },
   ERR_HOST_NOT_ALLOWED: {
     status: 403,
     message:

@@ -6,25 +6,35 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * sender already has the message from the answer), while the user's other tabs get them. Set only around
  * client-plane requests and socket frames, so REST-plane requests pay nothing.
  *
- * On Node 20 an enabled AsyncLocalStorage puts a hook on every promise the process makes, whoever makes it: after a
- * single client-plane call, a REST `POST /v3/messages` cost 19% more server CPU for the rest of the process. So the
- * storage is enabled only while such a call or frame is in progress, and disabled when the last one ends; what
- * runs after a call has answered (a timer it set) is not that call's doing and names no device.
+ * A call names its device only while it runs: the storage holds the call, which is marked ended when it answers,
+ * so what runs later (a timer or a queue drain it set) names no device, whichever way the Node version carries the
+ * async context into timers (Node 24's AsyncContextFrame keeps the store a timer was set under; Node 20 and 22 drop
+ * it once the storage is disabled). Frames sent later take the device explicitly, read when the event was published
+ * (realtime.ts, `after`).
+ *
+ * On Node 20 and 22 an enabled AsyncLocalStorage puts a hook on every promise the process makes, whoever makes it:
+ * after a single client-plane call, a REST `POST /v3/messages` cost 19% more server CPU for the rest of the process.
+ * So the storage is enabled only while such a call or frame is in progress, and disabled when the last one ends.
  */
-const current = new AsyncLocalStorage<string>();
+interface Call {
+  readonly deviceId: string;
+  running: boolean;
+}
+const current = new AsyncLocalStorage<Call>();
 /** Calls and frames running inside the storage (a call's promise counts until it settles). */
 let inside = 0;
 
-function leave(): void {
-  if (--inside === 0) current.disable();
-}
-
 export function withOriginDevice<T>(deviceId: string | undefined, fn: () => T): T {
   if (!deviceId) return fn();
+  const call: Call = { deviceId, running: true };
+  const leave = () => {
+    call.running = false;
+    if (--inside === 0) current.disable();
+  };
   inside++;
   let out: T;
   try {
-    out = current.run(deviceId, fn);
+    out = current.run(call, fn);
   } catch (e) {
     leave();
     throw e;
@@ -35,5 +45,6 @@ export function withOriginDevice<T>(deviceId: string | undefined, fn: () => T): 
 }
 
 export function originDevice(): string | undefined {
-  return current.getStore();
+  const call = current.getStore();
+  return call?.running ? call.deviceId : undefined;
 }

@@ -5,6 +5,7 @@ import { MEDIA_DOMAIN } from "./calls.js";
 import { conversationIdOf, parseConversationId, userConversationId } from "./conversation-ids.js";
 import { lowerBoundId } from "./messages.js";
 import { ChunkedArray, DocumentError, readDocumentFile } from "./state-reader.js";
+import { describeUnknown, unknownSeedFields } from "./unknown-fields.js";
 import { PACKAGE_ROOT } from "../paths.js";
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, GROUP_CHAT_SETTINGS, GROUP_TYPES, PARTICIPANT_STATES, REGIONS, SCOPES } from "./types.js";
 import { MAX_KEYWORD_TERM, type ModerationData } from "./moderation.js";
@@ -1018,11 +1019,35 @@ export function parseSavedState(raw: unknown, now: number, source: string): { ap
   return { apps, births: c.arr(births, "births").map((a, i) => parseApp(a, `births[${i}]`, now, source, "state")) };
 }
 
+/** What to do with a seed document's unknown fields: refuse them (`--strict`), or say so on this log. */
+export interface UnknownFieldsPolicy {
+  strict?: boolean;
+  warn: (line: string) => void;
+}
+
+/** Fields shown of a document with many unknown ones (the same typo in every user, say). */
+const UNKNOWN_SHOWN = 5;
+
+/**
+ * The unknown fields of a seed document (state documents are the emulator's own writing): ignored with one warning
+ * that names each with its nearest known field, or refused with a SeedError when strict.
+ */
+export function checkUnknownFields(doc: unknown, label: string, policy: UnknownFieldsPolicy): void {
+  if (documentKind(doc) !== "seed") return;
+  const fields = unknownSeedFields(doc);
+  if (fields.length === 0) return;
+  const more = fields.length > UNKNOWN_SHOWN ? ` and ${fields.length - UNKNOWN_SHOWN} more` : "";
+  const list = `${fields.slice(0, UNKNOWN_SHOWN).map(describeUnknown).join(", ")}${more}`;
+  const one = fields.length === 1;
+  if (policy.strict) throw new SeedError(`${label}: ${one ? "an unknown field" : "unknown fields"}, refused with --strict: ${list}`);
+  policy.warn(`chat-emulator: warning: ${label}: ${one ? "an unknown field" : "unknown fields"}, ignored (--strict refuses them): ${list}`);
+}
+
 /**
  * Reads and parses a seed or state file (`--seed`, `--import`) a part at a time (see state-reader.ts); any problem
- * becomes a one-line SeedError.
+ * becomes a one-line SeedError. With `unknown`, a seed's unknown fields are reported or refused first.
  */
-export async function readSeedFile(path: string | URL, now: number): Promise<AppData[]> {
+export async function readSeedFile(path: string | URL, now: number, unknown?: UnknownFieldsPolicy): Promise<AppData[]> {
   const label = path instanceof URL ? path.pathname : path;
   let doc: unknown;
   try {
@@ -1032,7 +1057,10 @@ export async function readSeedFile(path: string | URL, now: number): Promise<App
     throw new SeedError(`${label}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
   if (doc === undefined) throw new SeedError(`${label}: is empty, not a chat-emulator seed or state file`);
-  return readingDocument(label, () => parseState(doc, now, label));
+  return readingDocument(label, () => {
+    if (unknown) checkUnknownFields(doc, label, unknown);
+    return parseState(doc, now, label);
+  });
 }
 
 /** Runs a parse of a document read by state-reader, whose large arrays are only parsed now (a bad one throws). */

@@ -2,6 +2,7 @@ import type { TestProject } from "vitest/node";
 import { coverageFileProblem, writeCoverage } from "../control/coverage-file.js";
 import { emulatorEnv } from "../env.js";
 import { startEmulator, type EmulatorOptions } from "../index.js";
+import { prepareWritable } from "../store/persistence.js";
 
 /**
  * `chat-emulator/vitest`: a Vitest global setup that starts one emulator for the whole run and stops it at the
@@ -55,6 +56,11 @@ export function chatEmulator(options: VitestEmulatorOptions = {}) {
     const { perFile = "reset", coverage, ...emulatorOptions } = options;
     const problem = coverage === undefined ? undefined : coverageFileProblem(coverage);
     if (problem) throw new Error(`chat-emulator/vitest: ${problem}`);
+    // Checked now, as the CLI checks --coverage: a path that cannot be written fails the run's start, not its end.
+    if (coverage !== undefined)
+      await prepareWritable(coverage).catch((e: Error) => {
+        throw new Error(`chat-emulator/vitest: coverage: ${e.message}`);
+      });
     const emulator = await startEmulator({ quiet: true, ...emulatorOptions });
     const env = emulatorEnv(emulator);
     // Workers read NODE_EXTRA_CA_CERTS when they start, after this: with `https`, they trust the certificate.

@@ -14,3 +14,19 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
   }
   return row[b.length];
 }
+
+/** A name as people mean it: case, dashes, underscores and spaces aside (`On-Behalf-Of`, `metaData`). */
+export const normalized = (name: string) => name.toLowerCase().replace(/[-_\s]/g, "");
+
+/** The nearest of `known` to `name`: same letters in another case or spelling, else at most two typos away. */
+export function nearest(name: string, known: Iterable<string>): string | undefined {
+  const n = normalized(name);
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const k of known) {
+    if (k === name) continue;
+    const d = normalized(k) === n ? 0 : editDistance(n, normalized(k), 2);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}

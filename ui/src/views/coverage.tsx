@@ -40,13 +40,47 @@ function Counts({ of, tone }: { of: Record<string, number>; tone: (k: string) =>
   );
 }
 
-/** Which documented operations the run called (all apps or one), by area, with the statuses and codes seen. */
+function Operations({ rows }: { rows: OperationCoverage[] }) {
+  return (
+    <table class="table">
+      <Head columns={["Operation", "Request", "Area", "Calls", "REST/client", "Statuses", "Error codes"]} right={["Calls"]} />
+      <tbody>
+        {rows.map((o) => (
+          <tr key={o.slug} data-operation={o.slug} class={o.calls === 0 ? "dim" : undefined}>
+            <td>
+              <code>{o.slug}</code>
+            </td>
+            <td class="nowrap">
+              {o.method} {o.path}
+            </td>
+            <td>{o.area}</td>
+            <td class="right">{o.calls}</td>
+            <td>{o.calls > 0 ? `${o.plane.rest} / ${o.plane.client}` : ""}</td>
+            <td>
+              <Counts of={o.statuses} tone={statusTone} />
+            </td>
+            <td>
+              <Counts of={o.codes} tone={() => "red"} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * Which documented operations the run called (all apps or one), with the statuses and codes seen: those called
+ * first, most called at the top, right under the totals (what a run wants to see without scrolling); then the areas,
+ * then the operations not called.
+ */
 export function CoverageView({ dir }: { dir: Directory }) {
   const [appId, setAppId] = useState("");
   const [show, setShow] = useState<Show>("all");
   const coverage = useLoad(() => control.get<Coverage>(`/coverage${qs({ app: appId || undefined })}`), [appId]);
   const c = coverage.data;
-  const rows = c?.operations.filter((o) => show === "all" || (show === "covered") === o.calls > 0) ?? [];
+  const called = c?.operations.filter((o) => o.calls > 0).sort((a, b) => b.calls - a.calls) ?? [];
+  const missing = c?.operations.filter((o) => o.calls === 0) ?? [];
   return (
     <section>
       <div class="toolbar">
@@ -80,6 +114,13 @@ export function CoverageView({ dir }: { dir: Directory }) {
             documented operations called ({pct(c.covered, c.documented)}%) · {c.calls} calls. A reset keeps these counts; the SDK's
             calls on the client plane count under their REST twin.
           </p>
+          {show !== "missing" && (
+            <section aria-label="Called">
+              <h2>Called ({called.length})</h2>
+              {called.length === 0 ? <Empty>No documented operation called yet.</Empty> : <Operations rows={called} />}
+            </section>
+          )}
+          <h2>Areas</h2>
           <table class="table" style={{ maxWidth: "560px" }}>
             <Head columns={["Area", "Covered", "Documented", "%"]} right={["Covered", "Documented", "%"]} />
             <tbody>
@@ -93,33 +134,11 @@ export function CoverageView({ dir }: { dir: Directory }) {
               ))}
             </tbody>
           </table>
-          <h2>Operations</h2>
-          {rows.length === 0 && <Empty>{show === "covered" ? "No documented operation called yet." : "Every documented operation was called."}</Empty>}
-          {rows.length > 0 && (
-            <table class="table">
-              <Head columns={["Operation", "Request", "Area", "Calls", "REST/client", "Statuses", "Error codes"]} right={["Calls"]} />
-              <tbody>
-                {rows.map((o) => (
-                  <tr key={o.slug} data-operation={o.slug} class={o.calls === 0 ? "dim" : undefined}>
-                    <td>
-                      <code>{o.slug}</code>
-                    </td>
-                    <td class="nowrap">
-                      {o.method} {o.path}
-                    </td>
-                    <td>{o.area}</td>
-                    <td class="right">{o.calls}</td>
-                    <td>{o.calls > 0 ? `${o.plane.rest} / ${o.plane.client}` : ""}</td>
-                    <td>
-                      <Counts of={o.statuses} tone={statusTone} />
-                    </td>
-                    <td>
-                      <Counts of={o.codes} tone={() => "red"} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          {show !== "covered" && (
+            <section aria-label="Not called">
+              <h2>Not called ({missing.length})</h2>
+              {missing.length === 0 ? <Empty>Every documented operation was called.</Empty> : <Operations rows={missing} />}
+            </section>
           )}
         </>
       )}
