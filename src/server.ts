@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -117,6 +117,45 @@ function answerHalfClosed(server: Server, tls: boolean): void {
   if (tls) server.on("secureConnection", (socket: TLSSocket) => (socket.allowHalfOpen = true));
 }
 
+/** Node's own answers to a request it cannot read (its `clientError` default), by error code; any other: 400. */
+const UNREADABLE: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: "431 Request Header Fields Too Large",
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: "413 Payload Too Large",
+  ERR_HTTP_REQUEST_TIMEOUT: "408 Request Timeout",
+};
+
+type HttpSocket = Duplex & { parser?: unknown; _httpMessage?: ServerResponse | null };
+
+/**
+ * What Node does with a request it cannot read (a malformed one, headers too large, the request timeout): its
+ * short answer, then the connection destroyed. With one difference: a request cut short by the client's FIN (its
+ * headers or body incomplete) behind complete ones still being answered gets that answer only after theirs, which
+ * Node would have lost with the connection.
+ */
+function answerUnreadable(server: Server): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: HttpSocket) => {
+    // A TLS connection that failed before HTTP (its handshake): https destroys it, as here.
+    if (!socket.parser) return void socket.destroy(err);
+    const answer = () => {
+      if (socket.writable && !socket._httpMessage?.headersSent)
+        socket.write(`HTTP/1.1 ${UNREADABLE[err.code ?? ""] ?? "400 Bad Request"}\r\nConnection: close\r\n\r\n`);
+      socket.destroy(err);
+    };
+    if (err.code === "HPE_INVALID_EOF_STATE") afterCompleteOnes(socket, answer);
+    else answer();
+  });
+}
+
+/** Calls `then` once the answers pending on `socket` to requests read whole are written (or the socket is gone). */
+function afterCompleteOnes(socket: HttpSocket, then: () => void): void {
+  const pending = socket._httpMessage;
+  if (!pending || !pending.req.complete || socket.destroyed) return then();
+  let done = false;
+  // Node's own listener, added first, has given the socket to the next pending answer by the time this one runs.
+  const next = () => done || ((done = true), afterCompleteOnes(socket, then));
+  pending.once("finish", next).once("close", next);
+}
+
 /** Serves the Hono app over node:http (or node:https); `port: 0` takes a free port. */
 export async function listen(app: Hono<Env>, port: number, host: string, options: ListenOptions = {}): Promise<Listening> {
   const adapter = getRequestListener(app.fetch) as RequestListener;
@@ -132,6 +171,7 @@ export async function listen(app: Hono<Env>, port: number, host: string, options
   const serverOptions = { ServerResponse, headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEveryMs };
   const server: Server = options.tls ? createHttpsServer({ ...options.tls, ...serverOptions }, listener) : createServer(serverOptions, listener);
   answerHalfClosed(server, options.tls !== undefined);
+  answerUnreadable(server);
   server.keepAliveTimeout = 5_000;
   if (options.tls) answerPlainHttp(server);
   if (options.upgrade) server.on("upgrade", afterReady(options.ready, options.upgrade));

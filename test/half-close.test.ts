@@ -87,6 +87,18 @@ for (const setup of setups)
       ]);
     });
 
+    it("a request cut short by the FIN (headers or body) behind complete ones: their answers, then Node's 400", async () => {
+      const put = wire("PUT", "/v3/users/superhero5", rest, { name: "Before the cut" });
+      for (const cut of [wire("GET", "/v3/users/superhero1", rest).slice(0, 30), put.slice(0, -5)]) {
+        const got = await send(wire("GET", "/v3/users/superhero1", rest) + put + cut);
+        expect(summary(got.answers)).toEqual([
+          [200, "superhero1"],
+          [200, "superhero5"],
+        ]);
+        expect(got.rest).toBe("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      }
+    });
+
     it("behind a latency rule, on the lane and off it (a target the adapter normalises)", async () => {
       const slow = e.rules.add({ match: { path: "/v3/users/*" }, effect: { latencyMs: 30 } });
       try {
@@ -107,14 +119,18 @@ describe("a client that resets the connection before its answer", () => {
   it("has its request applied with a trace, as any server would: the log line and the journal entry with its answer", async () => {
     const lines: string[] = [];
     const e = await startEmulator({ quiet: true, requestLog: (l) => lines.push(l) });
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((r) => setTimeout(r, 5));
+    };
     try {
-      e.rules.add({ match: { method: "PUT" }, effect: { latencyMs: 100 } });
+      const slow = e.rules.add({ match: { method: "PUT" }, effect: { latencyMs: 100 } });
       const reset = await halfClosed(e.url, wire("PUT", "/v3/users/superhero2", rest, { name: "Gone" }), {
-        then: (socket) => setTimeout(() => socket.resetAndDestroy(), 20),
+        // Once the server holds the request (behind the rule) and the FIN is out (a reset while it is being sent fails).
+        then: (socket) => socket.once("finish", () => until(() => e.rules.get(slow.id)!.hits === 1).then(() => socket.resetAndDestroy())),
       });
       expect(reset.answers).toEqual([]);
       // Past the FIN, Node reads no more: the reset shows only when the answer is written, if at all.
-      while (lines.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await until(() => lines.length > 0);
       expect(lines).toEqual([expect.stringMatching(/ PUT +\S+ \/v3\/users\/superhero2 200 /)]);
       const [entry] = e.journal.list({ path: "/v3/users/superhero2" });
       expect([entry.status, (entry.responseBody as { data: { name: string } }).data.name]).toEqual([200, "Gone"]);
