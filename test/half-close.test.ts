@@ -99,6 +99,12 @@ for (const setup of setups)
       }
     });
 
+    it("a request Node cannot read is answered as Node does: 400 when malformed, 431 for headers too large", async () => {
+      expect((await send("NOT HTTP AT ALL\r\n\r\n")).rest).toBe("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      const large = await send(wire("GET", "/v3/users/superhero1", { ...rest, "x-large": "a".repeat(20_000) }));
+      expect(large.rest).toBe("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n");
+    });
+
     it("behind a latency rule, on the lane and off it (a target the adapter normalises)", async () => {
       const slow = e.rules.add({ match: { path: "/v3/users/*" }, effect: { latencyMs: 30 } });
       try {
