@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { APP_ID, AUTH_KEY, REST_KEY } from "./helpers.js";
 import { runCli, startClisPerTest } from "./cli.helpers.js";
+import { halfClosed, wire } from "./raw-http.helpers.js";
 import { NAMELESS_USER_STATE } from "./seed-cases.js";
 
 const start = startClisPerTest();
@@ -35,6 +36,19 @@ describe("CLI", () => {
     const r = await fetch(`${second.url}/v3/users/persisted`, { headers: json });
     expect(r.status).toBe(200);
     expect((await r.json()).data.name).toBe("Kept");
+  });
+
+  it("answers a client that closes its side with its requests (--data, behind a latency rule), then closes", async () => {
+    const data = join(mkdtempSync(join(tmpdir(), "chat-emulator-")), "state.json");
+    const cli = await start(["--data", data]);
+    const rule = { match: { path: "/v3/users/*" }, effect: { latencyMs: 20 } };
+    expect((await fetch(`${cli.url}/_emulator/rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(rule) })).status).toBe(201);
+    const got = await halfClosed(cli.url, wire("PUT", "/v3/users/superhero2", { apikey: REST_KEY }, { name: "Piped" }) + wire("GET", "/v3/users/superhero2", { apikey: REST_KEY }));
+    expect(got.answers.map((a) => [a.status, JSON.parse(a.body).data.name])).toEqual([
+      [200, "Piped"],
+      [200, "Piped"],
+    ]);
+    expect(cli.stdout()).toMatch(/PUT +\S+ \/v3\/users\/superhero2 200 \d/);
   });
 
   it("creates a missing data file at the first change, not before", async () => {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { Hono } from "hono";
 import type { Ctx, Env } from "../http/context.js";
 import { Query } from "../http/validate.js";
@@ -39,6 +40,10 @@ type Send = (e: SseEvent) => void;
 function eventStream(c: Ctx, start: (send: Send) => () => void): Response {
   const encoder = new TextEncoder();
   let stop = () => {};
+  // A reader that closes its side of the connection has gone (an aborted fetch, a closed EventSource). The server
+  // keeps a half-closed connection open for its answers (server.ts), and a stream has no end of its own: it would
+  // find out only at its next write, after up to HEARTBEAT_MS.
+  const clientSide = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
@@ -47,6 +52,7 @@ function eventStream(c: Ctx, start: (send: Send) => () => void): Response {
         open = false;
         clearInterval(heartbeat);
         c.req.raw.signal.removeEventListener("abort", close);
+        clientSide?.off("end", close);
         unsubscribe();
         try {
           controller.close();
@@ -66,6 +72,7 @@ function eventStream(c: Ctx, start: (send: Send) => () => void): Response {
       const unsubscribe = start(send);
       stop = close;
       c.req.raw.signal.addEventListener("abort", close);
+      clientSide?.once("end", close);
     },
     cancel() {
       stop();
