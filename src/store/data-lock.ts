@@ -76,7 +76,9 @@ function look(path: string): Seen | undefined {
   try {
     fd = openSync(path, "r");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    // No lock: none there, or its folder is not a folder (the target cannot be written; whoever writes it says so).
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw e;
   }
   try {
