@@ -8,8 +8,10 @@ import { isServed } from "./client/endpoints.js";
 import type { Emulator } from "./emulator.js";
 import type { Ctx, Env } from "./http/context.js";
 import { ApiError, apiError, withHint } from "./http/errors.js";
-import { chain, mount, renderError, settle, type Handler, type Stage } from "./http/pipeline.js";
+import { chain, mount, renderError, settle, type Handler, type Out, type Stage } from "./http/pipeline.js";
 import { wasCachedRead } from "./http/reply.js";
+import { CHANGES_KEPT, type KeptOn } from "./http/lane.js";
+import { WriteRefused } from "./store/persistence.js";
 import { control } from "./control/routes.js";
 import { adviceStage, ConnectionReset, countedRoute, faultsStage, journalStage } from "./control/middleware.js";
 import { operationsOf } from "./control/coverage.js";
@@ -95,16 +97,34 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   /** An error in the envelope; an unexpected one is logged and answers 500. */
   const answer = (c: Ctx, err: unknown): Response => {
     if (err instanceof ApiError) return renderError(c, err);
+    if (err instanceof WriteRefused) return renderError(c, apiError("ERR_STORAGE_UNAVAILABLE", { file: err.file, cause: err.why }));
     if (err instanceof ConnectionReset) throw err; // no answer at all: the connection is gone
     log(`chat-emulator: unexpected error on ${c.req.method} ${c.req.url}: ${err instanceof Error ? err.stack : String(err)}`);
     return renderError(c, new ApiError("ERR_EXCEPTION", 500, "Something went wrong in the emulator. This is a bug; please report it."));
   };
-  const committed = (c: Ctx, res: Response) => {
-    if (res.status < 400 && c.req.method !== "GET") emulator.store.changed(); // persistence observes committed writes on the platform planes
+  const { persistence } = emulator;
+  /**
+   * Persistence observes committed writes on the platform planes. With `--data`, the answer is the write's only
+   * once its changes are kept: the lane waits for that itself (see lane.ts); any other way, it is waited for here,
+   * and a refused write answers the refusal (see persistence.ts).
+   */
+  const committed = (c: Ctx, res: Response): Out => {
+    if (res.status >= 400 || c.req.method === "GET") return res;
+    emulator.store.changed();
+    const kept = persistence?.hold();
+    if (!kept) return res;
+    const lane = (c.env as { outgoing?: KeptOn } | undefined)?.outgoing;
+    if (lane?.[CHANGES_KEPT] === null) lane[CHANGES_KEPT] = kept;
+    else return kept.then(() => res, (e: unknown) => answer(c, e));
     return res;
   };
   /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
   const envelope: Stage = (c, next) => settle(c, next, committed, answer);
+  /** While the data file cannot be written, a write is refused before it runs; reads go on (see persistence.ts). */
+  const writable: Stage = (c, next) => {
+    if (persistence!.refusing && c.req.method !== "GET") throw persistence!.refusing;
+    return next(c);
+  };
   // Every platform request is counted in flight for the read cache; one that was not a cached read may have
   // changed state, and drops the cache when it ends (store/read-cache.ts).
   const { reads } = emulator.store;
@@ -121,7 +141,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     reads.begin();
     return settle(c, next, ended, failed);
   };
-  const platform = [withEmulator, journalStage, adviceStage, envelope, faultsStage];
+  const platform = [withEmulator, journalStage, adviceStage, envelope, ...(persistence ? [writable] : []), faultsStage];
   const notFound: Handler = (c) => {
     const target = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
     throw withHint(apiError("ERR_API_NOT_FOUND"), addressHint(c.req.header("host") ?? "", target) ?? nearMisses.hint(c.req.method, c.req.path));
