@@ -120,11 +120,12 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   };
   /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
   const envelope: Stage = (c, next) => settle(c, next, committed, answer);
-  /** While the data file cannot be written, a write is refused before it runs; reads go on (see persistence.ts). */
+  /** While the data file cannot be written, an authenticated write is refused before it runs; reads go on (see persistence.ts). */
   const writable: Stage = (c, next) => {
     if (persistence!.refusing && c.req.method !== "GET") throw persistence!.refusing;
     return next(c);
   };
+  const whileWritable = persistence ? [writable] : [];
   // Every platform request is counted in flight for the read cache; one that was not a cached read may have
   // changed state, and drops the cache when it ends (store/read-cache.ts).
   const { reads } = emulator.store;
@@ -141,7 +142,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     reads.begin();
     return settle(c, next, ended, failed);
   };
-  const platform = [withEmulator, journalStage, adviceStage, envelope, ...(persistence ? [writable] : []), faultsStage];
+  const platform = [withEmulator, journalStage, adviceStage, envelope, faultsStage];
   const notFound: Handler = (c) => {
     const target = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
     throw withHint(apiError("ERR_API_NOT_FOUND"), addressHint(c.req.header("host") ?? "", target) ?? nearMisses.hint(c.req.method, c.req.path));
@@ -158,7 +159,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     return ops ? countedRoute(ops, handler) : handler;
   };
   const mountOn = (plane: { at: string }, router: Hono<Env>, auth: Stage[], serves?: (method: string, path: string) => boolean) =>
-    mount(app, plane.at, router, [...platform, ...auth], notFound, taken, serves, counted);
+    mount(app, plane.at, router, [...platform, ...auth, ...whileWritable], notFound, taken, serves, counted);
 
   /** A browser asking for a page (an API client asks for JSON). */
   const wantsPage = (c: Ctx) => c.req.header("accept")?.includes("text/html") === true;
