@@ -10,7 +10,6 @@ import type { Ctx, Env } from "./http/context.js";
 import { ApiError, apiError, withHint } from "./http/errors.js";
 import { chain, mount, renderError, settle, type Handler, type Out, type Stage } from "./http/pipeline.js";
 import { wasCachedRead } from "./http/reply.js";
-import { CHANGES_KEPT, type KeptOn } from "./http/lane.js";
 import { WriteRefused } from "./store/persistence.js";
 import { control } from "./control/routes.js";
 import { adviceStage, ConnectionReset, countedRoute, faultsStage, journalStage } from "./control/middleware.js";
@@ -104,19 +103,17 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   };
   const { persistence } = emulator;
   /**
-   * Persistence observes committed writes on the platform planes. With `--data`, the answer is the write's only
-   * once its changes are kept: the lane waits for that itself (see lane.ts); any other way, it is waited for here,
-   * and a refused write answers the refusal (see persistence.ts).
+   * Persistence observes committed writes on the platform planes. With `--data`, a write's answer is its own once
+   * its changes are kept (in the change log: see persistence.ts), and the refusal when they cannot be; the journal
+   * records which.
    */
   const committed = (c: Ctx, res: Response): Out => {
     if (res.status >= 400 || c.req.method === "GET") return res;
     emulator.store.changed();
-    const kept = persistence?.hold();
-    if (!kept) return res;
-    const lane = (c.env as { outgoing?: KeptOn } | undefined)?.outgoing;
-    if (lane?.[CHANGES_KEPT] === null) lane[CHANGES_KEPT] = kept;
-    else return kept.then(() => res, (e: unknown) => answer(c, e));
-    return res;
+    return persistence?.hold()?.then(
+      () => res,
+      (e: unknown) => answer(c, e),
+    ) ?? res;
   };
   /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
   const envelope: Stage = (c, next) => settle(c, next, committed, answer);

@@ -90,6 +90,8 @@ describe("--data: a write the change log cannot hold is refused, not acknowledge
       // The first refused write fails in the change log (its event was waiting for it); the next is refused before it runs.
       await expectRefused(await send("refused"), file, "EPERM");
       await expectRefused(await createUser(cli.url, "refused"), file, "EPERM");
+      const journal = (await (await fetch(`${cli.url}/_emulator/requests`)).json()).requests as { method: string; path: string; status: number }[];
+      expect(journal.filter((r) => r.method === "POST" && r.path.endsWith("/messages")).map((r) => r.status)).toEqual([503]);
       expect(await userStatus(cli.url, "refused")).toBe(404);
       expect(await userStatus(cli.url, "before")).toBe(200);
       const h = await fetch(`${cli.url}/_emulator/health`);

@@ -38,12 +38,7 @@ export interface AnswerHold {
 }
 /** Set on a response whose answer the lane wrote after its hold (the response class then checks nothing more). */
 export const ANSWER_HELD = Symbol("answer held");
-/**
- * On a response the lane answers (null until then): what the request's own changes wait for, set where the write is
- * committed (app.ts), so that the answer is written once they are kept, or a refusal in its place.
- */
-export const CHANGES_KEPT = Symbol("changes kept");
-export type KeptOn = { [CHANGES_KEPT]?: Promise<void> | null };
+
 type CachedAnswer = [number, string | Uint8Array | null, OutgoingHttpHeaders | Headers | undefined];
 
 /** What `c.req.raw` is on the lane: the method, URL and headers of Node's request (platform code reads no more). */
@@ -101,7 +96,6 @@ export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessa
       env: { incoming: req, outgoing: res },
     });
     const [handler] = matchResult[0][0][0] as unknown as Route;
-    if (hold) (res as KeptOn)[CHANGES_KEPT] = null;
     let out: Response | Promise<Response>;
     try {
       out = handler(c);
@@ -111,9 +105,9 @@ export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessa
     if (out instanceof Promise)
       out
         .then(undefined, (e) => recover(app, c, e))
-        .then((answer) => void setImmediate(writeWhenHeld, res, answer, slot, hold, app, c))
+        .then((answer) => void setImmediate(writeWhenHeld, res, answer, slot, hold))
         .catch((e) => unanswerable(res, e));
-    else setImmediate(writeWhenHeld, res, out, slot, hold, app, c);
+    else setImmediate(writeWhenHeld, res, out, slot, hold);
     return true;
   };
 }
@@ -127,18 +121,9 @@ export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessa
  * check phase (a POST of a message: 9% less server CPU per request); the change-log write it may wait for is made
  * at the start of that phase (persistence.ts), so it rarely has to.
  */
-function writeWhenHeld(res: ServerResponse, answer: Response, slot: symbol, hold: AnswerHold | undefined, app: Hono<Env>, c: Context<Env>): void {
-  const kept = (res as KeptOn)[CHANGES_KEPT];
-  if (kept) {
-    // A write: answered once its changes are kept, or with the refusal (rendered by the app's error handler).
-    (res as { [ANSWER_HELD]?: boolean })[ANSWER_HELD] = true;
-    kept.then(
-      () => writeOrDrop(res, answer, slot),
-      (e) => Promise.resolve(recover(app, c, e)).then((refusal) => writeOrDrop(res, refusal, slot), (reset) => unanswerable(res, reset)),
-    );
-    return;
-  }
-  // Any other answer waits for the changes made before it, and is written whatever became of them.
+function writeWhenHeld(res: ServerResponse, answer: Response, slot: symbol, hold: AnswerHold | undefined): void {
+  // A write's answer has waited for its own changes (app.ts); any answer waits for those made before it, and is
+  // written whatever became of them (a refused write was refused to its own client).
   const held = hold && heldBack(res, hold);
   if (held) held.finally(() => writeOrDrop(res, answer, slot)).catch(() => {});
   else writeOrDrop(res, answer, slot);
