@@ -82,6 +82,9 @@ function restPlane(): Hono<Env> {
     .route("/", dataImport);
 }
 
+/** The methods that change nothing. */
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** Routes of the REST plane that the SDK may call on the client plane (see client/endpoints.ts). */
 const sdkServes = (method: string, path: string) => isServed(method, path.replace(/:\w+/g, "x"));
 
@@ -119,7 +122,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const envelope: Stage = (c, next) => settle(c, next, committed, answer);
   /** While the data file cannot be written, an authenticated write is refused before it runs; reads go on (see persistence.ts). */
   const writable: Stage = (c, next) => {
-    if (persistence!.refusing && c.req.method !== "GET") throw persistence!.refusing;
+    if (persistence!.refusing && !READS.has(c.req.method)) throw persistence!.refusing;
     return next(c);
   };
   const whileWritable = persistence ? [writable] : [];

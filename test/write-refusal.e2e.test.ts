@@ -109,13 +109,13 @@ describe("--data: a write the change log cannot hold is refused, not acknowledge
     expect(await afterKill(cli, file, ["before", "refused", "after"])).toEqual([200, 404, 200]);
   });
 
-  it.skipIf(noMount)(`a full disk (a small tmpfs filled up): refused, nothing changed; writes resume once there is room${noMount ? ` (skipped: mount: ${noMount})` : ""}`, async () => {
+  it.skipIf(noMount)(`a full disk (a small tmpfs filled up), with --fsync: refused, nothing changed; writes resume once there is room${noMount ? ` (skipped: mount: ${noMount})` : ""}`, async () => {
     const dir = join(tempDir("full"), "disk");
     mkdirSync(dir);
     run("mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", dir);
     try {
       const file = join(dir, "state.json");
-      const cli = await start(["--data", file]);
+      const cli = await start(["--data", file, "--fsync"]); // the other test writes without it
       expect((await createUser(cli.url, "before")).status).toBe(200);
       // The rest of the disk taken: what fits is written, then ENOSPC.
       try {

@@ -38,7 +38,6 @@ export interface AnswerHold {
 }
 /** Set on a response whose answer the lane wrote after its hold (the response class then checks nothing more). */
 export const ANSWER_HELD = Symbol("answer held");
-
 type CachedAnswer = [number, string | Uint8Array | null, OutgoingHttpHeaders | Headers | undefined];
 
 /** What `c.req.raw` is on the lane: the method, URL and headers of Node's request (platform code reads no more). */

@@ -406,10 +406,12 @@ export class Persistence {
     this.schedule();
   }
 
-  /** A domain event waits for the write of its changes: one comes at the end of this turn, with or without changes. */
+  /**
+   * A domain event waits for the write of its changes: one comes at the end of this turn, with or without changes.
+   * While refusing, it waits for the end of the refusal, unless its changes are undone (and it with them).
+   */
   private eventHeld(): void {
-    if (this.refusing) return void this.undoSoon();
-    this.committing ??= setImmediate(() => this.holdNow());
+    if (!this.refusing) this.committing ??= setImmediate(() => this.holdNow());
   }
 
   /**
@@ -624,12 +626,13 @@ export class Persistence {
         if (this.refusing && (this.pending || this.refused.length > 0)) return this.retry();
         this.stateBytes = await writeStateFile(this.path, this.store.toData());
         this.changes.dropUpTo(covered);
-        if (this.refusing) this.log(`chat-emulator: the data file ${this.path} can be written again: writes are accepted again.`);
-        else if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
+        if (this.refusing) {
+          this.log(`chat-emulator: the data file ${this.path} can be written again: writes are accepted again.`);
+          this.refusing = undefined;
+          // What changed during this checkpoint goes to the log as any change; the events waiting go out.
+          this.committing ??= setImmediate(() => this.holdNow());
+        } else if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
         this.problem = undefined;
-        this.refusing = undefined;
-        // What changed during the checkpoint goes to the log as any change (and its events out).
-        this.committing ??= setImmediate(() => this.holdNow());
       } catch (e) {
         this.failed(e);
         return; // the retry timer takes over
