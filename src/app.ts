@@ -8,8 +8,9 @@ import { isServed } from "./client/endpoints.js";
 import type { Emulator } from "./emulator.js";
 import type { Ctx, Env } from "./http/context.js";
 import { ApiError, apiError, withHint } from "./http/errors.js";
-import { chain, mount, renderError, settle, type Handler, type Stage } from "./http/pipeline.js";
+import { chain, mount, renderError, settle, type Handler, type Out, type Stage } from "./http/pipeline.js";
 import { wasCachedRead } from "./http/reply.js";
+import { WriteRefused } from "./store/persistence.js";
 import { control } from "./control/routes.js";
 import { adviceStage, ConnectionReset, countedRoute, faultsStage, journalStage } from "./control/middleware.js";
 import { operationsOf } from "./control/coverage.js";
@@ -81,6 +82,9 @@ function restPlane(): Hono<Env> {
     .route("/", dataImport);
 }
 
+/** The methods that change nothing. */
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** Routes of the REST plane that the SDK may call on the client plane (see client/endpoints.ts). */
 const sdkServes = (method: string, path: string) => isServed(method, path.replace(/:\w+/g, "x"));
 
@@ -95,16 +99,33 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   /** An error in the envelope; an unexpected one is logged and answers 500. */
   const answer = (c: Ctx, err: unknown): Response => {
     if (err instanceof ApiError) return renderError(c, err);
+    if (err instanceof WriteRefused) return renderError(c, apiError("ERR_STORAGE_UNAVAILABLE", { file: err.file, cause: err.why }));
     if (err instanceof ConnectionReset) throw err; // no answer at all: the connection is gone
     log(`chat-emulator: unexpected error on ${c.req.method} ${c.req.url}: ${err instanceof Error ? err.stack : String(err)}`);
     return renderError(c, new ApiError("ERR_EXCEPTION", 500, "Something went wrong in the emulator. This is a bug; please report it."));
   };
-  const committed = (c: Ctx, res: Response) => {
-    if (res.status < 400 && c.req.method !== "GET") emulator.store.changed(); // persistence observes committed writes on the platform planes
-    return res;
+  const { persistence } = emulator;
+  /**
+   * Persistence observes committed writes on the platform planes. With `--data`, a write's answer is its own once
+   * its changes are kept (in the change log: see persistence.ts), and the refusal when they cannot be; the journal
+   * records which.
+   */
+  const committed = (c: Ctx, res: Response): Out => {
+    if (res.status >= 400 || c.req.method === "GET") return res;
+    emulator.store.changed();
+    return persistence?.hold()?.then(
+      () => res,
+      (e: unknown) => answer(c, e),
+    ) ?? res;
   };
   /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
   const envelope: Stage = (c, next) => settle(c, next, committed, answer);
+  /** While the data file cannot be written, an authenticated write is refused before it runs; reads go on (see persistence.ts). */
+  const writable: Stage = (c, next) => {
+    if (persistence!.refusing && !READS.has(c.req.method)) throw persistence!.refusing;
+    return next(c);
+  };
+  const whileWritable = persistence ? [writable] : [];
   // Every platform request is counted in flight for the read cache; one that was not a cached read may have
   // changed state, and drops the cache when it ends (store/read-cache.ts).
   const { reads } = emulator.store;
@@ -138,7 +159,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     return ops ? countedRoute(ops, handler) : handler;
   };
   const mountOn = (plane: { at: string }, router: Hono<Env>, auth: Stage[], serves?: (method: string, path: string) => boolean) =>
-    mount(app, plane.at, router, [...platform, ...auth], notFound, taken, serves, counted);
+    mount(app, plane.at, router, [...platform, ...auth, ...whileWritable], notFound, taken, serves, counted);
 
   /** A browser asking for a page (an API client asks for JSON). */
   const wantsPage = (c: Ctx) => c.req.header("accept")?.includes("text/html") === true;

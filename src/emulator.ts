@@ -20,8 +20,8 @@ export interface Emulator {
   notifications: Outbox;
   /** Rules, journal, rate limits, snapshots and the control token. */
   control: ControlPlane;
-  /** The `--data` file's saver, when there is one: health reports its `problem`. */
-  persistence?: { readonly problem: string | undefined; hold(): Promise<void> | undefined };
+  /** The `--data` file's saver, when there is one: health reports its `problem`; while `refusing`, writes are refused. */
+  persistence?: { readonly problem: string | undefined; readonly refusing: Error | undefined; hold(): Promise<void> | undefined };
   /** Signs the client plane's session tokens (what the WebSocket's `auth` frame presents). */
   jwt: Jwt;
   /** The WebSocket sessions and what they are sent. */

@@ -41,23 +41,26 @@ describe("--data: a failed save is loud", () => {
     expect(r.stderr).toContain("cannot be written");
   });
 
-  it("logs each failure even when quiet, answers health 503 degraded, retries, and recovers", async () => {
+  it("refuses the write, logs each failure even when quiet, answers health 503 degraded, retries, and recovers", async () => {
     const dir = join(tempDir("failing"), "data");
     const lines: string[] = [];
     const e = await startEmulator({ data: join(dir, "state.json"), quiet: true, log: (l) => lines.push(l) });
     try {
       rmSync(dir, { recursive: true });
-      expect((await createUser(e.url, "lost1")).status).toBe(200);
-      await until(() => lines.length > 0);
+      const refused = await createUser(e.url, "lost1");
+      expect(refused.status).toBe(503);
+      expect((await refused.json()).error).toMatchObject({ code: "ERR_STORAGE_UNAVAILABLE", message: expect.stringContaining("state.json cannot be written (ENOENT)") });
+      expect((await fetch(`${e.url}/v3/users/lost1`, { headers: { apikey: REST_KEY } })).status).toBe(404);
       expect(lines[0]).toMatch(/^chat-emulator: error: could not save the data file .*state\.json: .*retrying/);
       const health = await fetch(`${e.url}/_emulator/health`);
       expect(health.status).toBe(503);
       const body = await health.json();
       expect(body).toMatchObject({ status: "degraded", error: { code: "ERR_EMULATOR_DEGRADED", source: "emulator" } });
-      expect(body.reason).toContain("could not save the data file");
+      expect(body.reason).toContain("writes are refused");
       mkdirSync(dir);
       await until(async () => (await fetch(`${e.url}/_emulator/health`)).status === 200);
-      expect(lines.at(-1)).toContain("is saved again");
+      expect(lines.at(-1)).toContain("writes are accepted again");
+      expect((await createUser(e.url, "kept")).status).toBe(200);
     } finally {
       await e.close();
     }
@@ -67,7 +70,7 @@ describe("--data: a failed save is loud", () => {
     const dir = join(tempDir("final"), "data");
     const cli = await start(["--data", join(dir, "state.json")]);
     rmSync(dir, { recursive: true });
-    expect((await createUser(cli.url, "lost2")).status).toBe(200);
+    expect((await createUser(cli.url, "lost2")).status).toBe(503);
     await until(() => cli.stderr().includes("could not save the data file"));
     expect(await cli.stop("SIGTERM")).toBe(1);
   });

@@ -346,7 +346,12 @@ export const ERRORS = {
   },
   ERR_EMULATOR_DEGRADED: {
     status: 503,
-    message: "The emulator answers, but {reason}. Acknowledged writes may be lost when it stops.",
+    message: "The emulator answers, but {reason}.",
+  },
+  // --data: a write the change log cannot hold is refused, on every plane (docs/durability.md).
+  ERR_STORAGE_UNAVAILABLE: {
+    status: 503,
+    message: "The change was not saved, and not applied: {file} cannot be written ({cause}). Reads go on; writes resume by themselves once it can be written again.",
   },
   ERR_WAIT_TIMEOUT: { status: 408, message: "No request matching the filters arrived within {timeoutMs} ms." },
   // Strict mode (`--strict`): request advice answered as a refusal. The emulator's own code, never the platform's.

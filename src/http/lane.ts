@@ -117,12 +117,14 @@ export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessa
  * an answer written at once wakes it for each. That wake-up is most of the socket write's cost on a loopback
  * connection (bench/ab.mjs, GETs of a user and a group: +7 to +8% req/s, 7 to 9% less server CPU per request).
  * An answer that comes later (after a body was read) goes out the same way, with the others ready by the next
- * check phase (a POST of a message: 9% less server CPU per request); the change-log write it may wait for is made
- * at the start of that phase (persistence.ts), so it rarely has to.
+ * check phase (a POST of a message: 9% less server CPU per request). With `--data`, a write's answer is ready once
+ * the change-log write holding its changes is made, at the start of a check phase (app.ts, persistence.ts), and
+ * goes out in the next. Any other answer waits for the changes made before it, and goes out whatever became of
+ * them (a write that was refused was refused to its own client).
  */
 function writeWhenHeld(res: ServerResponse, answer: Response, slot: symbol, hold: AnswerHold | undefined): void {
   const held = hold && heldBack(res, hold);
-  if (held) held.then(() => writeOrDrop(res, answer, slot));
+  if (held) held.finally(() => writeOrDrop(res, answer, slot)).catch(() => {});
   else writeOrDrop(res, answer, slot);
 }
 

@@ -1,7 +1,6 @@
-import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync, write as fsWrite, writeSync } from "node:fs";
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync, write as fsWrite, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Change } from "./change-tracker.js";
-import { waiting, type Waiting } from "../util/waiting.js";
 
 /** A log file beside the data file `F`: `F.changes-<n>`, numbered from 1 up, one per checkpoint period. */
 const LOG_NAME = /^\.changes-(\d+)$/;
@@ -144,37 +143,47 @@ function applyLine(text: string, apply: (changes: unknown) => string | undefined
   }
 }
 
+/** What a write takes (see ChangeLog): the changes gathered, and what to tell once they are written or refused. */
+export interface Gathered {
+  changes: Change[];
+  /** Called once: without an error when the changes are written, with the write's error when they are not. */
+  settle(e?: unknown): void;
+}
+
+interface Batch {
+  data: Buffer;
+  /** Its place in the file. */
+  at: number;
+  settle(e?: unknown): void;
+}
+
 /**
- * The append-only change log of a data file. `written()` collects the changes made since the last write (from
- * `collect`) and hands them to a write in the background (Node's thread pool, so the event loop never waits on
- * the disk); its promise, which answers wait for, resolves once they are in the operating system's hands (with
- * `fsync`, on the disk): from then on a kill of the process cannot lose them. While a write is in flight, callers
- * wait for the next one, which collects everything changed meanwhile: one look for changes and one write for them all.
+ * The append-only change log of a data file. A write takes the changes made since the last one (from `collect`)
+ * as one batch (one line of the file) and tells their `settle` how it went: `writeSoon()` writes from the thread
+ * pool (Node's, so the event loop never waits on the disk), once the bytes are in the operating system's hands
+ * (with `fsync`, on the disk): from then on a kill of the process cannot lose them. While a write is in flight,
+ * the next one waits for it and takes everything changed meanwhile: one look for changes and one write for them all.
  * `writeNow()` does the same at once, for callers that cannot wait.
- * Each batch has its place in the file from the moment it is appended (positional writes), so writes that
- * complete out of order, or a batch written twice, leave the same file. `rotate` starts a new file for what
- * follows; once a checkpoint holding everything before the rotation is on disk, `dropUpTo` deletes the files it
- * covers. A file is created at its first append only.
+ * Each batch has its place in the file from the moment it is taken (positional writes), so writes that complete
+ * out of order leave the same file. A batch that fails is not written again: its changes are refused (see
+ * persistence.ts), what of it landed is cut off, and its place goes to the next batch. `rotate` starts a new file
+ * for what follows; once a checkpoint holding everything before the rotation is on disk, `dropUpTo` deletes the
+ * files it covers. A file is created at its first append only.
  */
 export class ChangeLog {
   private fd: number | undefined;
   /** Bytes appended to the current file (the place of the next batch). */
   size = 0;
-  /** Batches appended but not yet known to be written, from the file's place `from`. */
-  private queued: Buffer[] = [];
-  private from = 0;
-  /** The write in flight, and the promise that the queue as it stands will be written. */
+  /** The write in flight, and whether another was asked for meanwhile. */
   private inFlight: Promise<void> | undefined;
-  private next: Waiting | undefined;
-  /** Why the last write failed (reported by the owner; the batches stay queued for the next write). */
-  onError: (e: unknown) => void = () => {};
+  private again = false;
 
   constructor(
     private readonly path: string,
     private n: number,
     private readonly fsync: boolean,
-    /** The changes made since it was last called (none: an empty list). */
-    private readonly collect: () => Change[],
+    /** The changes made since it was last called (undefined: nothing to take). */
+    private readonly collect: () => Gathered | undefined,
   ) {}
 
   /** The file the next append goes to. */
@@ -182,89 +191,88 @@ export class ChangeLog {
     return `${this.path}.changes-${this.n}`;
   }
 
-  /** Queues the changes made since the last call as one batch (one line of the file). */
-  private gather(): void {
-    const changes = this.collect();
-    if (changes.length === 0) return;
-    const line = Buffer.from(JSON.stringify(changes) + "\n");
+  /** The changes made since the last call as one batch, placed at the end of the file; none without changes. */
+  private gather(): Batch | undefined {
+    const gathered = this.collect();
+    if (!gathered) return undefined;
+    if (gathered.changes.length === 0) return void gathered.settle();
+    const line = Buffer.from(JSON.stringify(gathered.changes) + "\n");
     // A file's first line is its format (see LOG_FORMAT).
-    const bytes = this.size === 0 ? Buffer.concat([HEADER, line]) : line;
-    this.queued.push(bytes);
-    this.size += bytes.length;
+    const data = this.size === 0 ? Buffer.concat([HEADER, line]) : line;
+    const batch = { data, at: this.size, settle: gathered.settle };
+    this.size += data.length;
+    return batch;
   }
 
-  /** Resolves once every change made so far is written; undefined when there is nothing to wait for. */
-  written(): Promise<void> | undefined {
-    if (!this.inFlight) {
-      this.gather();
-      if (this.queued.length === 0) return undefined;
+  /** Writes the changes made so far from the thread pool; while a write is in flight, once it is done. */
+  writeSoon(): void {
+    if (this.inFlight) {
+      this.again = true;
+      return;
     }
-    this.next ??= waiting();
-    const { promise } = this.next;
-    if (!this.inFlight) this.start();
-    return promise;
-  }
-
-  /** Writes what is queued (and what changed since), from the thread pool; then starts the next write if one is awaited. */
-  private start(): void {
-    const done = this.next;
-    this.next = undefined;
-    this.gather();
-    if (this.queued.length === 0) return done?.resolve();
-    const bytes = this.take();
+    const batch = this.gather();
+    if (!batch) return;
     this.inFlight = new Promise<void>((resolve) => {
-      const finish = (e: unknown) => {
-        if (e) {
-          this.onError(e);
-          this.queued.unshift(bytes.data); // written again with the next batch, at the same place
-          this.from = bytes.at;
-        }
+      const finish = (e?: unknown) => {
+        this.finished(batch, e);
         resolve();
       };
       let fd: number;
       try {
         fd = this.open();
       } catch (e) {
-        finish(e);
-        return;
+        return finish(e);
       }
-      write(fd, bytes.data, bytes.at, (e) => {
+      write(fd, batch.data, batch.at, (e) => {
         if (e || !this.fsync) return finish(e);
         fdatasync(fd, finish);
       });
     }).then(() => {
       this.inFlight = undefined;
-      done?.resolve();
-      if (this.next) this.start();
+      if (!this.again) return;
+      this.again = false;
+      this.writeSoon();
     });
   }
 
-  /** The queued bytes and their place in the file; the queue is empty after. */
-  private take(): { data: Buffer; at: number } {
-    const data = this.queued.length === 1 ? this.queued[0] : Buffer.concat(this.queued);
-    const at = this.from;
-    this.queued = [];
-    this.from += data.length;
-    return { data, at };
+  /** Writes every change made so far before returning (a write in flight completes on its own). */
+  writeNow(): void {
+    const batch = this.gather();
+    if (!batch) return;
+    try {
+      const fd = this.open();
+      for (let done = 0; done < batch.data.length; ) done += writeSync(fd, batch.data, done, batch.data.length - done, batch.at + done);
+      if (this.fsync) fdatasyncSync(fd);
+    } catch (e) {
+      return this.finished(batch, e);
+    }
+    this.finished(batch);
   }
 
-  /** Writes every change made so far before returning (a write in flight may land again on the same bytes). */
-  writeNow(): void {
-    this.gather();
-    if (this.queued.length === 0) return;
-    const fd = this.open();
-    const bytes = this.take();
-    for (let done = 0; done < bytes.data.length; ) done += writeSync(fd, bytes.data, done, bytes.data.length - done, bytes.at + done);
-    if (this.fsync) fdatasyncSync(fd);
-    const next = this.next;
-    this.next = undefined;
-    next?.resolve();
+  /**
+   * A batch written, or failed: then what of it may have landed is cut off (when nothing was placed after it), so
+   * that neither a replay nor the next batch, which takes its place, finds it.
+   */
+  private finished(batch: Batch, e?: unknown): void {
+    if (e && batch.at + batch.data.length === this.size) {
+      this.size = batch.at;
+      if (this.fd !== undefined)
+        try {
+          ftruncateSync(this.fd, batch.at);
+        } catch {
+          // the next batch writes over it; a checkpoint deletes the file
+        }
+    }
+    batch.settle(e ?? undefined);
   }
 
   private open(): number {
     if (this.fd === undefined) {
       this.fd = openSync(this.file, "w");
       if (this.fsync) syncFolder(this.path);
+    } else if (fstatSync(this.fd).nlink === 0) {
+      // Deleted under us (its folder removed): it would take writes that no start finds.
+      throw Object.assign(new Error(`${this.file} was deleted`), { code: "ENOENT" });
     }
     return this.fd;
   }
@@ -275,7 +283,6 @@ export class ChangeLog {
     this.writeNow();
     this.close();
     this.size = 0;
-    this.from = 0;
     return this.n++;
   }
 

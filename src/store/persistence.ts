@@ -1,6 +1,6 @@
 import { mkdir, open as openFile, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { ChangeLog, listLogs, replayLogs, ReplayError, SetAside, unappliable, type LinePlace, type LogFile, type Unapplied } from "./change-log.js";
+import { ChangeLog, listLogs, replayLogs, ReplayError, SetAside, unappliable, type Gathered, type LinePlace, type LogFile, type Unapplied } from "./change-log.js";
 import { ChangeTracker, Replay, type Change } from "./change-tracker.js";
 import { acquireDataLock, type DataLock } from "./data-lock.js";
 import { documentKind, newerFormat, parseSavedState, SeedError } from "./seed.js";
@@ -11,6 +11,21 @@ import type { StateData } from "./types.js";
 import { waiting, type Waiting } from "../util/waiting.js";
 
 export class PersistenceError extends Error {}
+
+/**
+ * A write that cannot be kept, so not made: the change log (or the checkpoint a bulk change waits for) could not
+ * be written. `file` names what could not be written, `why` the system's code for it (ENOSPC, EACCES, EROFS, ...).
+ */
+export class WriteRefused extends Error {
+  constructor(
+    readonly file: string,
+    readonly why: string,
+  ) {
+    super(`${file} cannot be written (${why})`);
+  }
+}
+
+const whyOf = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message ?? String(e);
 
 interface OpenOptions {
   now: number;
@@ -217,6 +232,19 @@ class LogReplay {
 }
 
 /**
+ * What is on disk for `path` (the data file with its change logs replayed, as a start reads it), for `undo`: throws
+ * when it does not load, or when the data file is gone.
+ */
+async function onDisk(path: string, store: Store, now: number): Promise<Loaded> {
+  const doc = await readDataFile(path);
+  if (doc === undefined) throw new Error("the data file is gone");
+  const logs = listLogs(path);
+  const { loaded } = logs.length > 0 ? await new LogReplay(path, store, logs, doc, { now }).load(() => {}) : { loaded: loadable(doc, now, path) };
+  if (loaded instanceof Error) throw loaded;
+  return loaded;
+}
+
+/**
  * `--data FILE`: loaded at start a part at a time (state-reader.ts), with the change logs beside it replayed (change-log.ts). Every
  * committed change is then written to the change log before its answer leaves: answers wait for `hold()` (see
  * lane.ts and server.ts), and the answers waiting together share one look for changes (change-tracker.ts) and one write,
@@ -229,6 +257,11 @@ class LogReplay {
  * the data file itself. A failed save is loud: a line on stderr each time
  * (even when quiet), `problem` (health answers `degraded`), a retry every second, and `flush()` (the final save)
  * rejects.
+ *
+ * A write the change log cannot hold is not acknowledged, as in a database: its answers are refused
+ * (WriteRefused: 503 ERR_STORAGE_UNAVAILABLE), memory goes back to what is on disk (`undo`), and the domain events
+ * of its changes, which wait for their write (events.ts), are never sent. Until a checkpoint succeeds again
+ * (tried every second), `refusing` says why and every write is refused before it runs (app.ts); reads go on.
  */
 export class Persistence {
   private timer: NodeJS.Timeout | undefined;
@@ -252,8 +285,16 @@ export class Persistence {
   private pending = false;
   /** The write at the end of the event-loop turn of the first change not yet written (see `hold`). */
   private committing: NodeJS.Immediate | undefined;
-  /** Answers waiting for that write. */
+  /** Answers waiting for that write; and those waiting for the write in flight (with `fsync`). */
   private turn: Waiting | undefined;
+  private inWrite: Waiting | undefined;
+  /** Why writes are refused: a change-log write failed, and no checkpoint has succeeded since. */
+  refusing: WriteRefused | undefined;
+  /** Answers waiting for changes that were refused: refused once memory is back to what is on disk (`undo`). */
+  private refused: [Waiting, WriteRefused][] = [];
+  private undoing: Promise<void> | undefined;
+  /** While `undo` puts back what is on disk: that is no change to keep. */
+  private reloading = false;
   private tracker: ChangeTracker | undefined;
   /** Whether the data file holds a state the change log's records apply to (see `writeBase`). */
   private based = true;
@@ -269,10 +310,11 @@ export class Persistence {
     private readonly delayMs: number,
     private readonly log: (line: string) => void,
     private readonly fsync: boolean,
+    private readonly verify: boolean,
   ) {
     this.changes = new ChangeLog(path, (listLogs(path).at(-1)?.n ?? 0) + 1, fsync, () => this.collect());
-    this.changes.onError = (e) => this.failed(e); // the error names the log file
     this.unsubscribe = store.onChange(() => this.changed());
+    store.events.holdUntilKept(() => this.eventHeld());
   }
 
   /**
@@ -322,7 +364,7 @@ export class Persistence {
     if (loaded instanceof DocumentError) throw new PersistenceError(`${path}: ${loaded.message}; the file was left untouched.`);
     if (loaded) store.replace(loaded.apps, loaded.births);
     // Listening starts after the load: the state just read from the file is not a change to write back.
-    const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false);
+    const persistence = new Persistence(path, store, opts.delayMs ?? 20, log, opts.fsync ?? false, opts.verify ?? false);
     persistence.stateBytes = (await stat(path).catch(() => undefined))?.size ?? 0;
     persistence.tracker = new ChangeTracker(store, opts.verify);
     persistence.based = loaded !== undefined;
@@ -356,10 +398,20 @@ export class Persistence {
 
   /** A committed change: into the change log before any answer leaves (at the latest at the end of this turn), into a checkpoint later. */
   private changed(): void {
+    if (this.reloading) return;
     if (!this.based) return this.writeBase();
     this.pending = true;
+    if (this.refusing) return void this.undoSoon();
     this.committing ??= setImmediate(() => this.holdNow());
     this.schedule();
+  }
+
+  /**
+   * A domain event waits for the write of its changes: one comes at the end of this turn, with or without changes.
+   * While refusing, it waits for the end of the refusal, unless its changes are undone (and it with them).
+   */
+  private eventHeld(): void {
+    if (!this.refusing) this.committing ??= setImmediate(() => this.holdNow());
   }
 
   /**
@@ -368,12 +420,14 @@ export class Persistence {
    * same state: generated ids). Until this first change the file is left as it was, or absent.
    */
   private writeBase(): void {
-    this.based = true;
     this.tracker?.take(); // in the base
     try {
       this.stateBytes = writeStateFileSync(this.path, this.store.toData());
+      this.based = true;
     } catch (e) {
-      this.failed(e); // loud, and retried as a checkpoint
+      // Its answers are refused; with nothing on disk to go back to, memory keeps the change (`undo` says so).
+      this.pending = true;
+      void this.refuse(new WriteRefused(this.path, whyOf(e)));
     }
   }
 
@@ -381,22 +435,54 @@ export class Persistence {
    * The changes committed since the last call, for the change log's write that follows at once (synchronously):
    * the answers waiting for them are released (they leave after that write, in a later microtask).
    */
-  private collect(): Change[] {
-    if (!this.pending || !this.tracker) return [];
-    this.pending = false;
+  private collect(): Gathered | undefined {
     clearImmediate(this.committing);
     this.committing = undefined;
-    this.turn?.resolve();
+    // While refusing, what changes is undone, not written (see `undo`).
+    if (this.refusing || !this.tracker) return undefined;
+    const events = this.store.events.take();
+    if (!this.pending && !this.turn && events.length === 0) return undefined;
+    const turn = (this.inWrite = this.turn ?? waiting());
     this.turn = undefined;
-    const changes = this.tracker.take();
-    if (!changes.some(isBulk)) return changes;
-    // Until the checkpoint holds it, a replay of the log would miss it: every answer waits for that checkpoint.
+    let changes: Change[] = [];
+    if (this.pending) {
+      this.pending = false;
+      changes = this.tracker.take();
+      if (changes.some(isBulk)) changes = this.bulkAside(changes);
+    }
+    // A bulk change not yet in a checkpoint: these answers and events wait for it too.
+    const bulk = this.bulk;
+    const kept = () => {
+      this.store.events.release(events);
+      turn.resolve();
+    };
+    return {
+      changes,
+      settle: (e) => {
+        if (this.inWrite === turn) this.inWrite = undefined;
+        if (e) return void this.refuse(new WriteRefused(this.changes.file, whyOf(e)), turn); // its events are never sent
+        if (bulk) bulk.then(kept, (refusal) => turn.reject(refusal));
+        else kept();
+      },
+    };
+  }
+
+  /**
+   * The changes without the bulk ones: until a checkpoint holds those, a replay of the log would miss them, so every
+   * answer waits for that checkpoint; one that fails refuses them.
+   */
+  private bulkAside(changes: Change[]): Change[] {
     const bulk: Promise<void> = (this.bulk ?? Promise.resolve())
       .then(() => this.flush())
-      .catch(() => undefined) // reported as every failed save is
+      .catch(async (e) => {
+        const refusal = new WriteRefused(this.path, whyOf(e));
+        await this.refuse(refusal);
+        throw refusal;
+      })
       .finally(() => {
         if (this.bulk === bulk) this.bulk = undefined;
       });
+    bulk.catch(() => {}); // answers that wait for it see the refusal; nothing else does
     this.bulk = bulk;
     return changes.filter((c) => !isBulk(c));
   }
@@ -406,24 +492,83 @@ export class Persistence {
    * there is nothing to wait for. Without `fsync`, the answers wait for one write at the end of the event-loop
    * turn (an append to the kernel's page cache takes microseconds): the answers of a turn share it, with one look
    * for changes, and leave together. With `fsync` the disk's wait goes to the thread pool, shared by every answer
-   * waiting meanwhile. A failed write is reported and does not hold answers back (see `failed`).
+   * waiting meanwhile. It rejects (WriteRefused) when the write fails: the answer is then a refusal (see `refuse`).
    */
   hold(): Promise<void> | undefined {
     let written: Promise<void> | undefined;
-    if (this.fsync) written = this.changes.written();
-    else if (this.pending) written = (this.turn ??= waiting()).promise;
+    if (this.pending) {
+      written = (this.turn ??= waiting()).promise;
+      if (this.fsync && !this.refusing) this.changes.writeSoon();
+    } else written = this.inWrite?.promise;
     const bulk = this.bulk;
     if (!bulk) return written;
     return written ? written.then(() => bulk) : bulk;
   }
 
-  /** `hold` for an answer that cannot wait: the changes are written before this returns. */
+  /** `hold` for an answer that cannot wait: the changes are written (or refused) before this returns. */
   holdNow(): void {
-    try {
-      this.changes.writeNow();
-    } catch (e) {
-      this.failed(e);
+    this.changes.writeNow();
+  }
+
+  /**
+   * A write that could not be kept: its answers (`waiter`) are refused once memory is back to what is on disk,
+   * and from now on every write is refused before it runs, until a checkpoint succeeds (retried every second).
+   * Resolves once the answers are refused.
+   */
+  private refuse(refusal: WriteRefused, waiter?: Waiting): Promise<void> {
+    if (waiter) this.refused.push([waiter, refusal]);
+    if (!this.refusing) {
+      this.refusing = refusal;
+      this.problem = `writes are refused: ${refusal.message}`;
+      this.log(
+        `chat-emulator: error: could not save the data file ${this.path}: ${refusal.message}; writes are refused (503 ERR_STORAGE_UNAVAILABLE) until it can be written, retrying in ${RETRY_MS / 1000} s.`,
+      );
+      this.retry();
     }
+    return this.undoSoon();
+  }
+
+  /** `undo`, once for everything refused so far, after the checkpoint in progress (which does not write it, see `loop`). */
+  private undoSoon(): Promise<void> {
+    this.undoing ??= (this.running ?? Promise.resolve())
+      .then(() => this.undo())
+      .finally(() => {
+        this.undoing = undefined;
+      });
+    return this.undoing;
+  }
+
+  /**
+   * While refusing: memory back to what is on disk, the data file with its change logs read as a start reads them,
+   * so that what was refused, and what changed since (a WebSocket receipt, a write already running), is gone with
+   * the events waiting for it; then the answers waiting for it are refused. A checkpoint that succeeded meanwhile
+   * ended the refusal: what changed since goes to the log as any change.
+   */
+  private async undo(): Promise<void> {
+    if (this.refusing) {
+      this.store.events.take(); // never sent
+      this.reloading = true;
+      try {
+        // Before the first change of a data file that held no state, memory was the state the run started from.
+        if (!this.based) this.store.reset();
+        else {
+          const disk = await onDisk(this.path, this.store, this.store.clock.now());
+          this.store.replace(disk.apps, disk.births);
+        }
+      } catch (e) {
+        this.log(
+          `chat-emulator: error: ${this.path}: the refused changes cannot be undone in memory (what is on disk cannot be read back: ${(e as Error).message}); they stay in memory until the next checkpoint saves them.`,
+        );
+      } finally {
+        this.reloading = false;
+      }
+      this.tracker = new ChangeTracker(this.store, this.verify);
+      this.pending = false;
+      this.store.events.take();
+      if (this.turn && this.refusing) this.refused.push([this.turn, this.refusing]);
+      this.turn = undefined;
+    }
+    for (const [waiter, refusal] of this.refused.splice(0)) waiter.reject(refusal);
   }
 
   private schedule(): void {
@@ -444,9 +589,15 @@ export class Persistence {
     }, this.delayMs);
   }
 
+  /** A checkpoint that failed: loud, and tried again. The change log still holds every acknowledged write. */
   private failed(e: unknown): void {
-    this.problem = `could not save the data file ${this.path}: ${(e as Error).message ?? String(e)}`;
-    this.log(`chat-emulator: error: ${this.problem}; acknowledged writes are not on disk, retrying in ${RETRY_MS / 1000} s.`);
+    const problem = `could not save the data file ${this.path}: ${(e as Error).message ?? String(e)}`;
+    if (!this.refusing) this.problem = problem;
+    this.log(`chat-emulator: error: ${problem}; retrying in ${RETRY_MS / 1000} s.`);
+    this.retry();
+  }
+
+  private retry(): void {
     this.dirty = true;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.kick(), RETRY_MS);
@@ -462,15 +613,25 @@ export class Persistence {
   }
 
   private async loop(): Promise<void> {
+    // Memory is back to what is on disk before a checkpoint writes it (see `undo`).
+    const undoing = this.undoing;
+    if (undoing) await undoing;
     do {
       this.dirty = false;
       const started = performance.now();
       try {
         // Everything logged so far goes into this checkpoint; what follows goes to the next log file.
         const covered = await this.changes.rotate();
+        // A write refused now (or before, with changes since) is undone first: the checkpoint must not hold it.
+        if (this.refusing && (this.pending || this.refused.length > 0)) return this.retry();
         this.stateBytes = await writeStateFile(this.path, this.store.toData());
         this.changes.dropUpTo(covered);
-        if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
+        if (this.refusing) {
+          this.log(`chat-emulator: the data file ${this.path} can be written again: writes are accepted again.`);
+          this.refusing = undefined;
+          // What changed during this checkpoint goes to the log as any change; the events waiting go out.
+          this.committing ??= setImmediate(() => this.holdNow());
+        } else if (this.problem) this.log(`chat-emulator: the data file ${this.path} is saved again.`);
         this.problem = undefined;
       } catch (e) {
         this.failed(e);
@@ -501,6 +662,7 @@ export class Persistence {
     clearTimeout(this.timer);
     clearImmediate(this.committing);
     this.unsubscribe();
+    this.store.events.holdUntilKept(undefined);
     this.changes.close();
     this.lock?.release();
   }
