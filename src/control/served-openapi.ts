@@ -81,6 +81,7 @@ function describe(op: Operation, plane: OperationPlane): JsonSchema {
     },
   };
   if (op.bodyJson) out.requestBody = { required: false, content: { "application/json": { schema: op.bodyJson } } };
+  else if (op.rawJson) out.requestBody = { required: false, content: { "application/json": { schema: op.rawJson }, "multipart/form-data": { schema: op.rawJson } } };
   else if (op.body === "raw") out.requestBody = { required: false, content: { "*/*": { schema: {} } } };
   return out;
 }

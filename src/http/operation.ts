@@ -48,6 +48,12 @@ export interface Declaration<Q extends QuerySpec = QuerySpec> {
    * Absent: the operation takes no body (one sent is ignored, and advised as such).
    */
   body?: Schema | "raw";
+  /**
+   * A raw body's fields (the handler reads and checks them itself, e.g. a message send that also takes multipart):
+   * for request advice and strict mode, which run once the handler has read the body (`rawBodyRead`), and for the
+   * served description.
+   */
+  rawFields?: Schema;
   /** The most bytes the body may have (default 10 KB, the platform's). */
   bodyLimit?: number;
   query?: Q;
@@ -61,6 +67,8 @@ export interface Declaration<Q extends QuerySpec = QuerySpec> {
 export interface Operation<Q extends QuerySpec = QuerySpec> extends Declaration<Q> {
   /** The body's JSON Schema (undefined without a JSON body). */
   readonly bodyJson?: JsonSchema;
+  /** A raw body's declared fields as JSON Schema, for the served description (not checked by the framework). */
+  readonly rawJson?: JsonSchema;
   /** The body fields and query parameters the declaration names, for advice. */
   readonly bodyNames: ReadonlySet<string>;
   readonly queryNames: ReadonlySet<string>;
@@ -79,7 +87,8 @@ export function operation<const Q extends QuerySpec = Record<never, never>>(d: D
   const op: Operation<Q> = {
     ...d,
     bodyJson: json,
-    bodyNames: new Set(typeof d.body === "object" ? Object.keys(d.body) : []),
+    rawJson: d.body === "raw" && d.rawFields ? bodySchema(d.rawFields) : undefined,
+    bodyNames: new Set(Object.keys(typeof d.body === "object" ? d.body : (d.rawFields ?? {}))),
     queryNames: queryNames(query, false),
     clientQueryNames: queryNames(query, true),
   };
@@ -93,10 +102,27 @@ const advised = (c: Ctx) => {
   return path.startsWith("/@rest/") || path.startsWith("/@mgmt");
 };
 
+/** The operation a request with a raw body is running, for `rawBodyRead`. */
+const RUNNING = Symbol("operation");
+type Running = Ctx & { [RUNNING]?: Operation<any> };
+
+/**
+ * A handler that reads its body itself (`body: "raw"`) hands it over here once read: advice on its fields (against
+ * the declaration's `rawFields`), and strict mode's refusal, before the handler changes anything.
+ */
+export function rawBodyRead(c: Ctx, body: Body): void {
+  const op = (c as Running)[RUNNING];
+  if (op && advised(c)) {
+    declared(c, op, body, []);
+    if (c.get("emulator").control.advice.strict) refuseIfAdvised(c);
+  }
+}
+
 /** Runs a declared operation: parse and check, advise (strict mode refuses here, before any change), handle. */
 function run<Q extends QuerySpec>(op: Operation<Q>, c: Ctx): Out {
   const client = c.get("actor") !== undefined;
   const query = op.query ? parseQuery(op.query, c.req.url.includes("?") ? queryParams(c) : undefined, client) : (NO_QUERY as ParsedQuery<Q>);
+  if (op.body === "raw") (c as Running)[RUNNING] = op;
   if (op.body === undefined || op.body === "raw" || c.req.method === "GET") return handle(op, c, { body: NO_BODY, query });
   return readBody(c, op.bodyLimit ?? BODY_LIMIT_BYTES).then(async (body) => {
     if (op.bodyJson) await checkBody(body, op.bodyJson);

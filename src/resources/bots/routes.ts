@@ -11,6 +11,7 @@ import { isAgentic } from "../../store/agents.js";
 import { GROUP_CHAT_SETTINGS, type BotRecord, type GroupChatSetting } from "../../store/types.js";
 import { requireUser } from "../users/lookup.js";
 import { sendMessage } from "../messages/routes.js";
+import { SEND_FIELDS } from "../messages/send.js";
 
 /** The specification's limit of bot users per app. */
 export const BOTS_PER_APP = 25;
@@ -132,6 +133,7 @@ export const bots = routes(
     path: "/bots/:uid/messages",
     plane: "rest",
     body: "raw",
+    rawFields: SEND_FIELDS,
     handler: (c) => sendMessage(c, c.get("app").activeUser(pathBot(c).uid)),
   }),
 );

@@ -5,7 +5,7 @@ import { answerItems, answerJson, bulkFailure, ok, okCached } from "../../http/r
 import { asBool, type Body } from "../../http/validate.js";
 import { bodySchema, type Schema } from "../../http/schema.js";
 import { checkBody } from "../../http/body-check.js";
-import { operation, routes } from "../../http/operation.js";
+import { operation, rawBodyRead, routes } from "../../http/operation.js";
 import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { groupConversationId, userConversationId } from "../../store/conversation-ids.js";
@@ -17,7 +17,7 @@ import { requireAllowed, requireNotDenied, requireScopeAllowed } from "../roles/
 import { canSee, pathMessage, visibleTo } from "../../views/access.js";
 import { cursorMeta, MESSAGE_QUERY, MESSAGE_QUERY_IGNORES, readMessageQuery, sourceOf, unreadCount, unreadCounts, walk, walkPage, type Cursor, type MessageQuery, type Source } from "./list.js";
 import { pagination } from "../../http/pagination.js";
-import { adviseSend, checkText, conversationFor, EDIT, MESSAGE_BODY_LIMIT, readContent, store, type Content } from "./send.js";
+import { SEND_FIELDS, checkText, conversationFor, EDIT, MESSAGE_BODY_LIMIT, readContent, store, type Content } from "./send.js";
 import { messageText, messageView, SYSTEM_UID, type EntityMemo } from "../../views/messages.js";
 import { commitDelete, commitEdit } from "./changes.js";
 import { withSendBody } from "../files/routes.js";
@@ -143,7 +143,7 @@ export function sendMessage(c: Ctx, sender: UserRecord | undefined) {
 }
 
 async function sendBody(c: Ctx, sender: UserRecord | undefined, body: Body) {
-  adviseSend(c, body);
+  rawBodyRead(c, body);
   const target = receiverOf(body);
   const many = await multipleReceivers(body);
   if (!target && !many) throw apiError("ERR_EMPTY_RECEIVER");
@@ -162,7 +162,7 @@ async function sendBody(c: Ctx, sender: UserRecord | undefined, body: Body) {
 
 /** A reply in the thread of `parent` (`POST /messages/{id}/thread`): checked like a send, into the parent's conversation. */
 function replyInThread(c: Ctx, sender: UserRecord, parent: MessageRecord, body: Body) {
-  adviseSend(c, body);
+  rawBodyRead(c, body);
   const app = c.get("app");
   const id = parent.id;
   if (parent.parentId !== undefined) throw apiError("ERR_MESSAGE_THREAD_NESTING", { id });
@@ -204,7 +204,7 @@ const PERMANENT = bodySchema({ permanent: { type: "boolean" } });
  * The send and the thread reply read their body themselves: JSON, or multipart with files on the client plane
  * (files/routes.ts `withSendBody`); its fields are send.ts `SEND_FIELDS`, which `adviseSend` advises on.
  */
-const SEND = { body: "raw", bodyLimit: MESSAGE_BODY_LIMIT } as const;
+const SEND = { body: "raw", rawFields: SEND_FIELDS, bodyLimit: MESSAGE_BODY_LIMIT } as const;
 
 export const messages = routes(
   operation({

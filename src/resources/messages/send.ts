@@ -3,7 +3,6 @@ import { normalizeUid } from "../../http/auth.js";
 import { readBody, validate, type Body } from "../../http/validate.js";
 import { bodySchema, type Schema } from "../../http/schema.js";
 import { checkBody } from "../../http/body-check.js";
-import { declared, refuseIfAdvised } from "../../http/advice.js";
 import { header, type Ctx } from "../../http/context.js";
 import { applyExtensions } from "../../extensions/effects.js";
 import type { AppState } from "../../store/app-state.js";
@@ -36,8 +35,8 @@ export const EDIT: Schema = { data: MESSAGE_DATA, tags: TAGS };
 
 /**
  * The fields of a send's or thread reply's body. Those operations read their body themselves (JSON, or multipart
- * on the client plane), and check it in the platform's order with its specific codes (readContent): these names
- * serve request advice and strict mode (`adviseSend`).
+ * on the client plane), and check it in the platform's order with its specific codes (readContent): these names,
+ * the declarations' `rawFields`, serve request advice and strict mode (http/operation.ts `rawBodyRead`).
  */
 export const SEND_FIELDS: Schema = {
   receiver: { type: "string" },
@@ -50,19 +49,6 @@ export const SEND_FIELDS: Schema = {
   tags: TAGS,
   quotedMessageId: { type: "string" },
 };
-const SEND_NAMES = { bodyNames: new Set(Object.keys(SEND_FIELDS)), queryNames: new Set<string>() };
-
-/**
- * Request advice for a send's body, which its operation reads itself (`body: "raw"`): the body's fields against
- * SEND_FIELDS, as a declared body's are, and strict mode's refusal before anything is stored (on the REST and
- * management planes, as http/operation.ts advises).
- */
-export function adviseSend(c: Ctx, body: Body): void {
-  if (!c.req.path.startsWith("/@rest/") && !c.req.path.startsWith("/@mgmt")) return;
-  declared(c, SEND_NAMES, body, []);
-  if (c.get("emulator").control.advice.strict) refuseIfAdvised(c);
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
