@@ -1,0 +1,392 @@
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { finished } from "node:stream/promises";
+import { createHash } from "node:crypto";
+import { readSeedFile } from "../store/seed.js";
+import { tempName } from "../store/state-writer.js";
+import { Anonymizer } from "./anonymize.js";
+import { HttpError, ReadOnlyClient } from "./client.js";
+import type { Progress } from "./progress.js";
+import { ResumeLog } from "./resume.js";
+
+/**
+ * `chat-emulator pull`: reads an app through the platform's REST API (GET only; the management API too, for
+ * webhooks, when its key and secret are given) and writes a state file the emulator loads with `--seed`,
+ * `--import` or `--data`. Every list is paged to its end; per-user and per-group lists and each conversation's
+ * latest messages are fetched with a few requests in flight, within the rate limits (client.ts). Each finished
+ * piece is written to the progress file (resume.ts), so an interrupted pull continues where it stopped.
+ */
+
+export interface PullOptions {
+  /** REST base URL, with its version: `https://{appId}.api-{region}.cometchat.io/v3`. */
+  baseUrl: string;
+  appId: string;
+  region: string;
+  apiKey: string;
+  /** Management API base URL and credentials: webhooks are read only with both. */
+  management?: { url: string; key: string; secret: string };
+  /** Latest messages per conversation (and per thread); 0 reads no messages. */
+  messages: number;
+  anonymize?: { salt: string };
+  concurrency: number;
+  out: string;
+  progress: Progress;
+}
+
+export interface PullSummary {
+  counts: Record<string, number>;
+  requests: number;
+  waits: number;
+  resumedPieces: number;
+  notes: string[];
+}
+
+type Json = Record<string, unknown>;
+
+/** The password given to password groups: the platform never shows a group's password. */
+export const PULLED_GROUP_PASSWORD = "chat-emulator";
+const PER_PAGE = 1000;
+
+export async function pull(o: PullOptions): Promise<PullSummary> {
+  const { progress } = o;
+  const client = new ReadOnlyClient({
+    concurrency: o.concurrency,
+    headers: { apikey: o.apiKey },
+    onWait: (seconds, why) => progress.note(`waiting ${seconds.toFixed(1)} s: ${why}`),
+  });
+  const mgmt = o.management && new ReadOnlyClient({
+    concurrency: o.concurrency,
+    headers: { key: o.management.key, secret: o.management.secret },
+    onWait: (seconds, why) => progress.note(`waiting ${seconds.toFixed(1)} s: ${why}`),
+  });
+  const log = await ResumeLog.open(`${o.out}.pull-progress`, { baseUrl: o.baseUrl, appId: o.appId, messages: o.messages });
+  const notes: string[] = [];
+  const rest = (path: string) => client.get(`${o.baseUrl}${path}`);
+
+  try {
+    // Credentials first: a wrong app id or key ends the pull before any work.
+    await rest("/users?perPage=1");
+
+    const pages = async (key: string, path: string, client_ = rest): Promise<Json[]> => {
+      const sep = path.includes("?") ? "&" : "?";
+      const at = (page: number) => log.piece(`${key}#${page}`, async () => {
+        const body = await client_(`${path}${sep}perPage=${PER_PAGE}&page=${page}`);
+        const pagination = ((body.meta as Json | undefined)?.pagination ?? {}) as { total_pages?: number };
+        return { data: body.data as Json[], pages: pagination.total_pages ?? 1 };
+      });
+      const first = await at(1);
+      const rest_ = await Promise.all(Array.from({ length: Math.max(0, first.pages - 1) }, (_, i) => at(i + 2)));
+      return [first, ...rest_].flatMap((p) => p.data);
+    };
+
+    progress.begin("users");
+    const users = await pages("users", "/users?withDeactivated=true&withTags=true");
+    progress.count("users", users.length);
+    progress.end();
+
+    progress.begin("roles, API keys, groups");
+    const roles = await pages("roles", "/roles");
+    const apiKeys = await pages("apikeys", "/apikeys");
+    const groups = await pages("groups", "/groups?withTags=true");
+    progress.count("roles", roles.length);
+    progress.count("API keys", apiKeys.length);
+    progress.count("groups", groups.length);
+    progress.end();
+
+    progress.begin("members and bans", groups.length);
+    const membership = new Map<string, { members: Json[]; bans: Json[] }>();
+    await each(groups, o.concurrency * 2, async (g) => {
+      const guid = String(g.guid);
+      const members = await pages(`members:${guid}`, `/groups/${enc(guid)}/members`);
+      const bans = await pages(`bans:${guid}`, `/groups/${enc(guid)}/bannedusers`);
+      membership.set(guid, { members, bans });
+      progress.count("members", members.length);
+      progress.tick();
+    });
+    progress.end();
+
+    progress.begin("friends and blocks", users.length);
+    const friends: Json[] = [];
+    const blocks: Json[] = [];
+    await each(users, o.concurrency * 2, async (u) => {
+      const uid = String(u.uid);
+      for (const f of await pages(`friends:${uid}`, `/users/${enc(uid)}/friends`))
+        if (uid < String(f.uid)) friends.push({ uid, friendUid: f.uid });
+      for (const b of await pages(`blocks:${uid}`, `/users/${enc(uid)}/blockedusers?direction=blockedByMe`)) blocks.push({ uid, blockedUid: b.uid });
+      progress.tick();
+    });
+    progress.count("friendships", friends.length);
+    progress.count("blocks", blocks.length);
+    progress.end();
+
+    progress.begin("moderation and webhooks");
+    const moderation = await pullModeration(log, rest);
+    const webhooks = mgmt ? await pullWebhooks(log, (path) => mgmt.get(`${o.management!.url}${path}`), o.appId) : [];
+    if (!mgmt) notes.push("webhooks were not read: give --management-key and --management-secret to read them");
+    progress.count("webhooks", webhooks.length);
+    progress.end();
+
+    const messages: Json[] = [];
+    const reactions: Json[] = [];
+    if (o.messages > 0) {
+      progress.begin("conversations");
+      const conversations = await pages("conversations", "/conversations?unique=1");
+      progress.count("conversations", conversations.length);
+      progress.end();
+
+      progress.begin("messages", conversations.length);
+      const withReactions: number[] = [];
+      const take = (list: Json[]) => {
+        for (const m of list) {
+          const record = messageRecord(m);
+          messages.push(record);
+          if (Array.isArray((m.data as Json | undefined)?.reactions)) withReactions.push(record.id as number);
+        }
+        progress.count("messages", list.length);
+      };
+      const threads: number[] = [];
+      await each(conversations, o.concurrency * 2, async (conv) => {
+        const id = String(conv.conversationId);
+        const list = await log.piece(`messages:${id}`, () => latest(rest, `/messages?conversationId=${enc(id)}&hideReplies=true`, o.messages));
+        take(list);
+        for (const m of list) if (typeof m.replyCount === "number" && m.replyCount > 0) threads.push(Number(m.id));
+        progress.tick();
+      });
+      progress.end();
+
+      progress.begin("threads", threads.length);
+      await each(threads, o.concurrency * 2, async (id) => {
+        take(await log.piece(`thread:${id}`, () => latest(rest, `/messages/${id}/thread`, o.messages)));
+        progress.tick();
+      });
+      progress.end();
+
+      progress.begin("reactions", withReactions.length);
+      await each(withReactions, o.concurrency * 2, async (id) => {
+        const list = await log.piece(`reactions:${id}`, () => allReactions(rest, id));
+        for (const r of list) reactions.push({ id: Number(r.id), messageId: Number(r.messageId), reaction: r.reaction, uid: r.uid, reactedAt: r.reactedAt });
+        progress.count("reactions", list.length);
+        progress.tick();
+      });
+      progress.end();
+    }
+
+    const anon = o.anonymize && new Anonymizer(o.anonymize.salt);
+    const state = assemble(o, { users, roles, apiKeys, groups, membership, friends, blocks, moderation, webhooks, messages, reactions }, anon, notes);
+    await writeState(o.out, state);
+    const summary: PullSummary = {
+      counts: {
+        users: users.length,
+        groups: groups.length,
+        messages: messages.length,
+        reactions: reactions.length,
+        friendships: friends.length,
+        blocks: blocks.length,
+        webhooks: webhooks.length,
+      },
+      requests: client.requests + (mgmt?.requests ?? 0),
+      waits: client.waits + (mgmt?.waits ?? 0),
+      resumedPieces: log.resumed,
+      notes,
+    };
+    await log.remove();
+    return summary;
+  } catch (e) {
+    log.close();
+    throw e;
+  }
+}
+
+const enc = encodeURIComponent;
+
+/** Runs `fn` over `items` with at most `limit` running at once (the client bounds the requests themselves). */
+async function each<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** The latest `n` messages of a message list (cursor paging backwards by id), oldest first. */
+async function latest(get: (path: string) => Promise<Json>, path: string, n: number): Promise<Json[]> {
+  const out: Json[] = [];
+  let before: string | undefined;
+  while (out.length < n) {
+    const limit = Math.min(1000, n - out.length);
+    const body = await get(`${path}&affix=prepend&limit=${limit}${before ? `&id=${before}` : ""}`.replace(/^([^?]*)&/, "$1?"));
+    const page = body.data as Json[];
+    out.unshift(...page);
+    if (page.length < limit) break;
+    before = String(page[0].id);
+  }
+  return out;
+}
+
+async function allReactions(get: (path: string) => Promise<Json>, messageId: number): Promise<Json[]> {
+  const out: Json[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const body = await get(`/messages/${messageId}/reactions?limit=1000${after ? `&id=${after}` : ""}`);
+    const page = body.data as Json[];
+    out.push(...page);
+    if (page.length < 1000) return out;
+    after = String(page.at(-1)!.id);
+  }
+}
+
+async function pullModeration(log: ResumeLog, get: (path: string) => Promise<Json>) {
+  const list = (key: string, path: string) => log.piece(key, async () => (await get(path)).data as Json[]);
+  const rules = await list("moderation:rules", "/moderation/rules?limit=1000");
+  const keywords = await list("moderation:keywords", "/moderation/keywords?limit=1000");
+  const reasons = await list("moderation:reasons", "/moderation/reasons?limit=1000");
+  return { rules, keywords, reasons };
+}
+
+async function pullWebhooks(log: ResumeLog, get: (path: string) => Promise<Json>, appId: string): Promise<Json[]> {
+  return log.piece("webhooks", async () => {
+    const out: Json[] = [];
+    let listed: Json[];
+    try {
+      listed = (await get(`/apps/${enc(appId)}/webhooks`)).data as Json[];
+    } catch (e) {
+      if (e instanceof HttpError && e.status === 404) return [];
+      throw e;
+    }
+    for (const w of listed) {
+      const triggers = (await get(`/apps/${enc(appId)}/webhooks/${enc(String(w.id))}/triggers`)).data as Json[];
+      // No password: the platform does not show it, and a pulled file never holds one.
+      const { password: _password, ...settings } = w;
+      out.push({ ...settings, triggers: triggers.map((t) => t.id) });
+    }
+    return out;
+  });
+}
+
+const MESSAGE_FIELDS = ["muid", "sender", "receiverType", "receiver", "category", "type", "sentAt", "updatedAt", "replyCount", "editedAt",
+  "editedBy", "deletedAt", "deletedBy", "tags", "deliveredAt", "readAt", "pinnedBy", "pinnedAt", "conversationId"] as const;
+
+/**
+ * A listed message as a state file holds it: ids as numbers; the sender and receiver entities of a chat message
+ * (rebuilt from the live user and group when shown), its reaction counts (rebuilt from the reactions) and the
+ * viewer's own fields left out. Action and call messages keep their entities: they are snapshots.
+ */
+function messageRecord(m: Json): Json {
+  const out: Json = { id: Number(m.id) };
+  for (const k of MESSAGE_FIELDS) if (m[k] !== undefined) out[k] = m[k];
+  if (m.parentId !== undefined) out.parentId = Number(m.parentId);
+  if (m.quotedMessageId !== undefined) out.quotedMessageId = Number(m.quotedMessageId);
+  const { reactions: _r, interactions: _i, entities, ...data } = (m.data ?? {}) as Json;
+  if ((m.category === "action" || m.category === "call") && entities !== undefined) data.entities = entities;
+  out.data = data;
+  return out;
+}
+
+interface Pulled {
+  users: Json[];
+  roles: Json[];
+  apiKeys: Json[];
+  groups: Json[];
+  membership: Map<string, { members: Json[]; bans: Json[] }>;
+  friends: Json[];
+  blocks: Json[];
+  moderation: { rules: Json[]; keywords: Json[]; reasons: Json[] };
+  webhooks: Json[];
+  messages: Json[];
+  reactions: Json[];
+}
+
+const pick = (o: Json, keys: readonly string[]): Json => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
+
+/** The app as a state file's entry (`chat-emulator/state@1`). */
+function assemble(o: PullOptions, p: Pulled, anon: Anonymizer | undefined, notes: string[]): Json {
+  const a = <T>(v: T): T => (anon ? anon.record(v) : v);
+  const users = p.users.map((u) => {
+    const out = a(pick(u, ["uid", "name", "avatar", "link", "metadata", "statusMessage", "status", "role", "tags", "createdAt", "updatedAt", "lastActiveAt", "deactivatedAt"]));
+    // A list shows a user never updated with updatedAt = createdAt; the entities in messages show none.
+    if (out.updatedAt === out.createdAt) delete out.updatedAt;
+    return out;
+  });
+  let passwordGroups = 0;
+  const groups = p.groups.map((g) => {
+    const guid = String(g.guid);
+    const { members, bans } = p.membership.get(guid)!;
+    const out = a(pick(g, ["guid", "name", "type", "description", "icon", "metadata", "tags", "owner", "createdAt", "updatedAt", "updatedBy"]));
+    if (g.type === "password") {
+      out.password = PULLED_GROUP_PASSWORD;
+      passwordGroups++;
+    }
+    out.members = members.map((m) => pick(m, ["uid", "scope", "joinedAt"]));
+    out.bannedUsers = bans.map((b) => pick(b, ["uid", "scope", "bannedAt"]));
+    return out;
+  });
+  if (passwordGroups > 0)
+    notes.push(`${passwordGroups} password group(s): the platform never shows a password, so each got the password "${PULLED_GROUP_PASSWORD}"`);
+  // The platform never shows a key's secret to a list: each pulled key gets a stand-in derived from its name and scope.
+  const apiKeys = p.apiKeys.map((k) => ({
+    apiKey: createHash("sha256").update(`${o.appId}\u0000${String(k.name)}\u0000${String(k.scope)}\u0000${String(k.createdAt)}`).digest("hex").slice(0, 40),
+    ...pick(k, ["name", "scope", "createdAt", "updatedAt"]),
+  }));
+  const messages = p.messages.sort((x, y) => (x.id as number) - (y.id as number)).filter((m, i, all) => i === 0 || all[i - 1].id !== m.id);
+  return {
+    $schema: "https://unpkg.com/chat-emulator/schemas/state.schema.json",
+    format: "chat-emulator/state@1",
+    apps: [
+      {
+        app: { appId: o.appId, name: o.appId, region: o.region },
+        apiKeys,
+        roles: p.roles.map((r) => pick(r, ["role", "name", "description", "metadata", "settings", "createdAt", "updatedAt"])),
+        users,
+        groups,
+        friends: p.friends,
+        blocks: p.blocks,
+        webhooks: p.webhooks.map((w) => pick(w, ["id", "name", "webhookURL", "useBasicAuth", "username", "enabled", "retryOnFailure", "triggers", "createdAt", "updatedAt"])),
+        moderation: moderationState(p.moderation),
+        messages: messages.map((m) => (anon ? { ...m, data: anon.record(m.data) } : m)),
+        reactions: p.reactions,
+      },
+    ],
+  };
+}
+
+const num = (v: unknown) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v);
+
+/** Moderation as the API lists it, back into what a state file holds (each rule and list at its current revision). */
+function moderationState(m: Pulled["moderation"]): Json {
+  return {
+    reasons: m.reasons.map((r) => ({ ...pick(r, ["id", "name", "description", "default"]), createdAt: num(r.createdAt), updatedAt: num(r.updatedAt) })),
+    rules: m.rules.map((r) => ({
+      id: r.id,
+      ...(r.default ? { default: true } : {}),
+      createdAt: r.createdAt,
+      revisions: [{ revision: 1, ...pick(r, ["name", "description", "enabled", "conditions", "action", "filters"]), createdAt: r.updatedAt ?? r.createdAt }],
+    })),
+    keywordLists: m.keywords.map((k) => ({ ...pick(k, ["id", "name", "description", "category", "isCSV", "searchTerms", "default", "createdAt", "updatedAt"]), revision: 1 })),
+    blocked: [],
+    flags: [],
+    moderated: [],
+  };
+}
+
+/** Writes the state beside `out`, checks that the emulator loads it, then renames it into place. */
+async function writeState(out: string, state: Json): Promise<void> {
+  const temp = tempName(out, process.pid);
+  const stream = createWriteStream(temp);
+  const app = (state.apps as Json[])[0];
+  const { messages, ...head } = app;
+  // The messages, one a line: a large pull is never one string.
+  const top = JSON.stringify({ ...state, apps: [{ ...head, messages: [] }] });
+  const at = top.lastIndexOf('"messages":[]') + '"messages":['.length;
+  stream.write(top.slice(0, at));
+  (messages as Json[]).forEach((m, i) => stream.write(`${i === 0 ? "\n" : ",\n"}${JSON.stringify(m)}`));
+  stream.write(top.slice(at));
+  stream.end("\n");
+  await finished(stream);
+  try {
+    await readSeedFile(temp, Math.floor(Date.now() / 1000));
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw new Error(`the pulled state does not load (${(e as Error).message}); nothing was written`);
+  }
+  await rename(temp, out);
+}
