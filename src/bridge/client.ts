@@ -40,10 +40,10 @@ export class ReadOnlyClient {
   constructor(private readonly opts: ClientOptions) {}
 
   /** GETs `url` and answers its JSON body; a 4xx answer throws HttpError (after the rate-limit waits and retries). */
-  async get(url: string): Promise<Record<string, unknown>> {
+  async get(url: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
     await this.slot();
     try {
-      return await this.attempt(url);
+      return await this.attempt(url, headers);
     } finally {
       this.active--;
       this.queue.shift()?.();
@@ -63,7 +63,7 @@ export class ReadOnlyClient {
     );
   }
 
-  private async attempt(url: string): Promise<Record<string, unknown>> {
+  private async attempt(url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
     const retries = this.opts.retries ?? 4;
     for (let attempt = 0; ; attempt++) {
       const pause = this.pausedUntil - Date.now();
@@ -71,7 +71,7 @@ export class ReadOnlyClient {
       let res: Response;
       try {
         this.requests++;
-        res = await fetch(url, { method: "GET", headers: { accept: "application/json", ...this.opts.headers } });
+        res = await fetch(url, { method: "GET", headers: { accept: "application/json", ...this.opts.headers, ...headers } });
       } catch (e) {
         if (attempt >= retries) throw new Error(`GET ${url} failed: ${causeOf(e)}`);
         await this.backoff(attempt, causeOf(e));

@@ -1,9 +1,10 @@
 import type { CompareReport, Exchange } from "./compare.js";
-import { trim } from "./diff.js";
+import { shown, trim, type Difference } from "./diff.js";
 
 /** `compare`'s report: Markdown (a file, the step summary) and the plain lines of the terminal. */
 
-const cell = (v: unknown) => (v === undefined ? "" : `\`${String(JSON.stringify(trim(v, 120))).replace(/\|/g, "\\|").replace(/`/g, "'")}\``);
+const cell = (d: Difference, side: "recorded" | "emulator") =>
+  d[side] === undefined ? "" : `\`${shown(d, side, 120).replace(/\|/g, "\\|").replace(/`/g, "'")}\``;
 const fence = (v: unknown) => ["```json", JSON.stringify(trim(v, 1500), null, 2) ?? "(none)", "```"];
 
 function headline(r: CompareReport, source: string): string {
@@ -18,7 +19,7 @@ export function compareMarkdown(r: CompareReport, source: string): string {
   for (const note of r.notes) lines.push(`> ${note}`, "");
   for (const x of r.exchanges) {
     lines.push(`#### ${x.index}. \`${x.method} ${x.path}\``, "", "| where | difference | recorded | emulator |", "|---|---|---|---|");
-    for (const d of x.differences) lines.push(`| \`${d.path}\` | ${d.kind} | ${cell(d.recorded)} | ${cell(d.emulator)} |`);
+    for (const d of x.differences) lines.push(`| \`${d.path}\` | ${d.kind} | ${cell(d, "recorded")} | ${cell(d, "emulator")} |`);
     lines.push(
       "",
       "<details><summary>request and answers</summary>",
@@ -55,7 +56,7 @@ export function compareLines(r: CompareReport, source: string): string {
   for (const x of r.exchanges as Exchange[]) {
     out.push(`${x.index}. ${x.method} ${x.path}`);
     for (const d of x.differences)
-      out.push(`   ${d.path}: ${d.kind}${d.recorded !== undefined ? `, recorded ${JSON.stringify(trim(d.recorded, 80))}` : ""}${d.emulator !== undefined ? `, emulator ${JSON.stringify(trim(d.emulator, 80))}` : ""}`);
+      out.push(`   ${d.path}: ${d.kind}${d.recorded !== undefined ? `, recorded ${shown(d, "recorded", 80)}` : ""}${d.emulator !== undefined ? `, emulator ${shown(d, "emulator", 80)}` : ""}`);
   }
   return out.join("\n") + "\n";
 }

@@ -1,6 +1,6 @@
 import { startEmulator } from "../index.js";
 import type { Har, HarEntry } from "./har.js";
-import { diffAnswers, IdMap, rewrite, type Difference } from "./diff.js";
+import { diffAnswers, IdMap, rewrite, trim, type Difference } from "./diff.js";
 
 /**
  * `chat-emulator compare`: replays a HAR recording, in order, against a fresh emulator and compares each answer with
@@ -161,8 +161,8 @@ export async function compare(o: CompareOptions): Promise<CompareReport> {
           method: entry.request.method,
           path: address.path,
           request: { method: entry.request.method, url: path, ...(bodyOut !== undefined ? { body: bodyOut } : {}) },
-          recorded: { status: entry.response.status, body: recordedBody },
-          emulator: { status, body: answer },
+          recorded: { status: entry.response.status, body: trim(recordedBody, 4000) },
+          emulator: { status, body: trim(answer, 4000) },
           differences,
         });
     }

@@ -5,7 +5,7 @@
  *   from then on the recorded value must answer as the emulator's, wherever it appears; later requests are rewritten
  *   with it;
  * - timestamps and durations are compared by JSON type, and timestamps also by order among a list's items (a list
- *   sorted newest first must stay so), never by value;
+ *   sorted newest first must stay so), never by value; so are the addresses a login's settings give (hosts, ports);
  * - everything else (statuses, error codes, the set of keys, JSON types, list lengths and orders, and every value
  *   the request determined: names, scopes, texts, counts) is compared exactly.
  */
@@ -14,18 +14,21 @@ export interface Difference {
   /** Where: `status`, or a JSON path into the answer's body (`data.members[2].scope`). */
   path: string;
   kind: "status" | "missing" | "extra" | "type" | "value" | "length" | "order" | "id";
+  /** The values (a missing or extra key's: its JSON text, cut to 200 characters). */
   recorded?: unknown;
   emulator?: unknown;
 }
 
 /** Keys whose values the platform generates. */
-const GENERATED = new Set(["id", "_id", "authToken", "sessionId", "conversationId", "apiKey", "revisionId", "rid", "tid", "mid", "deviceId", "callToken", "token", "pushToken", "requestId", "muid"]);
+const GENERATED = new Set(["id", "_id", "authToken", "sessionId", "conversationId", "apiKey", "revisionId", "rid", "tid", "mid", "deviceId", "callToken", "token", "jwt", "pushToken", "requestId", "muid"]);
 /** Keys whose values name a generated id elsewhere (a message's parent, a reaction's message). */
 const REFERENCES = new Set(["parentId", "messageId", "quotedMessageId", "lastMessageId", "readId", "deliveredId", "lastReadMessageId", "lastDeliveredMessageId"]);
 const TIMESTAMP = /(At|Time|time|Timestamp|timestamp|Date|date|_at)$|^(time|timestamp|date|expires|exp|iat|nbf|lastActive)$/;
 const DURATION = /^(duration|durationMs|took|elapsed|elapsedMs|latency|latencyMs|ttl)$|Duration$/;
 /** Error texts that carry generated values (ids, times) are compared by type. */
 const LOOSE = new Set(["devMessage"]);
+/** Where the client is to connect (the login's settings): the recording's hosts, not the emulator's, by type. */
+const ADDRESS = /(HOST|PORT|_URL)$|^(host|port)$/;
 const REDACTED = /^REDACTED-[0-9a-f]{16}$/;
 
 /** Recorded value -> the emulator's, for every generated value met so far. */
@@ -87,8 +90,14 @@ export const jsonType = (v: unknown): string => (v === null ? "null" : Array.isA
 
 export function diffAnswers(recorded: { status: number; body: unknown }, emulator: { status: number; body: unknown }, ids: IdMap): Difference[] {
   const out: Difference[] = [];
-  if (recorded.status !== emulator.status) out.push({ path: "status", kind: "status", recorded: recorded.status, emulator: emulator.status });
-  diffValue(recorded.body, emulator.body, "", undefined, ids, out);
+  if (recorded.status === emulator.status) {
+    diffValue(recorded.body, emulator.body, "", undefined, ids, out);
+    return out;
+  }
+  // Another status is one difference: the bodies of an answer and an error have nothing to compare but the codes.
+  out.push({ path: "status", kind: "status", recorded: recorded.status, emulator: emulator.status });
+  const code = (body: unknown) => ((body as { error?: { code?: unknown } } | undefined)?.error?.code);
+  if (code(recorded.body) !== code(emulator.body)) out.push({ path: "error.code", kind: "value", recorded: code(recorded.body), emulator: code(emulator.body) });
   return out;
 }
 
@@ -108,8 +117,8 @@ function diffValue(rec: unknown, emu: unknown, path: string, key: string | undef
   if (type === "object") {
     const r = rec as Record<string, unknown>;
     const e = emu as Record<string, unknown>;
-    for (const k of Object.keys(r)) if (!(k in e)) out.push({ path: join(path, k), kind: "missing", recorded: trim(r[k]) });
-    for (const k of Object.keys(e)) if (!(k in r)) out.push({ path: join(path, k), kind: "extra", emulator: trim(e[k]) });
+    for (const k of Object.keys(r)) if (!(k in e)) out.push({ path: join(path, k), kind: "missing", recorded: cut(r[k]) });
+    for (const k of Object.keys(e)) if (!(k in r)) out.push({ path: join(path, k), kind: "extra", emulator: cut(e[k]) });
     for (const k of Object.keys(r)) if (k in e) diffValue(r[k], e[k], join(path, k), k, ids, out);
     return;
   }
@@ -118,7 +127,7 @@ function diffValue(rec: unknown, emu: unknown, path: string, key: string | undef
     return;
   }
   const value = rec as string | number;
-  if (key !== undefined && (TIMESTAMP.test(key) || DURATION.test(key) || LOOSE.has(key))) return;
+  if (key !== undefined && (TIMESTAMP.test(key) || DURATION.test(key) || LOOSE.has(key) || ADDRESS.test(key))) return;
   const generated = (key !== undefined && GENERATED.has(key)) || (typeof value === "string" && REDACTED.test(value));
   // A number names a generated id only under an id key; a string that is a generated value is one anywhere.
   const known = typeof value === "string" || generated || (key !== undefined && REFERENCES.has(key)) ? ids.get(value) : undefined;
@@ -153,9 +162,22 @@ function diffArray(rec: unknown[], emu: unknown[], path: string, key: string | u
   }
 }
 
-/** A value cut to a readable size for a report. */
+/** A value's JSON text, cut to `max` characters for a report. */
+export function cut(value: unknown, max = 200): string {
+  const text = JSON.stringify(value) ?? "undefined";
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+/** A value as a report shows it: JSON, cut; a missing or extra key's value is JSON text already. */
+export function shown(d: Difference, side: "recorded" | "emulator", max: number): string {
+  const v = d[side];
+  if (d.kind !== "missing" && d.kind !== "extra") return cut(v, max);
+  const text = String(v);
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** A body cut to a readable size for a report: as it is when short, else its JSON text cut. */
 export function trim(value: unknown, max = 200): unknown {
   const text = JSON.stringify(value);
-  if (text === undefined || text.length <= max) return value;
-  return `${text.slice(0, max)}… (${text.length} characters)`;
+  return text === undefined || text.length <= max ? value : cut(value, max);
 }

@@ -48,6 +48,24 @@ export const PULLED_GROUP_PASSWORD = "chat-emulator";
 const PER_PAGE = 1000;
 
 export async function pull(o: PullOptions): Promise<PullSummary> {
+  const { summary, temp, log } = await collect(o);
+  // Checked once what was collected can go (a load of the file takes memory of its own).
+  o.progress.begin("checking that the file loads");
+  try {
+    await readSeedFile(temp, Math.floor(Date.now() / 1000));
+  } catch (e) {
+    await rm(temp, { force: true });
+    log.close();
+    throw new Error(`the pulled state does not load (${(e as Error).message}); nothing was written`);
+  }
+  o.progress.end();
+  await rename(temp, o.out);
+  await log.remove();
+  return summary;
+}
+
+/** Reads the app and writes it beside `out`; answers the file written, the summary and the progress file. */
+async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: string; log: ResumeLog }> {
   const { progress } = o;
   const client = new ReadOnlyClient({
     concurrency: o.concurrency,
@@ -59,7 +77,7 @@ export async function pull(o: PullOptions): Promise<PullSummary> {
     headers: { key: o.management.key, secret: o.management.secret },
     onWait: (seconds, why) => progress.note(`waiting ${seconds.toFixed(1)} s: ${why}`),
   });
-  const log = await ResumeLog.open(`${o.out}.pull-progress`, { baseUrl: o.baseUrl, appId: o.appId, messages: o.messages });
+  const log = await ResumeLog.open(`${o.out}.pull-progress`, { baseUrl: o.baseUrl, appId: o.appId, messages: o.messages, webhooks: o.management !== undefined });
   const notes: string[] = [];
   const rest = (path: string) => client.get(`${o.baseUrl}${path}`);
 
@@ -112,7 +130,7 @@ export async function pull(o: PullOptions): Promise<PullSummary> {
       const uid = String(u.uid);
       for (const f of await pages(`friends:${uid}`, `/users/${enc(uid)}/friends`))
         if (uid < String(f.uid)) friends.push({ uid, friendUid: f.uid });
-      for (const b of await pages(`blocks:${uid}`, `/users/${enc(uid)}/blockedusers?direction=blockedByMe`)) blocks.push({ uid, blockedUid: b.uid });
+      for (const b of await pages(`blocks:${uid}`, `/users/${enc(uid)}/blockedusers?direction=blockedByMe`)) blocks.push({ uid, blockedUid: b.uid, ...(typeof (b.blockedByMeAt ?? b.blockedAt) === "number" ? { blockedAt: b.blockedByMeAt ?? b.blockedAt } : {}) });
       progress.tick();
     });
     progress.count("friendships", friends.length);
@@ -121,7 +139,7 @@ export async function pull(o: PullOptions): Promise<PullSummary> {
 
     progress.begin("moderation and webhooks");
     const moderation = await pullModeration(log, rest);
-    const webhooks = mgmt ? await pullWebhooks(log, (path) => mgmt.get(`${o.management!.url}${path}`), o.appId) : [];
+    const webhooks = mgmt ? await pullWebhooks(log, (path, headers) => mgmt.get(`${o.management!.url}${path}`, headers), o.appId) : [];
     if (!mgmt) notes.push("webhooks were not read: give --management-key and --management-secret to read them");
     progress.count("webhooks", webhooks.length);
     progress.end();
@@ -135,36 +153,40 @@ export async function pull(o: PullOptions): Promise<PullSummary> {
       progress.end();
 
       progress.begin("messages", conversations.length);
+      // Each piece is kept as the state file holds it (slim records), with the ids of messages that have reactions.
       const withReactions: number[] = [];
-      const take = (list: Json[]) => {
-        for (const m of list) {
-          const record = messageRecord(m);
-          messages.push(record);
-          if (Array.isArray((m.data as Json | undefined)?.reactions)) withReactions.push(record.id as number);
-        }
-        progress.count("messages", list.length);
+      const slim = async (path: string) => {
+        const list = await latest(rest, path, o.messages);
+        return { messages: list.map(messageRecord), reacted: list.filter((m) => Array.isArray((m.data as Json | undefined)?.reactions)).map((m) => Number(m.id)) };
+      };
+      const take = (piece: { messages: Json[]; reacted: number[] }) => {
+        for (const m of piece.messages) messages.push(m);
+        withReactions.push(...piece.reacted);
+        progress.count("messages", piece.messages.length);
       };
       const threads: number[] = [];
       await each(conversations, o.concurrency * 2, async (conv) => {
         const id = String(conv.conversationId);
-        const list = await log.piece(`messages:${id}`, () => latest(rest, `/messages?conversationId=${enc(id)}&hideReplies=true`, o.messages));
-        take(list);
-        for (const m of list) if (typeof m.replyCount === "number" && m.replyCount > 0) threads.push(Number(m.id));
+        const piece = await log.piece(`messages:${id}`, () => slim(`/messages?conversationId=${enc(id)}&hideReplies=true`));
+        take(piece);
+        for (const m of piece.messages) if (typeof m.replyCount === "number" && m.replyCount > 0) threads.push(m.id as number);
         progress.tick();
       });
       progress.end();
 
       progress.begin("threads", threads.length);
       await each(threads, o.concurrency * 2, async (id) => {
-        take(await log.piece(`thread:${id}`, () => latest(rest, `/messages/${id}/thread`, o.messages)));
+        take(await log.piece(`thread:${id}`, () => slim(`/messages/${id}/thread`)));
         progress.tick();
       });
       progress.end();
 
       progress.begin("reactions", withReactions.length);
       await each(withReactions, o.concurrency * 2, async (id) => {
-        const list = await log.piece(`reactions:${id}`, () => allReactions(rest, id));
-        for (const r of list) reactions.push({ id: Number(r.id), messageId: Number(r.messageId), reaction: r.reaction, uid: r.uid, reactedAt: r.reactedAt });
+        const list = await log.piece(`reactions:${id}`, async () =>
+          (await allReactions(rest, id)).map((r) => ({ id: Number(r.id), messageId: Number(r.messageId), reaction: r.reaction, uid: r.uid, reactedAt: r.reactedAt })),
+        );
+        reactions.push(...list);
         progress.count("reactions", list.length);
         progress.tick();
       });
@@ -173,7 +195,7 @@ export async function pull(o: PullOptions): Promise<PullSummary> {
 
     const anon = o.anonymize && new Anonymizer(o.anonymize.salt);
     const state = assemble(o, { users, roles, apiKeys, groups, membership, friends, blocks, moderation, webhooks, messages, reactions }, anon, notes);
-    await writeState(o.out, state);
+    const temp = await writeState(o.out, state);
     const summary: PullSummary = {
       counts: {
         users: users.length,
@@ -189,8 +211,7 @@ export async function pull(o: PullOptions): Promise<PullSummary> {
       resumedPieces: log.resumed,
       notes,
     };
-    await log.remove();
-    return summary;
+    return { summary, temp, log };
   } catch (e) {
     log.close();
     throw e;
@@ -214,7 +235,7 @@ async function latest(get: (path: string) => Promise<Json>, path: string, n: num
   let before: string | undefined;
   while (out.length < n) {
     const limit = Math.min(1000, n - out.length);
-    const body = await get(`${path}&affix=prepend&limit=${limit}${before ? `&id=${before}` : ""}`.replace(/^([^?]*)&/, "$1?"));
+    const body = await get(`${path}${path.includes("?") ? "&" : "?"}affix=prepend&limit=${limit}${before ? `&id=${before}` : ""}`);
     const page = body.data as Json[];
     out.unshift(...page);
     if (page.length < limit) break;
@@ -243,21 +264,25 @@ async function pullModeration(log: ResumeLog, get: (path: string) => Promise<Jso
   return { rules, keywords, reasons };
 }
 
-async function pullWebhooks(log: ResumeLog, get: (path: string) => Promise<Json>, appId: string): Promise<Json[]> {
+/** Webhooks of both systems (the current one answers with `X-Webhook-Version: 2`, the legacy one without). */
+async function pullWebhooks(log: ResumeLog, get: (path: string, headers: Record<string, string>) => Promise<Json>, appId: string): Promise<Json[]> {
   return log.piece("webhooks", async () => {
     const out: Json[] = [];
-    let listed: Json[];
-    try {
-      listed = (await get(`/apps/${enc(appId)}/webhooks`)).data as Json[];
-    } catch (e) {
-      if (e instanceof HttpError && e.status === 404) return [];
-      throw e;
-    }
-    for (const w of listed) {
-      const triggers = (await get(`/apps/${enc(appId)}/webhooks/${enc(String(w.id))}/triggers`)).data as Json[];
-      // No password: the platform does not show it, and a pulled file never holds one.
-      const { password: _password, ...settings } = w;
-      out.push({ ...settings, triggers: triggers.map((t) => t.id) });
+    for (const version of [2, 1]) {
+      const headers: Record<string, string> = version === 2 ? { "x-webhook-version": "2" } : {};
+      let listed: Json[];
+      try {
+        listed = (await get(`/apps/${enc(appId)}/webhooks`, headers)).data as Json[];
+      } catch (e) {
+        if (e instanceof HttpError && e.status === 404) continue;
+        throw e;
+      }
+      for (const w of listed) {
+        const triggers = (await get(`/apps/${enc(appId)}/webhooks/${enc(String(w.id))}/triggers`, headers)).data as Json[];
+        // No password: the platform does not show it, and a pulled file never holds one.
+        const { password: _password, ...settings } = w;
+        out.push({ ...settings, version, triggers: triggers.map((t) => t.id) });
+      }
     }
     return out;
   });
@@ -340,7 +365,7 @@ function assemble(o: PullOptions, p: Pulled, anon: Anonymizer | undefined, notes
         groups,
         friends: p.friends,
         blocks: p.blocks,
-        webhooks: p.webhooks.map((w) => pick(w, ["id", "name", "webhookURL", "useBasicAuth", "username", "enabled", "retryOnFailure", "triggers", "createdAt", "updatedAt"])),
+        webhooks: p.webhooks.map((w) => pick(w, ["id", "name", "webhookURL", "useBasicAuth", "username", "enabled", "retryOnFailure", "version", "triggers", "createdAt", "updatedAt"])),
         moderation: moderationState(p.moderation),
         messages: messages.map((m) => (anon ? { ...m, data: anon.record(m.data) } : m)),
         reactions: p.reactions,
@@ -368,8 +393,8 @@ function moderationState(m: Pulled["moderation"]): Json {
   };
 }
 
-/** Writes the state beside `out`, checks that the emulator loads it, then renames it into place. */
-async function writeState(out: string, state: Json): Promise<void> {
+/** Writes the state beside `out` (renamed into place once checked); answers the file's name. */
+async function writeState(out: string, state: Json): Promise<string> {
   const temp = tempName(out, process.pid);
   const stream = createWriteStream(temp);
   const app = (state.apps as Json[])[0];
@@ -382,11 +407,5 @@ async function writeState(out: string, state: Json): Promise<void> {
   stream.write(top.slice(at));
   stream.end("\n");
   await finished(stream);
-  try {
-    await readSeedFile(temp, Math.floor(Date.now() / 1000));
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw new Error(`the pulled state does not load (${(e as Error).message}); nothing was written`);
-  }
-  await rename(temp, out);
+  return temp;
 }

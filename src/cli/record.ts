@@ -54,7 +54,7 @@ export async function runRecord(args: string[]): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  process.stdout.write(`chat-emulator record is listening on ${recorder.url}, forwarding to ${o.target} and writing ${o.out}\n`);
+  process.stdout.write(`chat-emulator record is listening on ${recorder.url}\n  forwarding to ${o.target}\n  writing ${o.out}\n`);
 }
 
 /** An existing --out is overwritten only when it is a HAR file (a former recording) or empty. */
