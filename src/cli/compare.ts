@@ -15,8 +15,7 @@ import { fail } from "./args.js";
 function compareCommand(): Command {
   return new Command("chat-emulator compare")
     .description(
-      "Replay a HAR recording (chat-emulator record, or DevTools) in order against a fresh emulator and report\n" +
-        "where its answers differ. Exit code 0: none differ; 1: some do.",
+      "Replay a HAR recording (chat-emulator record, or DevTools) in order against a fresh emulator and report where its answers differ. Exit code 0: none differ; 1: some do.",
     )
     .argument("<file>", "the HAR file")
     .option("--seed <file>", "seed or state file of the emulator (a pulled app; default: the bundled Default App)")

@@ -15,10 +15,7 @@ import { checkOut } from "./out-file.js";
 
 function pullCommand(): Command {
   return new Command("chat-emulator pull")
-    .description(
-      "Read an app through its REST API into a state file for --seed, --import or --data.\n" +
-        "It only sends GET requests: it never changes the app it reads.",
-    )
+    .description("Read an app through its REST API into a state file for --seed, --import or --data. It only sends GET requests: it never changes the app it reads.")
     .addOption(new Option("--app-id <id>", "the app to read").env("COMETCHAT_APP_ID").argParser(appIdArg))
     .addOption(new Option("--region <region>", "its region").env("COMETCHAT_REGION").choices(["us", "eu", "in"]).default("us"))
     .addOption(new Option("--api-key <key>", "a REST API key of the app (fullAccess)").env("COMETCHAT_API_KEY"))
@@ -73,13 +70,16 @@ export async function runPull(args: string[]): Promise<void> {
   await checkOut("pull", o.out);
   const progress = new Progress(process.stderr, o.quiet);
   const baseUrl = o.baseUrl ?? `https://${o.appId}.api-${o.region}.cometchat.io/v3`;
+  // A base URL that names its region (`.../{appId}.api-eu/v3`) gives the app's region, unless --region is given.
+  const named = /[./]api-(us|eu|in)[./]/.exec(baseUrl)?.[1];
+  const region = program.getOptionValueSource("region") === "default" && named ? named : o.region;
   const started = performance.now();
   let summary;
   try {
     summary = await pull({
       baseUrl,
       appId: o.appId,
-      region: o.region,
+      region,
       apiKey: o.apiKey,
       management: o.managementKey ? { url: o.managementUrl, key: o.managementKey, secret: o.managementSecret! } : undefined,
       messages: o.messages,

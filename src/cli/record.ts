@@ -9,8 +9,7 @@ import { checkOut } from "./out-file.js";
 function recordCommand(): Command {
   return new Command("chat-emulator record")
     .description(
-      "A proxy that forwards each request to --target unchanged and writes every exchange to a HAR 1.2 file,\n" +
-        "with API keys, auth tokens and passwords redacted. Point your code's base URL at the address it prints.",
+      "A proxy that forwards each request to --target unchanged and writes every exchange to a HAR 1.2 file, with API keys, auth tokens and passwords redacted. Point your code's base URL at the address it prints.",
     )
     .requiredOption("--target <url>", "where requests go: https://{appId}.api-{region}.cometchat.io, https://cometchat.io (path labels pick the host) or an emulator", urlArg("--target"))
     .requiredOption("-o, --out <file>", "HAR file to write (whole after every exchange)")
