@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../src/index.js";
 import { forwardUrl } from "../src/bridge/record.js";
@@ -82,6 +83,10 @@ describe("chat-emulator pull", () => {
     expect(new Set(journal.map((e) => e.method))).toEqual(new Set(["GET"]));
     const text = readFileSync(out, "utf8");
     for (const secret of ["hook-pass", "s3cret", REST_KEY]) expect(text).not.toContain(secret);
+    // A state file by its schema, as every state the emulator writes.
+    const schema = (name: string) => JSON.parse(readFileSync(new URL(`../schemas/${name}`, import.meta.url), "utf8"));
+    const valid = new Ajv2020({ strict: true, allErrors: true }).addSchema(schema("seed.schema.json")).compile(schema("state.schema.json"));
+    expect(valid(JSON.parse(text)), JSON.stringify(valid.errors?.slice(0, 3))).toBe(true);
 
     const copy = await startEmulator({ port: 0, quiet: true, seed: out });
     try {

@@ -3,6 +3,7 @@ import { rename, rm } from "node:fs/promises";
 import { finished } from "node:stream/promises";
 import { createHash } from "node:crypto";
 import { readSeedFile } from "../store/seed.js";
+import { STATE_SCHEMA_URL } from "../store/schemas.js";
 import { tempName } from "../store/state-writer.js";
 import { Anonymizer } from "./anonymize.js";
 import { HttpError, ReadOnlyClient } from "./client.js";
@@ -354,7 +355,7 @@ function assemble(o: PullOptions, p: Pulled, anon: Anonymizer | undefined, notes
   }));
   const messages = p.messages.sort((x, y) => (x.id as number) - (y.id as number)).filter((m, i, all) => i === 0 || all[i - 1].id !== m.id);
   return {
-    $schema: "https://unpkg.com/chat-emulator/schemas/state.schema.json",
+    $schema: STATE_SCHEMA_URL,
     format: "chat-emulator/state@1",
     apps: [
       {

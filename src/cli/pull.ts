@@ -74,6 +74,13 @@ export async function runPull(args: string[]): Promise<void> {
   const named = /[./]api-(us|eu|in)[./]/.exec(baseUrl)?.[1];
   const region = program.getOptionValueSource("region") === "default" && named ? named : o.region;
   const started = performance.now();
+  // Every finished piece is on disk already (resume.ts): an interrupted pull says how to go on.
+  const interrupted = () => {
+    process.stderr.write(`\nchat-emulator: pull interrupted; what was read is kept in ${o.out}.pull-progress: run the same command again to continue.\n`);
+    process.exit(130);
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
   let summary;
   try {
     summary = await pull({
