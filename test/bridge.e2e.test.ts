@@ -126,14 +126,15 @@ describe("chat-emulator pull", () => {
     }
   });
 
-  it("waits on a 429 for its Retry-After, and an interrupted pull continues from its progress file", async () => {
+  it("waits on a 429 for its Retry-After, leaves a list that went empty, and a failed pull continues from its progress file", async () => {
     const dir = tempDir("pull-resume");
     const out = join(dir, "app.json");
     await control("/rules", { match: { path: "/v3/users/*/friends" }, effect: { status: 429, retryAfter: 1 }, times: 1 });
-    await control("/rules", { match: { path: "/v3/groups/*/bannedusers" }, effect: { status: 404 }, times: 1 });
+    await control("/rules", { match: { path: "/v3/users/alice/friends" }, effect: { status: 404 }, times: 1 });
+    await control("/rules", { match: { path: "/v3/groups/*/bannedusers" }, effect: { status: 400 }, times: 1 });
     const failed = await runCli(pullArgs(out, "--messages", "5"), {}, 30_000);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain("404 ERR_API_NOT_FOUND");
+    expect(failed.stderr).toContain("400 ERR_BAD_REQUEST");
     expect(failed.stderr).toContain(`run the same command again to continue`);
     expect(existsSync(`${out}.pull-progress`)).toBe(true);
     expect(existsSync(out)).toBe(false);
@@ -141,6 +142,8 @@ describe("chat-emulator pull", () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/waiting 1\.0 s: rate limited \(429\)/);
     expect(again.stderr).toMatch(/, \d+ pieces taken up from the last run\./);
+    // A list that answers 404 (its record went while pulling) is left empty, and said.
+    expect(again.stderr).toContain("1 list(s) answered 404");
     expect(existsSync(`${out}.pull-progress`)).toBe(false);
     await control("/rules");
   });

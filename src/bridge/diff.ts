@@ -20,7 +20,7 @@ export interface Difference {
 }
 
 /** Keys whose values the platform generates. */
-const GENERATED = new Set(["id", "_id", "authToken", "sessionId", "conversationId", "apiKey", "revisionId", "rid", "tid", "mid", "deviceId", "callToken", "token", "jwt", "pushToken", "requestId", "muid"]);
+const GENERATED = new Set(["id", "_id", "authToken", "sessionId", "conversationId", "apiKey", "revisionId", "rid", "tid", "mid", "deviceId", "callToken", "token", "jwt", "pushToken", "requestId"]);
 /** Keys whose values name a generated id elsewhere (a message's parent, a reaction's message). */
 const REFERENCES = new Set(["parentId", "messageId", "quotedMessageId", "lastMessageId", "readId", "deliveredId", "lastReadMessageId", "lastDeliveredMessageId"]);
 const TIMESTAMP = /(At|Time|time|Timestamp|timestamp|Date|date|_at)$|^(time|timestamp|date|expires|exp|iat|nbf|lastActive)$/;
@@ -157,7 +157,7 @@ function diffArray(rec: unknown[], emu: unknown[], path: string, key: string | u
       if (!values.every((v) => typeof v === "number")) continue;
       const [a, b, c, d] = values as number[];
       if (Math.sign(b - a) * Math.sign(d - c) < 0)
-        out.push({ path: `${join(path, i)}..${i + 1}.${k}`, kind: "order", recorded: b > a ? "ascending" : "descending", emulator: d > c ? "ascending" : "descending" });
+        out.push({ path: `${path}[${i}..${i + 1}].${k}`, kind: "order", recorded: b > a ? "ascending" : "descending", emulator: d > c ? "ascending" : "descending" });
     }
   }
 }

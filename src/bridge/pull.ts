@@ -86,10 +86,10 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
     // Credentials first: a wrong app id or key ends the pull before any work.
     await rest("/users?perPage=1");
 
-    const pages = async (key: string, path: string, client_ = rest): Promise<Json[]> => {
+    const pages = async (key: string, path: string): Promise<Json[]> => {
       const sep = path.includes("?") ? "&" : "?";
       const at = (page: number) => log.piece(`${key}#${page}`, async () => {
-        const body = await client_(`${path}${sep}perPage=${PER_PAGE}&page=${page}`);
+        const body = await rest(`${path}${sep}perPage=${PER_PAGE}&page=${page}`);
         const pagination = ((body.meta as Json | undefined)?.pagination ?? {}) as { total_pages?: number };
         return { data: body.data as Json[], pages: pagination.total_pages ?? 1 };
       });
@@ -112,12 +112,24 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
     progress.count("groups", groups.length);
     progress.end();
 
+    // A record deleted while the pull runs answers 404 to its lists: they are left empty, and the summary says so.
+    let gone = 0;
+    const unlessGone = async (read: () => Promise<Json[]>): Promise<Json[]> => {
+      try {
+        return await read();
+      } catch (e) {
+        if (!(e instanceof HttpError && e.status === 404)) throw e;
+        gone++;
+        return [];
+      }
+    };
+
     progress.begin("members and bans", groups.length);
     const membership = new Map<string, { members: Json[]; bans: Json[] }>();
     await each(groups, o.concurrency * 2, async (g) => {
       const guid = String(g.guid);
-      const members = await pages(`members:${guid}`, `/groups/${enc(guid)}/members`);
-      const bans = await pages(`bans:${guid}`, `/groups/${enc(guid)}/bannedusers`);
+      const members = await unlessGone(() => pages(`members:${guid}`, `/groups/${enc(guid)}/members`));
+      const bans = await unlessGone(() => pages(`bans:${guid}`, `/groups/${enc(guid)}/bannedusers`));
       membership.set(guid, { members, bans });
       progress.count("members", members.length);
       progress.tick();
@@ -127,11 +139,17 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
     progress.begin("friends and blocks", users.length);
     const friends: Json[] = [];
     const blocks: Json[] = [];
+    // Each friendship once (both friends list it); a deactivated user has no lists to read.
     await each(users, o.concurrency * 2, async (u) => {
       const uid = String(u.uid);
-      for (const f of await pages(`friends:${uid}`, `/users/${enc(uid)}/friends`))
-        if (uid < String(f.uid)) friends.push({ uid, friendUid: f.uid });
-      for (const b of await pages(`blocks:${uid}`, `/users/${enc(uid)}/blockedusers?direction=blockedByMe`)) blocks.push({ uid, blockedUid: b.uid, ...(typeof (b.blockedByMeAt ?? b.blockedAt) === "number" ? { blockedAt: b.blockedByMeAt ?? b.blockedAt } : {}) });
+      if (u.deactivatedAt === undefined) {
+        for (const f of await unlessGone(() => pages(`friends:${uid}`, `/users/${enc(uid)}/friends`)))
+          if (uid < String(f.uid)) friends.push({ uid, friendUid: f.uid });
+        for (const b of await unlessGone(() => pages(`blocks:${uid}`, `/users/${enc(uid)}/blockedusers?direction=blockedByMe`))) {
+          const at = b.blockedByMeAt ?? b.blockedAt;
+          blocks.push({ uid, blockedUid: b.uid, ...(typeof at === "number" ? { blockedAt: at } : {}) });
+        }
+      }
       progress.tick();
     });
     progress.count("friendships", friends.length);
@@ -165,10 +183,15 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
         withReactions.push(...piece.reacted);
         progress.count("messages", piece.messages.length);
       };
+      const goneAsEmpty = (e: unknown) => {
+        if (!(e instanceof HttpError && e.status === 404)) throw e;
+        gone++;
+        return { messages: [], reacted: [] };
+      };
       const threads: number[] = [];
       await each(conversations, o.concurrency * 2, async (conv) => {
         const id = String(conv.conversationId);
-        const piece = await log.piece(`messages:${id}`, () => slim(`/messages?conversationId=${enc(id)}&hideReplies=true`));
+        const piece = await log.piece(`messages:${id}`, () => slim(`/messages?conversationId=${enc(id)}&hideReplies=true`).catch(goneAsEmpty));
         take(piece);
         for (const m of piece.messages) if (typeof m.replyCount === "number" && m.replyCount > 0) threads.push(m.id as number);
         progress.tick();
@@ -177,7 +200,7 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
 
       progress.begin("threads", threads.length);
       await each(threads, o.concurrency * 2, async (id) => {
-        take(await log.piece(`thread:${id}`, () => slim(`/messages/${id}/thread`)));
+        take(await log.piece(`thread:${id}`, () => slim(`/messages/${id}/thread`).catch(goneAsEmpty)));
         progress.tick();
       });
       progress.end();
@@ -185,7 +208,7 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
       progress.begin("reactions", withReactions.length);
       await each(withReactions, o.concurrency * 2, async (id) => {
         const list = await log.piece(`reactions:${id}`, async () =>
-          (await allReactions(rest, id)).map((r) => ({ id: Number(r.id), messageId: Number(r.messageId), reaction: r.reaction, uid: r.uid, reactedAt: r.reactedAt })),
+          (await unlessGone(() => allReactions(rest, id))).map((r) => ({ id: Number(r.id), messageId: Number(r.messageId), reaction: r.reaction, uid: r.uid, reactedAt: r.reactedAt })),
         );
         reactions.push(...list);
         progress.count("reactions", list.length);
@@ -194,6 +217,7 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
       progress.end();
     }
 
+    if (gone > 0) notes.push(`${gone} list(s) answered 404 (their user, group or message went while pulling) and were left empty`);
     const anon = o.anonymize && new Anonymizer(o.anonymize.salt);
     const state = assemble(o, { users, roles, apiKeys, groups, membership, friends, blocks, moderation, webhooks, messages, reactions }, anon, notes);
     const temp = await writeState(o.out, state);

@@ -1,11 +1,11 @@
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { readFile } from "node:fs/promises";
 import { compare } from "../bridge/compare.js";
 import { compareLines, compareMarkdown } from "../bridge/compare-report.js";
 import type { Har } from "../bridge/har.js";
 import { SeedError } from "../store/seed.js";
 import { reportFileProblem, writeReport } from "../control/report-file.js";
-import { fail } from "./args.js";
+import { fail, parseCommand } from "./args.js";
 
 /**
  * `chat-emulator compare FILE.har [--seed FILE] [--report FILE]`: replays a recording against a fresh emulator
@@ -31,12 +31,7 @@ function compareCommand(): Command {
 
 export async function runCompare(args: string[]): Promise<void> {
   const program = compareCommand();
-  try {
-    program.parse(args, { from: "user" });
-  } catch (e) {
-    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
-    throw e;
-  }
+  parseCommand(program, args);
   const file = program.args[0];
   const o = program.opts<{ seed?: string; report?: string; quiet?: boolean }>();
   let har: Har;

@@ -1,11 +1,11 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { pull } from "../bridge/pull.js";
 import { Progress } from "../bridge/progress.js";
 import { HttpError } from "../bridge/client.js";
 import { ResumeError } from "../bridge/resume.js";
 import { readDocumentFile } from "../store/state-reader.js";
 import { documentKind } from "../store/seed.js";
-import { fail, intArg, urlArg } from "./args.js";
+import { fail, intArg, parseCommand, urlArg } from "./args.js";
 import { checkOut } from "./out-file.js";
 
 /**
@@ -56,12 +56,7 @@ interface PullFlags {
 
 export async function runPull(args: string[]): Promise<void> {
   const program = pullCommand();
-  try {
-    program.parse(args, { from: "user" });
-  } catch (e) {
-    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
-    throw e;
-  }
+  parseCommand(program, args);
   const o = program.opts<PullFlags>();
   if (!o.appId) fail("pull: give the app's id: --app-id ID (or COMETCHAT_APP_ID).");
   if (!o.apiKey) fail("pull: give a REST API key of the app: --api-key KEY (or COMETCHAT_API_KEY).");

@@ -1,7 +1,7 @@
-import { Command, CommanderError, Option } from "commander";
+import { Command, Option } from "commander";
 import { readFile } from "node:fs/promises";
 import { startRecorder } from "../bridge/record.js";
-import { fail, intArg, urlArg } from "./args.js";
+import { fail, intArg, parseCommand, urlArg } from "./args.js";
 import { checkOut } from "./out-file.js";
 
 /** `chat-emulator record --target URL --out FILE.har [--port N]`: the recording proxy (bridge/record.ts). */
@@ -22,12 +22,7 @@ function recordCommand(): Command {
 
 export async function runRecord(args: string[]): Promise<void> {
   const program = recordCommand();
-  try {
-    program.parse(args, { from: "user" });
-  } catch (e) {
-    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
-    throw e;
-  }
+  parseCommand(program, args);
   const o = program.opts<{ target: string; out: string; port: number; host: string; quiet?: boolean }>();
   await refuseForeignHar(o.out);
   await checkOut("record", o.out);
