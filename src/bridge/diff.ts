@@ -139,7 +139,9 @@ function diffValue(rec: unknown, emu: unknown, path: string, key: string | undef
     if (known !== String(emu)) out.push({ path: where, kind: "id", recorded: rec, emulator: emu });
     return;
   }
-  if (rec !== emu) out.push({ path: where, kind: "value", recorded: rec, emulator: emu });
+  // An error's message names the ids of the request: the recording's, as the emulator's.
+  const expected = path === "error.message" && typeof rec === "string" ? rec.replace(/[\w.-]+/g, (w) => ids.get(w) ?? w) : rec;
+  if (expected !== emu) out.push({ path: where, kind: "value", recorded: rec, emulator: emu });
 }
 
 function diffArray(rec: unknown[], emu: unknown[], path: string, key: string | undefined, ids: IdMap, out: Difference[]): void {
