@@ -196,6 +196,9 @@ describe("chat-emulator record and compare", () => {
     await rest(base, "POST", `/messages/${sent.data.id}/thread`, { category: "message", type: "text", data: { text: "re" } }, { onBehalfOf: "superhero1" });
     await rest(base, "GET", `/messages/${sent.data.id}/thread`);
     await rest(base, "GET", `/users/carol/messages`);
+    // Gone for good: the 404's message names the (mapped) id.
+    await rest(base, "DELETE", `/messages/${sent.data.id}`, { permanent: true });
+    expect((await fetch(`${base}/messages/${sent.data.id}`, { headers: { apikey: REST_KEY } })).status).toBe(404);
     await rest(base, "POST", "/groups", { guid: "secret-club", name: "Secret", type: "password", password: "open-sesame" });
     const me = await fetch(`${proxy}/${APP_ID}.apiclient-us/v3.0/me`, { headers: { appid: APP_ID, authtoken: token } });
     expect(me.status).toBe(200);
@@ -213,13 +216,13 @@ describe("chat-emulator record and compare", () => {
     const text = readFileSync(har, "utf8");
     const doc = JSON.parse(text);
     expect(doc.log).toMatchObject({ version: "1.2", creator: { name: "chat-emulator record" } });
-    expect(doc.log.entries).toHaveLength(9);
+    expect(doc.log.entries).toHaveLength(11);
     expect(doc.log.entries[0].request.url).toBe(`${target.url}/${APP_ID}.api-us/v3/users`);
     for (const secret of [REST_KEY, MGMT.key, MGMT.secret, "open-sesame"]) expect(text).not.toContain(secret);
     expect(text).toMatch(/"authToken\\":\\"REDACTED-[0-9a-f]{16}\\"/);
 
     const r = await runCli(["compare", har], {}, 30_000);
-    expect(r.stdout).toContain("9 exchanges");
+    expect(r.stdout).toContain("11 exchanges");
     expect([r.code, r.stdout]).toEqual([0, expect.stringContaining("the emulator answered each as recorded")]);
   });
 
