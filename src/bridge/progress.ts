@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 /**
  * What a long command shows while it works. On a terminal: one line, redrawn at most ten times a second, with a
  * bar for the step that knows its total and the counts so far. Elsewhere (CI logs, pipes): one plain line when a
- * step ends and one per pause, never a redraw.
+ * step ends, every ten seconds of a long one, and one per pause, never a redraw.
  */
 export class Progress {
   private readonly counts = new Map<string, number>();
@@ -85,8 +85,17 @@ export class Progress {
   }
 
   private draw(force: boolean): void {
-    if (this.quiet || !this.tty) return;
+    if (this.quiet) return;
     const now = Date.now();
+    if (!this.tty) {
+      // A long step in a log says where it is every ten seconds.
+      if (force) this.lastDraw = now;
+      else if (now - this.lastDraw >= 10_000) {
+        this.lastDraw = now;
+        this.out.write(`${this.line((name, n) => this.before.get(name) !== n)} ...\n`);
+      }
+      return;
+    }
     if (!force && now - this.lastDraw < 100) return;
     this.lastDraw = now;
     const width = this.out.columns ?? 100;

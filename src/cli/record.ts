@@ -40,7 +40,10 @@ export async function runRecord(args: string[]): Promise<void> {
     if (err.code === "EADDRINUSE") fail(`record: port ${o.port} on ${o.host} is already in use (try --port 0 for a free one).`);
     throw e;
   }
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     void recorder.close().then(() => {
       process.stderr.write(`chat-emulator: recorded ${recorder.entries()} exchanges to ${o.out}.\n`);
       process.exit(0);
