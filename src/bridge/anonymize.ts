@@ -35,9 +35,9 @@ export class Anonymizer {
     return words.join(" ");
   }
 
-  /** An avatar or icon URL: a stand-in on a reserved domain, the same for the same picture. */
-  url(value: string): string {
-    return `https://avatars.chat-emulator.invalid/${this.digest("url", value).toString("hex").slice(0, 16)}.png`;
+  /** An avatar, icon or file URL: a stand-in on a reserved domain, the same for the same address. */
+  url(value: string, kind: "avatars" | "files" = "avatars"): string {
+    return `https://${kind}.chat-emulator.invalid/${this.digest("url", value).toString("hex").slice(0, 16)}${kind === "avatars" ? ".png" : ""}`;
   }
 
   /** Metadata and custom data: keys and JSON types kept, every string replaced, numbers and booleans kept. */
@@ -59,7 +59,7 @@ export class Anonymizer {
     for (const [k, v] of Object.entries(value)) {
       if (typeof v === "string" && NAME_KEYS.has(k)) out[k] = this.name(v);
       else if (typeof v === "string" && TEXT_KEYS.has(k)) out[k] = this.text(v);
-      else if (typeof v === "string" && URL_KEYS.has(k)) out[k] = this.url(v);
+      else if (typeof v === "string" && URL_KEYS.has(k)) out[k] = this.url(v, k === "avatar" || k === "icon" ? "avatars" : "files");
       else if (JSON_KEYS.has(k)) out[k] = this.json(v);
       else out[k] = this.record(v);
     }
