@@ -92,6 +92,7 @@ describe("chat-emulator pull", () => {
     try {
       const keys = (await (await fetch(`${copy.url}/_emulator/apps`)).json()) as any;
       const copyKey = keys.apps[0].apiKeys.find((k: any) => k.name === "Rest API Key").apiKey;
+      expect(keys.apps[0]).toMatchObject({ appId: APP_ID, name: "Default App", region: "us" });
       const list = async (e: RunningEmulator, key: string, path: string, headers: Record<string, string> = {}) =>
         (await (await fetch(`${e.baseUrl()}${path}`, { headers: { apikey: key, ...headers } })).json()) as any;
       for (const path of [

@@ -158,7 +158,15 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
 
     progress.begin("moderation and webhooks");
     const moderation = await pullModeration(log, rest);
-    const webhooks = mgmt ? await pullWebhooks(log, (path, headers) => mgmt.get(`${o.management!.url}${path}`, headers), o.appId) : [];
+    const mgmtGet = (path: string, headers: Record<string, string> = {}) => mgmt!.get(`${o.management!.url}${path}`, headers);
+    const webhooks = mgmt ? await pullWebhooks(log, mgmtGet, o.appId) : [];
+    // The app's name is the management API's to tell; without it the app is named by its id.
+    const appName = mgmt
+      ? await log.piece("app", async () => {
+          const listed = (await mgmtGet(`/apps?searchKey=${enc(o.appId)}&perPage=1000`)).data as Json[];
+          return listed.find((a) => a.id === o.appId)?.name as string | undefined;
+        })
+      : undefined;
     if (!mgmt) notes.push("webhooks were not read: give --management-key and --management-secret to read them");
     progress.count("webhooks", webhooks.length);
     progress.end();
@@ -219,7 +227,7 @@ async function collect(o: PullOptions): Promise<{ summary: PullSummary; temp: st
 
     if (gone > 0) notes.push(`${gone} list(s) answered 404 (their user, group or message went while pulling) and were left empty`);
     const anon = o.anonymize && new Anonymizer(o.anonymize.salt);
-    const state = assemble(o, { users, roles, apiKeys, groups, membership, friends, blocks, moderation, webhooks, messages, reactions }, anon, notes);
+    const state = assemble(o, appName ?? o.appId, { users, roles, apiKeys, groups, membership, friends, blocks, moderation, webhooks, messages, reactions }, anon, notes);
     const temp = await writeState(o.out, state);
     const summary: PullSummary = {
       counts: {
@@ -349,7 +357,7 @@ interface Pulled {
 const pick = (o: Json, keys: readonly string[]): Json => Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 
 /** The app as a state file's entry (`chat-emulator/state@1`). */
-function assemble(o: PullOptions, p: Pulled, anon: Anonymizer | undefined, notes: string[]): Json {
+function assemble(o: PullOptions, appName: string, p: Pulled, anon: Anonymizer | undefined, notes: string[]): Json {
   const a = <T>(v: T): T => (anon ? anon.record(v) : v);
   const users = p.users.map((u) => {
     const out = a(pick(u, ["uid", "name", "avatar", "link", "metadata", "statusMessage", "status", "role", "tags", "createdAt", "updatedAt", "lastActiveAt", "deactivatedAt"]));
@@ -383,7 +391,7 @@ function assemble(o: PullOptions, p: Pulled, anon: Anonymizer | undefined, notes
     format: "chat-emulator/state@1",
     apps: [
       {
-        app: { appId: o.appId, name: o.appId, region: o.region },
+        app: { appId: o.appId, name: appName, region: o.region },
         apiKeys,
         roles: p.roles.map((r) => pick(r, ["role", "name", "description", "metadata", "settings", "createdAt", "updatedAt"])),
         users,
