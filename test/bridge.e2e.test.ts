@@ -326,6 +326,25 @@ describe("chat-emulator record and compare", () => {
   });
 });
 
+describe("compare without the recorded app", () => {
+  it("replays against the seed's default app, and says so", async () => {
+    const dir = tempDir("other-app");
+    const answer = await (await fetch(`${platform.baseUrl()}/users/superhero1`, { headers: { apikey: REST_KEY } })).text();
+    const entry = (url: string) => ({
+      startedDateTime: new Date().toISOString(),
+      time: 1,
+      request: { method: "GET", url, httpVersion: "HTTP/1.1", headers: [{ name: "apikey", value: "REDACTED-0123456789abcdef" }], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+      response: { status: 200, statusText: "OK", httpVersion: "HTTP/1.1", headers: [], cookies: [], content: { size: answer.length, mimeType: "application/json", text: answer }, redirectURL: "", headersSize: -1, bodySize: -1 },
+      cache: {},
+      timings: { send: 0, wait: 1, receive: 0 },
+    });
+    const har = join(dir, "other.har");
+    writeFileSync(har, JSON.stringify({ log: { version: "1.2", creator: { name: "x", version: "1" }, entries: [entry("https://abc123.api-eu.cometchat.io/v3/users/superhero1")] } }));
+    const r = await runCli(["compare", har], {}, 30_000);
+    expect([r.code, r.stdout]).toEqual([0, expect.stringContaining("The recording's app abc123 is not in the emulator's seed: it was replayed against 62c95aeb231ec058")]);
+  });
+});
+
 describe("record's forwarding", () => {
   it("keeps the path for an emulator target and folds a path label into a platform domain's host", () => {
     expect(forwardUrl("http://127.0.0.1:4780", "/62c95aeb231ec058.api-us/v3/users")).toBe("http://127.0.0.1:4780/62c95aeb231ec058.api-us/v3/users");

@@ -113,7 +113,8 @@ export async function compare(o: CompareOptions): Promise<CompareReport> {
         report.skipped++;
         continue;
       }
-      const app = appOf(address.appId);
+      // A management path names its app: /apps/{appId}/...
+      const app = appOf(address.appId ?? /^\/apps\/([a-z0-9]+)(\/|$)/i.exec(address.path)?.[1]?.toLowerCase());
       const path = ids.rewritePath(address.path);
       const base =
         address.plane === "mgmt"
