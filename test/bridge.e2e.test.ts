@@ -181,10 +181,13 @@ describe("chat-emulator record and compare", () => {
   /** Records what `drive` sends through the proxy (at the proxy's address), until SIGTERM. */
   async function record(out: string, drive: (proxy: string) => Promise<void>) {
     const proxy = await startCommand(["record", "--target", target.url, "--out", out, "--port", "0"]);
-    await drive(proxy.url);
-    // Whole after each exchange, before any stop.
-    expect(Array.isArray(JSON.parse(readFileSync(out, "utf8")).log.entries)).toBe(true);
-    expect(await proxy.stop("SIGTERM")).toBe(0);
+    try {
+      await drive(proxy.url);
+      // Whole after each exchange, before any stop.
+      expect(Array.isArray(JSON.parse(readFileSync(out, "utf8")).log.entries)).toBe(true);
+    } finally {
+      expect(await proxy.stop("SIGTERM")).toBe(0);
+    }
     return proxy;
   }
 
