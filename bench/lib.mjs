@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: start a server script in its own process (so the load generator and the
 // server do not share an event loop), and drive it with autocannon.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -122,3 +123,37 @@ export const SCENARIOS = {
   conversations: { path: "/v3/conversations", headers: { apikey: KEY, onBehalfOf: "bench-0" }, spec: { userConversations: 1000 } },
   "list-users": { path: "/v3/users?perPage=100", headers: { apikey: KEY }, spec: { users: 10_000 } },
 };
+
+const BIN = fileURLToPath(new URL("../bin/chat-emulator.js", import.meta.url));
+
+export const mb = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+
+/** Runs the CLI to its end (or until its output matches `until`); resolves with the wall time and its peak RSS (Linux). */
+export function runCli(args, until) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let peak = 0;
+    const sample = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+        peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+      } catch {}
+    }, 100);
+    const onData = (d) => {
+      out += d;
+      if (until && until.test(out)) {
+        clearInterval(sample);
+        resolve({ ms: performance.now() - started, peak, out, child });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      clearInterval(sample);
+      if (code !== 0 && !until) return reject(new Error(out));
+      resolve({ ms: performance.now() - started, peak, out, child });
+    });
+  });
+}

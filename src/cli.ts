@@ -6,6 +6,9 @@ import { runDemo } from "./cli/demo.js";
 import { COMMANDS, commandList, firstWord, unknownCommand, unknownOptions } from "./cli/commands.js";
 import { runExec, splitExecArgs } from "./cli/exec.js";
 import { runExport } from "./cli/export.js";
+import { runPull } from "./cli/pull.js";
+import { runRecord } from "./cli/record.js";
+import { runCompare } from "./cli/compare.js";
 import { addServeOptions, jsonBanner, serveOptions, type ServeFlags } from "./cli/serve-options.js";
 import { addStateOptions, stateOptions, stateRows, type StateFlags } from "./cli/state-options.js";
 import { MAX_JOURNAL_SIZE } from "./control/journal.js";
@@ -101,6 +104,9 @@ export async function main(argv = process.argv): Promise<void> {
   if (argv[2] === "demo") return runDemo(argv.slice(3));
   if (argv[2] === "export") return runExport(argv.slice(3));
   if (argv[2] === "cert") return runCert(argv.slice(3));
+  if (argv[2] === "pull") return runPull(argv.slice(3));
+  if (argv[2] === "record") return runRecord(argv.slice(3));
+  if (argv[2] === "compare") return runCompare(argv.slice(3));
   const program = new Command("chat-emulator")
     .description("Local emulator of the chat platform's REST API v3")
     .version(VERSION, "-v, --version")

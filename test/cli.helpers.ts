@@ -15,7 +15,12 @@ export interface RunningCli {
 
 /** Starts the real CLI on a free port and resolves once its banner (text or JSON) names the URL. */
 export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
-  const child = spawn(process.execPath, [BIN, "--port", "0", ...args], {
+  return startCommand(["--port", "0", ...args], env);
+}
+
+/** Starts the real CLI with exactly these arguments (a command that listens: `record ... --port 0`) and resolves once it says where it listens. */
+export function startCommand(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+  const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -11,7 +11,7 @@ const files = (dir: string): string[] =>
   readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
 const imports = (file: string) => [...readFileSync(join(SRC, file), "utf8").matchAll(/^import (type )?[^;]*? from "([^"]+)";/gms)].map((m) => ({ type: Boolean(m[1]), from: m[2] }));
 
-const ABOVE = /^(\.\.\/)+(control|realtime|notifications|webhooks|client|resources|bots|delivery|extensions|cli|demo|test-runners)\//;
+const ABOVE = /^(\.\.\/)+(control|realtime|notifications|webhooks|client|resources|bots|delivery|extensions|cli|demo|bridge|test-runners)\//;
 
 it("keeps store, util, http and views below everything that uses them", () => {
   const wrong: string[] = [];

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "commander";
+import { CommanderError, InvalidArgumentError, type Command } from "commander";
 
 /** Argument parsers shared by the CLI's commands. */
 
@@ -32,4 +32,14 @@ export function urlArg(name: string) {
 export function fail(message: string, code = 2): never {
   process.stderr.write(`chat-emulator: ${message}\n`);
   process.exit(code);
+}
+
+/** Parses a command's arguments; `--help` exits 0, a bad flag (which commander has reported) exits 2. */
+export function parseCommand(program: Command, args: string[]): void {
+  try {
+    program.parse(args, { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
+    throw e;
+  }
 }

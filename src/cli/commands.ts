@@ -10,6 +10,9 @@ export const COMMANDS: readonly { name: string; usage: string; does: string }[] 
   { name: "demo", usage: "chat-emulator demo [--users N] [--groups N] [--messages N] [--days N] [--until T] [--out FILE]", does: "write a generated demo app as a state file" },
   { name: "export", usage: "chat-emulator export [--url URL] [--out FILE] [--control-token T]", does: "save a running emulator's state to a file" },
   { name: "cert", usage: "chat-emulator cert [--json]", does: "the local CA --https serves with, and how to trust it once" },
+  { name: "pull", usage: "chat-emulator pull --app-id ID --api-key KEY [--region R] [--messages N] [--anonymize] --out FILE", does: "read a real app (GET only) into a state file" },
+  { name: "record", usage: "chat-emulator record --target URL --out FILE.har [--port N]", does: "a proxy that records the exchanges with a target as HAR" },
+  { name: "compare", usage: "chat-emulator compare FILE.har [--seed FILE] [--report FILE.md|FILE.json]", does: "replay a recording against the emulator and report differences" },
 ];
 
 /** Words a newcomer tries for "run the emulator", which needs no command. */

@@ -1,7 +1,5 @@
-import { appendFile, rename, writeFile } from "node:fs/promises";
-import { dirname, extname } from "node:path";
-import { makeFolders } from "../store/persistence.js";
 import type { CoverageReport } from "./coverage.js";
+import { reportFileProblem, writeReport } from "./report-file.js";
 
 /**
  * The coverage of a run as a file (`exec --coverage FILE`, the Vitest helper's `coverage` option): JSON (.json, the
@@ -9,12 +7,9 @@ import type { CoverageReport } from "./coverage.js";
  * GitHub Actions step), the Markdown is appended there as well, so the run's page shows it.
  */
 
-export const COVERAGE_FORMATS = [".json", ".md"] as const;
-
 /** Why `path` cannot take the coverage, or undefined when it can (checked before the run, not after it). */
 export function coverageFileProblem(path: string): string | undefined {
-  const ext = extname(path).toLowerCase();
-  return (COVERAGE_FORMATS as readonly string[]).includes(ext) ? undefined : `the coverage file must end in .json or .md, not ${JSON.stringify(path)}.`;
+  return reportFileProblem("coverage", path);
 }
 
 const percent = (covered: number, documented: number) => `${documented === 0 ? 0 : Math.round((covered * 100) / documented)}%`;
@@ -56,12 +51,5 @@ export function coverageMarkdown(r: CoverageReport): string {
 export async function writeCoverage(path: string, report: CoverageReport, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const problem = coverageFileProblem(path);
   if (problem) throw new Error(problem);
-  const markdown = coverageMarkdown(report);
-  const text = extname(path).toLowerCase() === ".json" ? JSON.stringify(report, null, 2) + "\n" : markdown;
-  // Never Node's recursive mkdir: it spins on some paths (/proc/nope) instead of failing.
-  await makeFolders(dirname(path));
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, text);
-  await rename(temp, path);
-  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, markdown + "\n");
+  await writeReport(path, report, coverageMarkdown(report), env);
 }
