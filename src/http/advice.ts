@@ -42,6 +42,7 @@ const QUERY_READ = Symbol("adviceQueryRead");
 const PARAMS = Symbol("queryParams");
 const NOTED = Symbol("adviceNoted");
 const DECLARED = Symbol("adviceDeclared");
+const DECLARED_BODY = Symbol("adviceDeclaredBody");
 /** What a declared operation knows (http/operation.ts): the names its declaration gives. */
 export interface Declared {
   bodyNames: ReadonlySet<string>;
@@ -52,7 +53,8 @@ type Tracked = Ctx & {
   [QUERY_READ]?: Set<string>;
   [PARAMS]?: Record<string, string[]>;
   [NOTED]?: Advice[];
-  [DECLARED]?: { op: Declared; body: object | undefined };
+  [DECLARED]?: Declared;
+  [DECLARED_BODY]?: object;
 };
 
 /**
@@ -89,9 +91,10 @@ export const queryParams = paramsOf;
  * A declared operation's request (http/operation.ts): its advice is worked out from the declaration, not from what
  * the handler happened to read. `ignored`: the documented ignored values this request has.
  */
-export function declared(c: Ctx, op: Declared, body: object | undefined, ignored: Advice[]): void {
+export function declared(c: Ctx, op: Declared, body: object | undefined, ignored: readonly Advice[]): void {
   const tracked = c as Tracked;
-  tracked[DECLARED] = { op, body };
+  tracked[DECLARED] = op;
+  tracked[DECLARED_BODY] = body;
   if (ignored.length > 0) (tracked[NOTED] ??= []).push(...ignored);
 }
 
@@ -158,7 +161,7 @@ export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[
   const tracked = c as Tracked;
   const out: Advice[] = tracked[NOTED] ?? [];
   const decl = tracked[DECLARED];
-  if (decl) declaredAdvice(c, decl.op, decl.body, out);
+  if (decl) declaredAdvice(c, decl, tracked[DECLARED_BODY], out);
   const body = decl ? undefined : tracked[BODY];
   if (body) {
     const list = (body as TrackedBody)[NAMED]!;

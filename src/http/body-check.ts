@@ -68,26 +68,37 @@ export function checkBody(body: Record<string, unknown>, schema: JsonSchema): vo
 }
 
 const ofFields = new WeakMap<Schema, JsonSchema>();
+/** Field maps written inline (a new object per call, the same content): compiled once per content. */
+const byContent = new Map<string, JsonSchema>();
+const MAX_BY_CONTENT = 500;
+const contentKey = (fields: Schema) => JSON.stringify(fields, (_k, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v));
 
 /**
  * Checks `body` against a field map (http/schema.ts notation) that a declaration cannot state: one chosen by
- * another field's value, or an item of a batch. A map made once (at module level) is compiled once; one built for
- * a request (its required fields depend on what is stored) is compiled for that request and dropped, not cached.
+ * another field's value, an item of a batch, settings whose required fields depend on what is stored. Compiled once
+ * per map, and once per content for maps written inline; past a bound of distinct contents, compiled for the call
+ * and dropped (ajv would keep every schema it compiled).
  */
-export function checkFields(body: Record<string, unknown>, fields: Schema, once = true): void {
-  if (once) {
-    let schema = ofFields.get(fields);
-    if (!schema) ofFields.set(fields, (schema = bodySchema(fields)));
-    return checkBody(body, schema);
+export function checkFields(body: Record<string, unknown>, fields: Schema): void {
+  let schema = ofFields.get(fields);
+  if (!schema) {
+    const key = contentKey(fields);
+    schema = byContent.get(key);
+    if (!schema && byContent.size >= MAX_BY_CONTENT) {
+      const once = bodySchema(fields);
+      const ajv = compiler();
+      const fn = ajv.compile(once);
+      try {
+        if (!fn(body)) throw badRequest(sentences(body, once, fn.errors ?? []));
+        return;
+      } finally {
+        ajv.removeSchema(once);
+      }
+    }
+    if (!schema) byContent.set(key, (schema = bodySchema(fields)));
+    ofFields.set(fields, schema);
   }
-  const schema = bodySchema(fields);
-  const ajv = compiler();
-  const fn = ajv.compile(schema);
-  try {
-    if (!fn(body)) throw badRequest(sentences(body, schema, fn.errors ?? []));
-  } finally {
-    ajv.removeSchema(schema);
-  }
+  return checkBody(body, schema);
 }
 
 /** What empty means to the platform's `required` and `filled` rules. */

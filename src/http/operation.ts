@@ -5,7 +5,7 @@ import { readBody, BODY_LIMIT_BYTES, type Body } from "./validate.js";
 import { bodySchema, type JsonSchema, type Schema } from "./schema.js";
 import { checkBody } from "./body-check.js";
 import { parseQuery, queryNames, type ParsedQuery, type QuerySpec } from "./query-spec.js";
-import { declared, queryParams, refuseIfAdvised, type Advice } from "./advice.js";
+import { declared, NO_ADVICE, queryParams, refuseIfAdvised, type Advice } from "./advice.js";
 
 /**
  * Operations declared where their routes are: the platform's operation id, method, path, plane, body and query
@@ -113,32 +113,38 @@ type Running = Ctx & { [RUNNING]?: Operation<any> };
 export function rawBodyRead(c: Ctx, body: Body): void {
   const op = (c as Running)[RUNNING];
   if (op && advised(c)) {
-    declared(c, op, body, []);
+    declared(c, op, body, NO_ADVICE);
     if (c.get("emulator").control.advice.strict) refuseIfAdvised(c);
   }
 }
 
 /** Runs a declared operation: parse and check, advise (strict mode refuses here, before any change), handle. */
 function run<Q extends QuerySpec>(op: Operation<Q>, c: Ctx): Out {
-  const client = c.get("actor") !== undefined;
-  const query = op.query ? parseQuery(op.query, c.req.url.includes("?") ? queryParams(c) : undefined, client) : (NO_QUERY as ParsedQuery<Q>);
+  const query = op.query
+    ? parseQuery(op.query, c.req.url.includes("?") ? queryParams(c) : undefined, c.get("actor") !== undefined)
+    : (NO_QUERY as ParsedQuery<Q>);
   if (op.body === "raw") (c as Running)[RUNNING] = op;
   if (op.body === undefined || op.body === "raw" || c.req.method === "GET") return handle(op, c, { body: NO_BODY, query });
-  return readBody(c, op.bodyLimit ?? BODY_LIMIT_BYTES).then(async (body) => {
-    if (op.bodyJson) await checkBody(body, op.bodyJson);
+  return readBody(c, op.bodyLimit ?? BODY_LIMIT_BYTES).then((body) => {
+    if (op.bodyJson) checkBody(body, op.bodyJson);
     return handle(op, c, { body, query });
   });
 }
 
 function handle<Q extends QuerySpec>(op: Operation<Q>, c: Ctx, input: Input<Q>): Out {
   if (advised(c)) {
-    const ignored: Advice[] = [];
-    for (const i of op.ignores ?? [])
-      if (i.when(c, input)) ignored.push({ code: "ignored-value", in: i.in, name: i.name, message: `\`${i.name}\` is ignored by the platform: ${i.why}` });
-    declared(c, op, input.body === NO_BODY ? undefined : input.body, ignored);
+    declared(c, op, input.body === NO_BODY ? undefined : input.body, op.ignores ? ignoredIn(op, c, input) : NO_ADVICE);
     if (c.get("emulator").control.advice.strict) refuseIfAdvised(c);
   }
   return op.handler(c, input);
+}
+
+/** The documented ignored values this request has. */
+function ignoredIn<Q extends QuerySpec>(op: Operation<Q>, c: Ctx, input: Input<Q>): Advice[] {
+  const out: Advice[] = [];
+  for (const i of op.ignores!)
+    if (i.when(c, input)) out.push({ code: "ignored-value", in: i.in, name: i.name, message: `\`${i.name}\` is ignored by the platform: ${i.why}` });
+  return out;
 }
 
 /** A router of declared operations, mounted like any other (http/pipeline.ts `mount`). */

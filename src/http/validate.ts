@@ -178,11 +178,11 @@ export type { FieldSpec, Schema } from "./schema.js";
 /**
  * Validates `body` against a field map that no declaration states (a batch's items, a body chosen by another
  * field, settings whose required fields depend on what is stored): the declared operations' validator
- * (http/body-check.ts) with the same sentences. `perRequest`: the map was built for this request (not cached).
+ * (http/body-check.ts) with the same sentences, compiled once per map.
  */
-export function validate(body: Body, schema: Schema, perRequest = false): void {
+export function validate(body: Body, schema: Schema): void {
   reads(body, schema);
-  checkFields(body, schema, !perRequest);
+  checkFields(body, schema);
 }
 
 /** An inclusive `[from]`/`[to]` range of Unix seconds. */

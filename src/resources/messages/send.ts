@@ -75,14 +75,23 @@ export interface Content {
 }
 
 
+// The parts of a send checked by the declared validator, in the platform's order among its specific codes.
+const SEND_PLAIN: Schema = {
+  muid: { type: "string", max: 255 },
+  tags: TAGS,
+  quotedMessageId: { type: "string", pattern: /^\d{1,15}$/, patternMessage: "The quotedMessageId must be a message id." },
+};
+const INTERACTIVE_DATA: Schema = {
+  interactiveData: { required: true, type: "object", maxKb: 10 },
+  interactionGoal: { type: "object" },
+  allowSenderInteraction: { type: "boolean" },
+};
+const INTERACTION_GOAL: Schema = { type: { type: "string", in: ["anyAction", "anyOf", "allOf", "oneOf", "none"] }, elementIds: { type: "array", items: { type: "string" } } };
+
 /** The body of a send (or thread send), checked in the platform's order with its specific codes. */
 export function readContent(body: Body): Content {
   reads(body, ["category", "type", "data"]);
-  validate(body, {
-    muid: { type: "string", max: 255 },
-    tags: TAGS,
-    quotedMessageId: { type: "string", pattern: /^\d{1,15}$/, patternMessage: "The quotedMessageId must be a message id." },
-  });
+  validate(body, SEND_PLAIN);
   const category = body.category ?? "message";
   if (category !== "message" && category !== "custom" && category !== "interactive")
     throw apiError("ERR_INVALID_MESSAGE_CATEGORY", { category: String(category) });
@@ -92,13 +101,9 @@ export function readContent(body: Body): Content {
   let type: string;
   if (category === "interactive") {
     type = customType(body.type, category);
-    validate(data, {
-      interactiveData: { required: true, type: "object", maxKb: 10 },
-      interactionGoal: { type: "object" },
-      allowSenderInteraction: { type: "boolean" },
-    });
+    validate(data, INTERACTIVE_DATA);
     const goal = data.interactionGoal as JsonObject | undefined;
-    if (goal) validate(goal, { type: { type: "string", in: ["anyAction", "anyOf", "allOf", "oneOf", "none"] }, elementIds: { type: "array", items: { type: "string" } } });
+    if (goal) validate(goal, INTERACTION_GOAL);
   } else if (category === "custom") {
     type = customType(body.type, category);
     if (data.customData === undefined) throw apiError("ERR_EMPTY_CUSTOM_DATA");
