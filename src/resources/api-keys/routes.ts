@@ -32,7 +32,7 @@ export const apiKeys = new Hono<Env>()
   .post("/apikeys", async (c) => {
     const body = await readBody(c);
     validate(body, {
-      name: { required: true, type: "string", max: 100 },
+      name: { required: true, type: "string", max: 50 },
       scope: { required: true, type: "string", in: SCOPES },
     });
     const app = c.get("app");
@@ -71,7 +71,7 @@ export const apiKeys = new Hono<Env>()
     const record = pathKey(c);
     const body = await readBody(c);
     validate(body, {
-      name: { filled: true, type: "string", max: 100 },
+      name: { filled: true, type: "string", max: 50 },
       scope: { filled: true, type: "string", in: SCOPES },
     });
     notSelf(c, record);
