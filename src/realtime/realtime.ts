@@ -237,6 +237,7 @@ export class Realtime {
     if (deviceId) this.closeSessions({ appId: app.meta.appId, uid: user.uid, deviceId }, 1000, "User logged out");
     if (this.sessions.of(app.meta.appId, user.uid)) return;
     user.status = "offline";
+    user.lastActiveAt = this.clock.now();
     app.touchUser(user);
   }
 
@@ -366,9 +367,13 @@ export class Realtime {
 
   // ---- presence ----
 
-  /** A user's presence changed: their status, and a `presence` frame to every session subscribed to them. */
+  /**
+   * A user's presence changed: their status (and, going offline, `lastActiveAt`: the "last seen" of
+   * sdk/javascript/user-presence), and a `presence` frame to every session subscribed to them.
+   */
   private setPresence(app: AppState, user: UserRecord, action: "online" | "offline", deviceId: string): void {
     user.status = action === "online" ? "available" : "offline";
+    if (action === "offline") user.lastActiveAt = this.clock.now();
     app.touchUser(user);
     this.store.changed();
     const online = this.sessions.online(app.meta.appId);
