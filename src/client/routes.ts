@@ -9,6 +9,9 @@ import { addMember, pathGroup, removeMember } from "../resources/groups/membersh
 import { addMembers } from "../resources/members/routes.js";
 import { threadList } from "../resources/messages/threads.js";
 import { requireUser } from "../resources/users/lookup.js";
+import { OWN_PROFILE, updateProfile } from "../resources/users/routes.js";
+import { bodySchema } from "../http/schema.js";
+import { checkBody } from "../http/body-check.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
 import { messageView } from "../views/messages.js";
 import { userView } from "../views/users.js";
@@ -22,11 +25,17 @@ import { changeScope, requireVisible } from "../resources/groups/membership.js";
 import { updateGroup } from "../resources/groups/routes.js";
 import { pathMessage } from "../views/access.js";
 
-const LOGIN = {
+/**
+ * `PUT /me` is both the SDK's login (the session's device) and its `updateCurrentUserDetails` (the `User` object it
+ * is given: the profile fields a user may change, beside `uid`, `role`, `status` and the other read-only fields a
+ * fetched user carries, which the platform does not apply). Hoisted: the compiled check is cached by identity.
+ */
+const ME = bodySchema({
   platform: { type: "string", max: 100 },
   deviceId: { type: "string", max: 255 },
   appInfo: { type: "object", maxKb: 4 },
-} as const;
+  ...OWN_PROFILE,
+});
 
 /** A fresh `jwt` for the token's owner: what the WebSocket's `auth` frame presents. */
 function jwtFor(c: Ctx): string {
@@ -38,12 +47,17 @@ function jwtFor(c: Ctx): string {
 /** `GET /settings` needs no token: it only names the app's hosts. */
 export const clientSettingsRoute = new Hono<Env>().get("/settings", (c) => ok(c, clientSettings(c, addressedApp(c))));
 
-/** Login (`PUT /me`, and the table's `POST admin/users/auth`): the session's device, the user, a jwt, the settings. */
+/**
+ * Login (`PUT /me`, and the table's `POST admin/users/auth`): the session's device, the user, a jwt, the settings;
+ * with profile fields, the user's own profile change (`updateCurrentUserDetails`).
+ */
 async function login(c: Ctx) {
   const body = await readBody(c);
-  validate(body, LOGIN);
+  await checkBody(body, ME);
   const user = c.get("actor");
   const token = c.get("authToken");
+  const profile = Object.fromEntries(Object.entries(body).filter(([k]) => k in OWN_PROFILE));
+  if (Object.keys(profile).length > 0) updateProfile(c, user, profile);
   // The session's device, as `POST /users/{uid}/auth_tokens` records it.
   if (typeof body.platform === "string") token.platform = body.platform;
   if (typeof body.deviceId === "string") token.deviceId = body.deviceId;
