@@ -159,10 +159,13 @@ export const callSignalling = routes(
     method: "PUT",
     path: "/calls/:sessionId",
     plane: "client",
-    body: { status: { required: true, type: "string", in: STEPS }, joinedAt: { type: "integer" } },
+    // `initiated` is taken so that it gets its documented refusal ("Call status cannot be updated to initiated").
+    body: { status: { required: true, type: "string", in: ["initiated", ...STEPS] }, joinedAt: { type: "integer" } },
     handler: (c, { body }) => {
       const actor = c.get("actor");
       const call = pathCall(c, actor);
+      if (body.status === "initiated")
+        throw apiError("ERR_CALL_INVALID_INIT", { uid: actor.uid, sessionId: call.sessionId, action: "initiated", reason: "a call's status cannot be updated to initiated" });
       const action = body.status as Step;
       const now = c.get("emulator").clock.now();
       const sessionId = call.sessionId;
