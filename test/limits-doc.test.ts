@@ -8,6 +8,8 @@ import { FORM_LIMIT_BYTES } from "../src/resources/moderation/input.js";
 import { USERS_PER_CALL } from "../src/resources/groups/membership.js";
 import { MESSAGE_BODY_LIMIT, MESSAGE_DATA } from "../src/resources/messages/send.js";
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/server.js";
+import { MAX_CALL_PARTICIPANTS } from "../src/store/seed.js";
+import { TOKENS_PER_USER } from "../src/resources/notifications/tokens.js";
 
 /**
  * One fact, one page: the limits live in the table of docs/security-and-data-safety.md, and each figure there is the
@@ -43,5 +45,7 @@ describe("the limits table holds the code's figures", () => {
     expect(row("Request headers")).toContain(`${HEADERS_TIMEOUT_MS / 1000} s to arrive`);
     expect(row("Whole request")).toContain(`${REQUEST_TIMEOUT_MS / 1000} s to arrive`);
     expect(row("Users added in one call")).toContain(`| ${USERS_PER_CALL},`);
+    expect(row("Users in a call")).toContain(`| ${MAX_CALL_PARTICIPANTS},`);
+    expect(row("Push tokens")).toContain(`; ${TOKENS_PER_USER} per user`);
   });
 });

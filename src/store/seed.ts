@@ -319,7 +319,7 @@ export interface CallContext {
   isTaken?(sessionId: string): boolean;
 }
 
-/** "Maximum users per call: 50" (rest-api/calls-apis/properties-and-constraints.mdx; an older version said 4). */
+/** "Maximum users per call: 50" (rest-api/calls-apis/properties-and-constraints.mdx; see docs/coverage.md for the 4). */
 export const MAX_CALL_PARTICIPANTS = 50;
 const SESSION_ID = /^v1\.(us|eu|in)\.([a-z0-9]+)\.\d{1,10}[0-9a-f]{8,64}$/;
 
