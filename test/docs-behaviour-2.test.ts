@@ -286,35 +286,20 @@ describe("webhooks", () => {
     expect((await delivered("call_initiated")).data.call).toMatchObject({ id: made.body.data.id, category: "call", data: { action: "initiated" } });
   });
 
-  rule(P, "call_started: The hook triggers when the call is started.", async () => {
-    await hookOn(["call_started"]);
-    const sessionId = await ring("superhero1", "superhero2");
-    await sdk("superhero2", "PUT", `/calls/${sessionId}`, { status: "ongoing" });
-    expect((await delivered("call_started")).data).toMatchObject({ sessionId });
-  });
-
-  rule(P, "call_participant_joined: The hook triggers when a participant joins the call.", async () => {
-    await hookOn(["call_participant_joined"]);
-    const sessionId = await ring("superhero1", "superhero2");
-    await sdk("superhero2", "PUT", `/calls/${sessionId}`, { status: "ongoing" });
-    expect((await delivered("call_participant_joined")).data).toMatchObject({ sessionId });
-  });
-
-  rule(P, "call_ended: The hook triggers when the call is ended.", async () => {
-    await hookOn(["call_ended"]);
-    const sessionId = await ring("superhero1", "superhero2");
-    await sdk("superhero2", "PUT", `/calls/${sessionId}`, { status: "ongoing" });
-    await sdk("superhero1", "PUT", `/calls/${sessionId}`, { status: "ended" });
-    expect((await delivered("call_ended")).data).toMatchObject({ sessionId });
-  });
-
-  rule(P, "call_participant_left: The hook triggers when a participant leaves the call.", async () => {
-    await hookOn(["call_participant_left"]);
-    const sessionId = await ring("superhero1", "superhero2");
-    await sdk("superhero2", "PUT", `/calls/${sessionId}`, { status: "ongoing" });
-    await sdk("superhero1", "PUT", `/calls/${sessionId}`, { status: "ended" });
-    expect((await delivered("call_participant_left")).data).toMatchObject({ sessionId });
-  });
+  // Each step's trigger, for a one-on-one call that superhero2 answers (and superhero1 ends).
+  for (const [trigger, description, ended] of [
+    ["call_started", "The hook triggers when the call is started.", false],
+    ["call_participant_joined", "The hook triggers when a participant joins the call.", false],
+    ["call_ended", "The hook triggers when the call is ended.", true],
+    ["call_participant_left", "The hook triggers when a participant leaves the call.", true],
+  ] as const)
+    rule(P, `${trigger}: ${description}`, async () => {
+      await hookOn([trigger]);
+      const sessionId = await ring("superhero1", "superhero2");
+      await answer("superhero2", sessionId);
+      if (ended) await sdk("superhero1", "PUT", `/calls/${sessionId}`, { status: "ended" });
+      expect((await delivered(trigger)).data).toMatchObject({ sessionId });
+    });
 
   rule(P, "recording_generated: The hook triggers when the recording is generated.", async () => {
     await hookOn(["recording_generated"]);
