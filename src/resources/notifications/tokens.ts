@@ -11,7 +11,10 @@ import type { PushTokenRecord } from "../../store/notification-state.js";
 import type { AuthTokenRecord } from "../../store/types.js";
 import { checkedBody, isTimezone } from "./preferences.js";
 
-/** Push tokens (§18.5): registered against an auth token (so per device/session), one of each kind per auth token, at most 100 per user. */
+/**
+ * Push tokens (§18.5): registered against an auth token (so per device/session), one of each kind per auth token,
+ * at most 100 per user.
+ */
 
 export const TOKENS_PER_USER = 100;
 
@@ -159,7 +162,10 @@ export const pushTokens = routes(
   }),
 );
 
-/** Registers (or moves) a token, replacing the session's previous one of its kind; the user's timezone follows the device's; beyond 100 the oldest goes. */
+/**
+ * Registers (or moves) a token, replacing the session's previous one of its kind; the user's timezone follows the
+ * device's; beyond 100 the oldest goes.
+ */
 function register(app: AppState, auth: AuthTokenRecord, body: Body, field: string, now: number): void {
   const pushToken = body[field] as string;
   const existing = app.notifications.tokens.get(pushToken);

@@ -14,7 +14,7 @@ import { pathApp } from "../apps/routes.js";
 export const WEBHOOKS_PER_APP = 25;
 
 const FIELDS: Schema = {
-  // rest-api/management-apis.mdx: "name … max 50 characters"
+  // rest-api/management-apis.mdx, name: "It can have a maximum of 50 characters."
   name: { type: "string", max: 50 },
   webhookURL: { type: "string", max: 255, url: "called" },
   useBasicAuth: { type: "boolean" },
