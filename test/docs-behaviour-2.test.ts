@@ -32,6 +32,7 @@ beforeEach(async () => {
   emu.reset();
   emu.clock.freeze(2_000_000_000_000);
   await e.del("/_emulator/webhooks/deliveries", undefined, { key: null });
+  emu.notifications.clear();
   hook.received.length = 0;
 });
 
@@ -860,6 +861,73 @@ describe("notifications", () => {
     expect((await call({ platform: "fcm_web", fcmToken: "one" })).status).toBe(200);
     expect((await call({ platform: "fcm_web", fcmToken: "two" })).status).toBe(200);
     expect(await tokens(t)).toEqual(["two"]);
+  });
+
+  const TM = "notifications/token-management";
+  rule(TM, "once the user is logged out of the current CometChat session, his/her registered Push Notification token automatically gets deleted.", async () => {
+    const a = await token("superhero2");
+    const b = await token("superhero2");
+    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: "phone", authToken: a });
+    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_web", fcmToken: "browser", authToken: b });
+    // The SDK's logout: its session's auth token is deleted.
+    const out = await e.call("DELETE", `http://localhost/${APP_ID}.apiclient-us/v3.0/admin/users/auth/${a}`, { key: null, headers: { appid: APP_ID, authtoken: a } });
+    expect(out.status).toBe(200);
+    expect(await tokens(b)).toEqual(["browser"]);
+    expect((await e.get(`${N}/push/v1/tokens?authToken=${b}&all=true`)).body.data.pushTokens.map((t: any) => t.pushToken)).toEqual(["browser"]);
+  });
+
+  rule(TM, "the token that is deleted belongs to the current session of the end-user by passing `all=false` as a parameter.", async () => {
+    const a = await token("superhero2");
+    const b = await token("superhero2");
+    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: "phone", authToken: a });
+    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_web", fcmToken: "browser", authToken: b });
+    await e.del(`${N}/push/v1/tokens`, { authToken: a, all: false });
+    expect((await e.get(`${N}/push/v1/tokens?authToken=${b}&all=true`)).body.data.pushTokens.map((t: any) => t.pushToken)).toEqual(["browser"]);
+  });
+
+  rule(TM, "All the tokens for the current user will be deleted if you pass `all=true`.", async () => {
+    const a = await token("superhero2");
+    const b = await token("superhero2");
+    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: "phone", authToken: a });
+    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_web", fcmToken: "browser", authToken: b });
+    await e.del(`${N}/push/v1/tokens?all=true`, { authToken: a });
+    expect((await e.get(`${N}/push/v1/tokens?authToken=${b}&all=true`)).body.data.pushTokens).toEqual([]);
+  });
+
+  rule(TM, "This provides a list of all the Push Notifications tokens that have been registered for the current user.", async () => {
+    const a = await token("superhero2");
+    const b = await token("superhero2");
+    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: "phone", authToken: a });
+    await e.post(`${N}/push/v1/tokens`, { platform: "apns_ios_device", deviceToken: "ipad", authToken: b });
+    expect((await e.get(`${N}/push/v1/tokens?authToken=${a}&all=true`)).body.data.pushTokens.map((t: any) => t.pushToken).sort()).toEqual(["ipad", "phone"]);
+  });
+
+  const MF = "notifications/mute-functionality";
+  const FCM = { providerId: "fcm-main", serviceAccountCreds: { project_id: "p1", client_email: "sa@p1.test", private_key: "key0123456789" }, notificationInPayload: { android: { chat: true, call: true } } };
+  const pushes = async (uid: string) => (await e.get(`/_emulator/notifications?uid=${uid}&channel=push`, { key: null })).body.notifications.map((n: any) => n.reason ?? n.status);
+  const device = async (uid: string) => {
+    await e.post(`${N}/push/v1/providers/fcm`, FCM);
+    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: `${uid}-phone`, authToken: await token(uid) });
+  };
+
+  rule(MF, "Do Not Disturb: When turned ON, the \"Do Not Disturb\" parameter disables the Push Notifications entirely for the user.", async () => {
+    await device("superhero2");
+    await say("superhero1", "superhero2", "before");
+    await e.call("PATCH", `${N}/v1/preferences?uid=superhero2`, { body: { mutePreferences: { dnd: 2 } } });
+    await say("superhero1", "superhero2", "during");
+    await say("superhero3", "supergroup", "group too", "group");
+    expect(await pushes("superhero2")).toEqual(["sent", "DND_PREFERENCE", "DND_PREFERENCE"]);
+  });
+
+  rule(MF, "You can silence one-on-one and/or group conversations for a specific amount of time using the Mute functionality.", async () => {
+    await device("superhero2");
+    await e.put(`${N}/v1/preferences/mute?uid=superhero2`, { conversations: [{ id: "superhero1", type: "oneOnOne", until: emu.clock.nowMs() + 60_000 }, { id: "supergroup", type: "group", until: emu.clock.nowMs() + 60_000 }] });
+    await say("superhero1", "superhero2", "muted");
+    await say("superhero3", "supergroup", "muted too", "group");
+    await say("superhero3", "superhero2", "not muted");
+    emu.clock.advance(61);
+    await say("superhero1", "superhero2", "audible again");
+    expect(await pushes("superhero2")).toEqual(["MUTE_PREFERENCE", "MUTE_PREFERENCE", "sent", "sent"]);
   });
 
   rule("rest-api/authentication", "authOnly … Can only create users and generate auth tokens (not notification settings)", async () => {
