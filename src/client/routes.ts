@@ -56,7 +56,7 @@ async function login(c: Ctx) {
   await checkBody(body, ME);
   const user = c.get("actor");
   const token = c.get("authToken");
-  const profile = Object.fromEntries(Object.entries(body).filter(([k]) => k in OWN_PROFILE));
+  const profile = Object.fromEntries(Object.entries(body).filter(([k]) => Object.hasOwn(OWN_PROFILE, k)));
   if (Object.keys(profile).length > 0) updateProfile(c, user, profile);
   // The session's device, as `POST /users/{uid}/auth_tokens` records it.
   if (typeof body.platform === "string") token.platform = body.platform;
