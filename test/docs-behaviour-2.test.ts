@@ -864,34 +864,34 @@ describe("notifications", () => {
   });
 
   const TM = "notifications/token-management";
-  rule(TM, "once the user is logged out of the current CometChat session, his/her registered Push Notification token automatically gets deleted.", async () => {
+  /** Two sessions of superhero2, `a` with the push token "phone" and `b` with "browser". */
+  const twoSessions = async () => {
     const a = await token("superhero2");
     const b = await token("superhero2");
     await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: "phone", authToken: a });
     await e.post(`${N}/push/v1/tokens`, { platform: "fcm_web", fcmToken: "browser", authToken: b });
+    return { a, b };
+  };
+  const allTokens = async (authToken: string) => (await e.get(`${N}/push/v1/tokens?authToken=${authToken}&all=true`)).body.data.pushTokens.map((t: any) => t.pushToken);
+  rule(TM, "once the user is logged out of the current CometChat session, his/her registered Push Notification token automatically gets deleted.", async () => {
+    const { a, b } = await twoSessions();
     // The SDK's logout: its session's auth token is deleted.
     const out = await e.call("DELETE", `http://localhost/${APP_ID}.apiclient-us/v3.0/admin/users/auth/${a}`, { key: null, headers: { appid: APP_ID, authtoken: a } });
     expect(out.status).toBe(200);
     expect(await tokens(b)).toEqual(["browser"]);
-    expect((await e.get(`${N}/push/v1/tokens?authToken=${b}&all=true`)).body.data.pushTokens.map((t: any) => t.pushToken)).toEqual(["browser"]);
+    expect(await allTokens(b)).toEqual(["browser"]);
   });
 
   rule(TM, "the token that is deleted belongs to the current session of the end-user by passing `all=false` as a parameter.", async () => {
-    const a = await token("superhero2");
-    const b = await token("superhero2");
-    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: "phone", authToken: a });
-    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_web", fcmToken: "browser", authToken: b });
+    const { a, b } = await twoSessions();
     await e.del(`${N}/push/v1/tokens`, { authToken: a, all: false });
-    expect((await e.get(`${N}/push/v1/tokens?authToken=${b}&all=true`)).body.data.pushTokens.map((t: any) => t.pushToken)).toEqual(["browser"]);
+    expect(await allTokens(b)).toEqual(["browser"]);
   });
 
   rule(TM, "All the tokens for the current user will be deleted if you pass `all=true`.", async () => {
-    const a = await token("superhero2");
-    const b = await token("superhero2");
-    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_android", fcmToken: "phone", authToken: a });
-    await e.post(`${N}/push/v1/tokens`, { platform: "fcm_web", fcmToken: "browser", authToken: b });
+    const { a, b } = await twoSessions();
     await e.del(`${N}/push/v1/tokens?all=true`, { authToken: a });
-    expect((await e.get(`${N}/push/v1/tokens?authToken=${b}&all=true`)).body.data.pushTokens).toEqual([]);
+    expect(await allTokens(b)).toEqual([]);
   });
 
   rule(TM, "This provides a list of all the Push Notifications tokens that have been registered for the current user.", async () => {
