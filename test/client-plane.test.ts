@@ -45,6 +45,28 @@ describe("client plane: addressing and auth", () => {
     expect((await e.get("/v3/users/superhero1")).body.data.status).toBe("offline");
   });
 
+  it("applies the SDK's updateCurrentUserDetails (PUT /me with a User) as PUT /users/{uid} does, but not the role", async () => {
+    e.clock.freeze(2_000_000_000_000);
+    const token = await tokenOf("superhero1");
+    await e.post("/v3/roles", { role: "vip", name: "VIP" });
+    // What the SDK sends for a fetched user it was given back: read-only fields beside the editable ones.
+    const sent = { uid: "superhero1", name: "Tony", avatar: "https://a.io/t.png", link: "https://a.io/t", statusMessage: "busy", metadata: { a: 1 }, tags: ["x"], role: "vip", status: "online", lastActiveAt: 1, hasBlockedMe: false, blockedByMe: false, deactivatedAt: 0 };
+    const r = await as(token).put("/me", sent);
+    expect(r.status).toBe(200);
+    const changed = { name: "Tony", avatar: "https://a.io/t.png", link: "https://a.io/t", statusMessage: "busy", metadata: { a: 1 }, tags: ["x"], updatedAt: 2_000_000_000 };
+    expect(r.body.data).toMatchObject({ uid: "superhero1", ...changed, role: "default", status: "online" });
+    expect((await e.get("/v3/users/superhero1?withTags=true")).body.data).toMatchObject({ ...changed, role: "default", status: "available" });
+    // The users index follows (the same store path): the new name is found.
+    expect((await e.get("/v3/users?searchKey=Tony")).body.data.map((u: any) => u.uid)).toEqual(["superhero1"]);
+    // The platform's checks of update-user, refusing the whole request.
+    expect(expectError(await as(token).put("/me", { name: "Pepper", avatar: "not a url" }), 400, "ERR_BAD_REQUEST").details).toHaveProperty("avatar");
+    expect(expectError(await as(token).put("/me", { name: "" }), 400, "ERR_BAD_REQUEST").details).toHaveProperty("name");
+    expect((await e.get("/v3/users/superhero1")).body.data.name).toBe("Tony");
+    // A plain login changes nothing of the profile.
+    await as(token).put("/me", { platform: "WEB", deviceId: `${APP_ID}_abc_2` });
+    expect((await e.get("/v3/users/superhero1")).body.data).toMatchObject({ name: "Tony", updatedAt: 2_000_000_000 });
+  });
+
   it("serves the Host label form and builds the settings from it", async () => {
     const token = await tokenOf("superhero2");
     const r = await as(token).get(`http://${APP_ID}.apiclient-us.localtest.me:4780/v3.0/settings`);

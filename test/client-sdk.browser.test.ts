@@ -202,9 +202,40 @@ describe("the official JavaScript SDK against the emulator", () => {
 
     await event(alice, "onUserOnline", "x.uid === 'carol'");
     await bob.evaluate(() => (window as any).CometChat.logout());
-    expect(await event(alice, "onUserOffline", "x.uid === 'bob'")).toMatchObject({ uid: "bob", status: "offline" });
-    expect((await site.rest("GET", "/users/bob")).data.status).toBe("offline");
+    // The last session closing sets "last seen" (sdk/javascript/user-presence: lastActiveAt).
+    const offline = await event(alice, "onUserOffline", "x.uid === 'bob'");
+    expect(offline).toMatchObject({ uid: "bob", status: "offline", lastActiveAt: expect.any(Number) });
+    expect((await site.rest("GET", "/users/bob")).data).toMatchObject({ status: "offline", lastActiveAt: offline.lastActiveAt });
     expect(site.problems).toEqual([]);
+  });
+
+  it("updates the logged-in user's own profile with updateCurrentUserDetails, but not their role", async () => {
+    await site.rest("POST", "/roles", { role: "vip", name: "VIP" });
+    const back = await alice.evaluate(async () => {
+      const C = (window as any).CometChat;
+      // As an app does: the logged-in user (which carries role, status and lastActiveAt too), changed and sent back.
+      const me = await C.getLoggedinUser();
+      me.setName("Alice Liddell");
+      me.setStatusMessage("down the rabbit hole");
+      me.setMetadata({ city: "Oxford" });
+      me.setTags(["reader"]);
+      me.setRole("vip");
+      const u = await C.updateCurrentUserDetails(me);
+      return { name: u.getName(), statusMessage: u.getStatusMessage(), metadata: u.getMetadata(), tags: u.getTags(), role: u.getRole() };
+    });
+    const changed = { name: "Alice Liddell", statusMessage: "down the rabbit hole", metadata: { city: "Oxford" }, tags: ["reader"] };
+    expect(back).toEqual({ ...changed, role: "default" });
+    expect((await site.rest("GET", "/users/alice?withTags=true")).data).toMatchObject({ ...changed, role: "default" });
+    expect(await carol.evaluate(async () => (await (window as any).CometChat.getUser("alice")).getName())).toBe("Alice Liddell");
+    // What the platform refuses, the SDK rejects with the platform's error.
+    const refused = await alice.evaluate(async () => {
+      const C = (window as any).CometChat;
+      const me = new C.User("alice");
+      me.setName("x".repeat(101));
+      return C.updateCurrentUserDetails(me).then(() => "updated", (e: any) => e.code);
+    });
+    expect(refused).toBe("ERR_BAD_REQUEST");
+    expect((await site.rest("GET", "/users/alice")).data.name).toBe("Alice Liddell");
   });
 
   it("shows who is online and the frames in the inspector's Realtime view", async () => {

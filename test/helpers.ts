@@ -21,9 +21,8 @@ export interface CallOptions {
   raw?: string;
 }
 
-/** An in-process emulator with a small HTTP client over `app.request()`. */
-export async function emulator(options: EmulatorOptions = {}) {
-  const e = await createEmulator({ quiet: true, ...options });
+/** A small HTTP client over an emulator's `app.request()` (in-process: no network). */
+export function httpClient(app: { request: (url: string, init: RequestInit) => Response | Promise<Response> }) {
   async function call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? REST_KEY : opts.key;
@@ -34,14 +33,11 @@ export async function emulator(options: EmulatorOptions = {}) {
       body = JSON.stringify(opts.body);
       headers["content-type"] ??= "application/json";
     }
-    const res = await e.app.request(path.startsWith("http") ? path : `http://localhost${path}`, { method, headers, body });
+    const res = await app.request(path.startsWith("http") ? path : `http://localhost${path}`, { method, headers, body });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   }
   return {
-    ...e,
-    clock: e.emulator.clock,
-    store: e.emulator.store,
     call,
     get: (path: string, opts?: CallOptions) => call("GET", path, opts),
     post: (path: string, body?: unknown, opts?: CallOptions) => call("POST", path, { ...opts, body }),
@@ -50,6 +46,12 @@ export async function emulator(options: EmulatorOptions = {}) {
     mgmt: (method: string, path: string, body?: unknown) =>
       call(method, `/apimgmt${path}`, { body, key: null, headers: { ...MGMT } }),
   };
+}
+
+/** An in-process emulator with a small HTTP client over `app.request()`. */
+export async function emulator(options: EmulatorOptions = {}) {
+  const e = await createEmulator({ quiet: true, ...options });
+  return { ...e, clock: e.emulator.clock, store: e.emulator.store, ...httpClient(e.app) };
 }
 
 export type TestEmulator = Awaited<ReturnType<typeof emulator>>;

@@ -12,6 +12,8 @@ import { LISTS_PER_APP } from "../src/resources/moderation/keywords.js";
 import { CONDITIONS_PER_RULE, DESCRIPTION_MAX, FILTERS_PER_RULE, NAME_MAX, RULES_PER_APP } from "../src/resources/moderation/rules.js";
 import { MAX_PATTERNS, MAX_SCREENING_PROGRAM } from "../src/util/safe-regex.js";
 import { MAX_SCREENING_WORDS } from "../src/util/word-list.js";
+import { MAX_CALL_PARTICIPANTS } from "../src/store/seed.js";
+import { TOKENS_PER_USER } from "../src/resources/notifications/tokens.js";
 
 /**
  * One fact, one page: the limits live in the table of docs/security-and-data-safety.md, and each figure there is the
@@ -47,6 +49,8 @@ describe("the limits table holds the code's figures", () => {
     expect(row("Request headers")).toContain(`${HEADERS_TIMEOUT_MS / 1000} s to arrive`);
     expect(row("Whole request")).toContain(`${REQUEST_TIMEOUT_MS / 1000} s to arrive`);
     expect(row("Users added in one call")).toContain(`| ${USERS_PER_CALL},`);
+    expect(row("Users in a call")).toContain(`| ${MAX_CALL_PARTICIPANTS},`);
+    expect(row("Push tokens")).toContain(`; ${TOKENS_PER_USER} per user`);
   });
 
   it("moderation: the platform's limits and the screening budget", () => {

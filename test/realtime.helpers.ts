@@ -34,7 +34,7 @@ export function socketClients(url: () => string) {
     return { status: res.status, body: await res.json() };
   }
 
-  async function connect(uid: string, opts: { presence?: string } = {}): Promise<Client> {
+  async function connect(uid: string, opts: { presence?: string; roles?: string[] } = {}): Promise<Client> {
     const minted = await rest("POST", `/users/${uid}/auth_tokens`, { force: true });
     const token = minted.body.data.authToken as string;
     const deviceId = `WEB-4_2_0-device${++devices}`;
@@ -68,7 +68,7 @@ export function socketClients(url: () => string) {
         waiters.push({ test, resolve: (f) => (clearTimeout(timer), resolve(f)) });
       });
     await new Promise((resolve) => ws.once("open", resolve));
-    ws.send(JSON.stringify({ appId: APP_ID, deviceId, type: "auth", sender: uid, body: { auth: jwt, deviceId, presenceSubscription: opts.presence ?? "ALL_USERS" } }));
+    ws.send(JSON.stringify({ appId: APP_ID, deviceId, type: "auth", sender: uid, body: { auth: jwt, deviceId, presenceSubscription: opts.presence ?? "ALL_USERS", ...(opts.roles ? { roles: opts.roles } : {}) } }));
     const auth = await next((f) => f.type === "auth");
     expect(auth).toEqual({ appId: APP_ID, type: "auth", sender: uid, deviceId, body: { status: "OK", code: "200" } });
     return { uid, token, jwt, deviceId, ws, frames, next, api, closed };

@@ -10,6 +10,7 @@ import { addMember, pathGroup, removeMember } from "../resources/groups/membersh
 import { ADD, addMembersFrom } from "../resources/members/routes.js";
 import { threadList, THREADS_QUERY } from "../resources/messages/threads.js";
 import { requireUser } from "../resources/users/lookup.js";
+import { OWN_PROFILE, updateProfile } from "../resources/users/routes.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
 import { messageView } from "../views/messages.js";
 import { userView } from "../views/users.js";
@@ -23,10 +24,16 @@ import { changeScope, requireVisible } from "../resources/groups/membership.js";
 import { updateGroup } from "../resources/groups/routes.js";
 import { pathMessage } from "../views/access.js";
 
+/**
+ * `PUT /me` is both the SDK's login (the session's device) and its `updateCurrentUserDetails` (the `User` object it
+ * is given: the profile fields a user may change, beside `uid`, `role`, `status` and the other read-only fields a
+ * fetched user carries, which the platform does not apply).
+ */
 const LOGIN: Schema = {
   platform: { type: "string", max: 100 },
   deviceId: { type: "string", max: 255 },
   appInfo: { type: "object", maxKb: 4 },
+  ...OWN_PROFILE,
 };
 
 /** A fresh `jwt` for the token's owner: what the WebSocket's `auth` frame presents. */
@@ -41,10 +48,15 @@ export const clientSettingsRoute = routes(
   operation({ method: "GET", path: "/settings", plane: "client", handler: (c) => ok(c, clientSettings(c, addressedApp(c))) }),
 );
 
-/** Login (`PUT /me`, and the table's `POST admin/users/auth`): the session's device, the user, a jwt, the settings. */
+/**
+ * Login (`PUT /me`, and the table's `POST admin/users/auth`): the session's device, the user, a jwt, the settings;
+ * with profile fields, the user's own profile change (`updateCurrentUserDetails`).
+ */
 function login(c: Ctx, body: Body) {
   const user = c.get("actor");
   const token = c.get("authToken");
+  const profile = Object.fromEntries(Object.entries(body).filter(([k]) => Object.hasOwn(OWN_PROFILE, k)));
+  if (Object.keys(profile).length > 0) updateProfile(c, user, profile);
   // The session's device, as `POST /users/{uid}/auth_tokens` records it.
   if (typeof body.platform === "string") token.platform = body.platform;
   if (typeof body.deviceId === "string") token.deviceId = body.deviceId;

@@ -237,6 +237,10 @@ export const ERRORS = {
   ERR_CALL_USER_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} has already joined the call {sessionId}." },
   ERR_CALL_GROUP_ALREADY_JOINED: { status: 400, message: "The user with UID {uid} has already joined the group call {sessionId}." },
   ERR_CALL_INVALID_INIT: { status: 400, message: "The user with UID {uid} cannot mark the call {sessionId} {action}: {reason}." },
+  ERR_CALL_BUSY_SELF: { status: 400, message: "The user with UID {uid} is already on another ongoing call {sessionId}." },
+  ERR_CALL_BUSY_USER: { status: 400, message: "The user with UID {uid} is already busy on another call." },
+  ERR_CALL_BUSY_GROUP: { status: 400, message: "The group with GUID {guid} already has an ongoing call {sessionId}." },
+  ERR_CALL_GROUP_INVALID_STATUS: { status: 400, message: "A group call cannot be marked {action}." },
 
   // Roles
   ERR_ROLE_NOT_FOUND: { status: 404, message: "The role {role} does not exist. Please use a valid role." },

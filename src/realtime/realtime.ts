@@ -194,15 +194,35 @@ export class Realtime {
     this.send(ws, reply);
     this.record(req, url, app.meta.appId, shown, 200, reply);
     if (first) this.setPresence(app, user, "online", session.deviceId);
+    this.connectionChanged(app, user, session, "connected", first);
     return session;
   }
 
   /** Ends a session (its socket closed, or closed by us): the user goes offline with their last one. */
   private end(session: Session): void {
-    if (!this.sessions.remove(session)) return;
+    if (!this.sessions.has(session)) return;
+    const last = this.sessions.remove(session);
     const app = this.store.apps.get(session.appId);
     const user = app?.users.get(session.uid);
-    if (app && user && user.deletedAt === undefined) this.setPresence(app, user, "offline", session.deviceId);
+    if (!app || !user || user.deletedAt !== undefined) return;
+    if (last) this.setPresence(app, user, "offline", session.deviceId);
+    this.connectionChanged(app, user, session, "disconnected", last);
+  }
+
+  /**
+   * `user_connection_status_changed` (rest-api/management-apis: "after a user connects/disconnects from the
+   * websocket server"), for each socket; `userPresenceChanged` when it made the user go online or offline. The
+   * values are taken now: the webhook payload is built later, when the user may have changed again.
+   */
+  private connectionChanged(app: AppState, user: UserRecord, session: Session, action: "connected" | "disconnected", changed: boolean): void {
+    const data = {
+      timestamp: this.clock.nowMs(),
+      user: userView(user),
+      status: user.status,
+      currentConnection: { action, platform: session.platform, connectedAt: session.since },
+      userPresenceChanged: changed,
+    };
+    app.emit("user_connection_status_changed", () => data);
   }
 
   /** Closes the matching sessions (a test of reconnect logic, or a logout); returns how many. */
@@ -237,6 +257,7 @@ export class Realtime {
     if (deviceId) this.closeSessions({ appId: app.meta.appId, uid: user.uid, deviceId }, 1000, "User logged out");
     if (this.sessions.of(app.meta.appId, user.uid)) return;
     user.status = "offline";
+    user.lastActiveAt = this.clock.now();
     app.touchUser(user);
   }
 
@@ -366,9 +387,13 @@ export class Realtime {
 
   // ---- presence ----
 
-  /** A user's presence changed: their status, and a `presence` frame to every session subscribed to them. */
+  /**
+   * A user's presence changed: their status (and, going offline, `lastActiveAt`: the "last seen" of
+   * sdk/javascript/user-presence), and a `presence` frame to every session subscribed to them.
+   */
   private setPresence(app: AppState, user: UserRecord, action: "online" | "offline", deviceId: string): void {
     user.status = action === "online" ? "available" : "offline";
+    if (action === "offline") user.lastActiveAt = this.clock.now();
     app.touchUser(user);
     this.store.changed();
     const online = this.sessions.online(app.meta.appId);

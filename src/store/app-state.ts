@@ -528,7 +528,15 @@ export class AppState {
     this.revoked(uid, list.map((t) => t.authToken));
   }
 
+  /**
+   * Auth tokens gone (deleted, flushed, retired): the push tokens registered with them go too
+   * (notifications/token-management: "once the user is logged out of the current CometChat session, his/her
+   * registered Push Notification token automatically gets deleted"), and the sessions opened with them close.
+   */
   private revoked(uid: string, authTokens: string[]): void {
-    if (authTokens.length > 0) this.emit(AUTH_TOKENS_REVOKED, (): TokensRevoked => ({ uid, authTokens }));
+    if (authTokens.length === 0) return;
+    const gone = new Set(authTokens);
+    for (const t of this.notifications.tokensOf(uid)) if (gone.has(t.authToken)) this.notifications.removeToken(t.pushToken);
+    this.emit(AUTH_TOKENS_REVOKED, (): TokensRevoked => ({ uid, authTokens }));
   }
 }

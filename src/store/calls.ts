@@ -44,16 +44,20 @@ export class Calls {
   private readonly byId = new Map<string, CallRecord>();
   private readonly ordered = new SortedIndex<CallRecord>(byInitiation);
   private readonly byUser = new Map<string, SortedIndex<CallRecord>>();
+  /** The calls in progress (`ongoing`), which the busy checks read: kept by `add`, `touch` and `load`. */
+  private readonly live = new Set<CallRecord>();
   /** The calls stored or changed since the change log last looked (see noted.ts): `touch` after a change in place. */
   readonly notes = new Noting<CallRecord>();
 
   load(calls: CallRecord[]): void {
     this.byId.clear();
     this.byUser.clear();
+    this.live.clear();
     const records = calls.map((c) => structuredClone(c));
     const perUser = new Map<string, CallRecord[]>();
     for (const call of records) {
       this.byId.set(call.sessionId, call);
+      this.noteLive(call);
       for (const uid of parties(call)) {
         let mine = perUser.get(uid);
         if (!mine) perUser.set(uid, (mine = []));
@@ -86,12 +90,24 @@ export class Calls {
     this.byId.set(call.sessionId, call);
     this.ordered.insert(call);
     for (const uid of parties(call)) this.index(uid, call);
+    this.noteLive(call);
     this.notes.put(call);
   }
 
   /** A call (or one of its participants) was changed in place. */
   touch(call: CallRecord): void {
+    this.noteLive(call);
     this.notes.put(call);
+  }
+
+  private noteLive(call: CallRecord): void {
+    if (call.status === "ongoing") this.live.add(call);
+    else this.live.delete(call);
+  }
+
+  /** The calls in progress: few at a time, whatever the history holds. */
+  ongoing(): Iterable<CallRecord> {
+    return this.live;
   }
 
   /** `uid` takes part in a call already stored (a group member who answered): the call joins their index. */

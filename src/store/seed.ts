@@ -320,8 +320,8 @@ export interface CallContext {
   isTaken?(sessionId: string): boolean;
 }
 
-/** The platform's limit of users per call. */
-const MAX_CALL_PARTICIPANTS = 50;
+/** "Maximum users per call: 50" (rest-api/calls-apis/properties-and-constraints.mdx; see docs/coverage.md for the 4). */
+export const MAX_CALL_PARTICIPANTS = 50;
 const SESSION_ID = /^v1\.(us|eu|in)\.([a-z0-9]+)\.\d{1,10}[0-9a-f]{8,64}$/;
 
 /**

@@ -54,4 +54,5 @@ export const LEGACY_ALIASES: Record<string, string[]> = {
   message_sent: ["before_message", "after_message"],
   message_delivery_receipt: ["message_delivery_receipt"],
   message_read_receipt: ["message_read_receipt"],
+  user_connection_status_changed: ["user_connection_status_change"],
 };

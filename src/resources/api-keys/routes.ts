@@ -35,7 +35,7 @@ export const apiKeys = routes(
     path: "/apikeys",
     plane: "rest",
     body: {
-      name: { required: true, type: "string", max: 100 },
+      name: { required: true, type: "string", max: 50 },
       scope: { required: true, type: "string", in: SCOPES },
     },
     handler: (c, { body }) => {
@@ -87,7 +87,7 @@ export const apiKeys = routes(
     path: "/apikeys/:apiKey",
     plane: "rest",
     body: {
-      name: { filled: true, type: "string", max: 100 },
+      name: { filled: true, type: "string", max: 50 },
       scope: { filled: true, type: "string", in: SCOPES },
     },
     handler: (c, { body }) => {

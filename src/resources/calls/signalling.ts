@@ -5,6 +5,7 @@ import { operation, routes } from "../../http/operation.js";
 import type { AppState } from "../../store/app-state.js";
 import { MEDIA_DOMAIN, takesPart } from "../../store/calls.js";
 import { callAction } from "../../store/call-messages.js";
+import { MAX_CALL_PARTICIPANTS } from "../../store/seed.js";
 import { CALL_TYPES, type CallParticipantRecord, type CallRecord, type UserRecord } from "../../store/types.js";
 import { randomHex, randomUuid } from "../../util/random.js";
 import { pathGroup } from "../groups/membership.js";
@@ -74,6 +75,30 @@ function join(app: AppState, call: CallRecord, uid: string, now: number): CallPa
   return p;
 }
 
+/** The call in progress that `uid` is in (joined and not left), if any. */
+function busyIn(app: AppState, uid: string): CallRecord | undefined {
+  for (const call of app.calls.ongoing()) if (call.participants.some((p) => p.uid === uid && p.state === "ongoing")) return call;
+  return undefined;
+}
+
+/** The documented busy refusals of a new call: the caller in another call, then the group's or the receiver's. */
+function refuseBusy(app: AppState, caller: string, receiverType: "user" | "group", receiver: string): void {
+  const mine = busyIn(app, caller);
+  if (mine) throw apiError("ERR_CALL_BUSY_SELF", { uid: caller, sessionId: mine.sessionId });
+  if (receiverType === "user") {
+    if (busyIn(app, receiver)) throw apiError("ERR_CALL_BUSY_USER", { uid: receiver });
+    return;
+  }
+  for (const call of app.calls.ongoing())
+    if (call.receiverType === "group" && call.receiver === receiver) throw apiError("ERR_CALL_BUSY_GROUP", { guid: receiver, sessionId: call.sessionId });
+}
+
+/** A group call records at most 50 users: a 51st cannot join it. */
+function requireRoom(call: CallRecord, uid: string): void {
+  if (call.participants.length >= MAX_CALL_PARTICIPANTS && !call.participants.some((p) => p.uid === uid))
+    throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `A call can have at most ${MAX_CALL_PARTICIPANTS} participants.` });
+}
+
 /** Served on the client plane only (the chat SDK's calls): the platform publishes no operation ids for them. */
 export const callSignalling = routes(
   operation({
@@ -106,6 +131,7 @@ export const callSignalling = routes(
         if (app.relations.blockOf(user.uid, actor.uid)) throw apiError("ERR_BLOCKED_SENDER", params);
         receiver = user.uid;
       }
+      refuseBusy(app, actor.uid, receiverType, receiver);
       const now = c.get("emulator").clock.now();
       const participants: CallParticipantRecord[] = [{ uid: actor.uid, state: "unanswered" }];
       if (receiverType === "user") participants.push({ uid: receiver, state: "unanswered" });
@@ -133,10 +159,13 @@ export const callSignalling = routes(
     method: "PUT",
     path: "/calls/:sessionId",
     plane: "client",
-    body: { status: { required: true, type: "string", in: STEPS }, joinedAt: { type: "integer" } },
+    // `initiated` is taken so that it gets its documented refusal ("Call status cannot be updated to initiated").
+    body: { status: { required: true, type: "string", in: ["initiated", ...STEPS] }, joinedAt: { type: "integer" } },
     handler: (c, { body }) => {
       const actor = c.get("actor");
       const call = pathCall(c, actor);
+      if (body.status === "initiated")
+        throw apiError("ERR_CALL_INVALID_INIT", { uid: actor.uid, sessionId: call.sessionId, action: "initiated", reason: "a call's status cannot be updated to initiated" });
       const action = body.status as Step;
       const now = c.get("emulator").clock.now();
       const sessionId = call.sessionId;
@@ -151,6 +180,7 @@ export const callSignalling = routes(
           if (mine?.joinedAt !== undefined && mine.leftAt === undefined)
             throw apiError(group ? "ERR_CALL_GROUP_ALREADY_JOINED" : "ERR_CALL_USER_ALREADY_JOINED", { uid: actor.uid, sessionId });
           if (isInitiator) throw refuse("the initiator is in the call from the start");
+          requireRoom(call, actor.uid);
           const app = c.get("app");
           const first = call.startedAt === undefined;
           if (first) {
@@ -164,13 +194,15 @@ export const callSignalling = routes(
         }
         case "rejected":
         case "busy":
+          if (action === "busy" && group) throw apiError("ERR_CALL_GROUP_INVALID_STATUS", { action });
           if (call.status === "ongoing" && !group) throw apiError("ERR_CALL_ONGOING_TO_INVALID", { sessionId, action });
           if (isInitiator) throw refuse("the initiator cancels a call instead");
           if (group) {
             const mine = call.participants.find((p) => p.uid === actor.uid);
             if (mine?.joinedAt !== undefined) throw apiError("ERR_CALL_GROUP_ALREADY_JOINED", { uid: actor.uid, sessionId });
             if (mine) mine.state = "rejected";
-            else c.get("app").calls.addParticipant(call, { uid: actor.uid, state: "rejected" });
+            // A full call's record keeps its 50 users: a further member's rejection is told, not recorded.
+            else if (call.participants.length < MAX_CALL_PARTICIPANTS) c.get("app").calls.addParticipant(call, { uid: actor.uid, state: "rejected" });
           } else {
             call.status = "rejected";
             call.endedAt = now;

@@ -11,7 +11,10 @@ import type { PushTokenRecord } from "../../store/notification-state.js";
 import type { AuthTokenRecord } from "../../store/types.js";
 import { checkedBody, isTimezone } from "./preferences.js";
 
-/** Push tokens (§18.5): registered against an auth token (so per device/session), at most 100 per user. */
+/**
+ * Push tokens (§18.5): registered against an auth token (so per device/session), one of each kind per auth token,
+ * at most 100 per user.
+ */
 
 export const TOKENS_PER_USER = 100;
 
@@ -159,7 +162,10 @@ export const pushTokens = routes(
   }),
 );
 
-/** Registers (or moves) a token; the user's timezone follows the device's; beyond 100 the oldest goes. */
+/**
+ * Registers (or moves) a token, replacing the session's previous one of its kind; the user's timezone follows the
+ * device's; beyond 100 the oldest goes.
+ */
 function register(app: AppState, auth: AuthTokenRecord, body: Body, field: string, now: number): void {
   const pushToken = body[field] as string;
   const existing = app.notifications.tokens.get(pushToken);
@@ -177,6 +183,12 @@ function register(app: AppState, auth: AuthTokenRecord, body: Body, field: strin
     t.timezone = body.timezone;
     app.notifications.ensureUser(auth.uid).timezone = body.timezone;
   }
+  // "Maximum Push tokens by an auth token: 1" (notifications/constraints-and-limits.mdx): a session's new token
+  // replaces its previous one of the same kind; the iOS guides register an APNs token and a VoIP token on one login,
+  // so the two kinds are kept apart (docs/coverage.md, "Where the docs disagree").
+  for (const other of app.notifications.tokensOf(auth.uid))
+    if (other.authToken === auth.authToken && other.pushTokenType === t.pushTokenType && other.pushToken !== pushToken)
+      app.notifications.removeToken(other.pushToken);
   app.notifications.addToken(t);
   const mine = app.notifications.tokensOf(auth.uid).sort((a, b) => a.createdAt - b.createdAt);
   for (const old of mine.slice(0, Math.max(0, mine.length - TOKENS_PER_USER))) app.notifications.removeToken(old.pushToken);

@@ -35,9 +35,18 @@ export const CREATE: Schema = {
   withAuthToken: { type: "boolean" },
 };
 
+const { role: _role, ...OWN_ATTRIBUTES } = ATTRIBUTES;
+
+/**
+ * What a user may change about themselves with the SDK's `updateCurrentUserDetails` (`PUT /me`): the editable
+ * fields of sdk/javascript/user-management's User class but `role` ("You cannot update the user's role with this
+ * method").
+ */
+export const OWN_PROFILE: Schema = { name: { filled: true, type: "string", max: 100 }, ...OWN_ATTRIBUTES };
+
 const UPDATE: Schema = {
-  name: { filled: true, type: "string", max: 100 },
-  ...ATTRIBUTES,
+  ...OWN_PROFILE,
+  role: ATTRIBUTES.role,
   unset: { type: "array", items: { type: "string", in: ["avatar", "link", "metadata"] } },
 };
 
@@ -75,6 +84,21 @@ export function applyAttributes(user: UserRecord, body: Body): void {
     if (typeof body[k] === "string") user[k] = body[k] as string;
   if (body.metadata !== undefined && body.metadata !== null) user.metadata = body.metadata as JsonObject;
   if (Array.isArray(body.tags)) user.tags = [...new Set(body.tags as string[])];
+}
+
+/**
+ * A user's profile change (checked body): `PUT /users/{uid}`, and the SDK's `PUT /me` with only the fields a user
+ * may change about themselves. Any change of a user goes through `updateUser`, which the change log, the caches and
+ * the indexes follow.
+ */
+export function updateProfile(c: Ctx, user: UserRecord, body: Body): void {
+  const unset = (body.unset as ("avatar" | "link" | "metadata")[] | undefined) ?? [];
+  c.get("app").updateUser(user, (u) => {
+    if (typeof body.name === "string") u.name = body.name;
+    applyAttributes(u, body);
+    for (const field of unset) delete u[field];
+    u.updatedAt = c.get("emulator").clock.now();
+  });
 }
 
 const uidList = (field: string): Schema => ({ [field]: { required: true, type: "array", items: { required: true, type: "string" } } });
@@ -241,13 +265,7 @@ export const users = routes(
     handler: (c, { body }) => {
       const user = pathUser(c);
       checkRole(c, body.role);
-      const unset = (body.unset as ("avatar" | "link" | "metadata")[] | undefined) ?? [];
-      c.get("app").updateUser(user, (u) => {
-        if (typeof body.name === "string") u.name = body.name;
-        applyAttributes(u, body);
-        for (const field of unset) delete u[field];
-        u.updatedAt = c.get("emulator").clock.now();
-      });
+      updateProfile(c, user, body);
       return ok(c, userView(user, { tags: true }));
     },
   }),

@@ -14,7 +14,8 @@ import { pathApp } from "../apps/routes.js";
 export const WEBHOOKS_PER_APP = 25;
 
 const FIELDS: Schema = {
-  name: { type: "string", max: 100 },
+  // rest-api/management-apis.mdx, name: "It can have a maximum of 50 characters."
+  name: { type: "string", max: 50 },
   webhookURL: { type: "string", max: 255, url: "called" },
   useBasicAuth: { type: "boolean" },
   username: { type: "string", max: 50 },
@@ -71,7 +72,7 @@ export const webhooks = routes(
     body: {
       id: { required: true, type: "string", max: 50, pattern: /^[A-Za-z0-9_-]+$/, patternMessage: "The id may only contain letters, numbers, dashes and underscores." },
       ...FIELDS,
-      name: { required: true, type: "string", max: 100 },
+      name: { required: true, type: "string", max: 50 },
       webhookURL: { required: true, type: "string", max: 255, url: "called" },
     },
     handler: (c, { body }) => {
@@ -118,7 +119,7 @@ export const webhooks = routes(
     path: "/apps/:appId/webhooks/:webhookId",
     plane: "management",
     headers: HEADERS,
-    body: { ...FIELDS, name: { filled: true, type: "string", max: 100 }, webhookURL: { filled: true, type: "string", max: 255, url: "called" } },
+    body: { ...FIELDS, name: { filled: true, type: "string", max: 50 }, webhookURL: { filled: true, type: "string", max: 255, url: "called" } },
     handler: (c, { body }) => {
       const { webhook } = pathWebhook(c);
       const next = { ...webhook };
