@@ -34,6 +34,7 @@ export const tenants = new Hono<Env>().post("/tenants", basicAuth).route(
   "/",
   routes(
     operation({
+      id: "add-tenant",
       method: "POST",
       path: "/tenants",
       plane: "management",
