@@ -262,6 +262,25 @@ describe("rules and keyword lists", () => {
     expectError(await e.get("/v3/moderation/reasons", mgmt), 401, "AUTH_ERR_EMPTY_APIKEY");
   });
 
+  it("a keyword list's form is checked as its JSON body is, and a rule's conditions with the body", async () => {
+    const form = new FormData();
+    form.append("id", "bad name");
+    form.append("name", "x".repeat(101));
+    form.append("searchTerms", "a,b");
+    const res = await e.app.request("http://localhost/v3/moderation/keywords", { method: "POST", headers: { apikey: "1f9f0b22749354cad59f77bcdfe2f768620afeb6" }, body: form });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.details).toEqual({
+      id: ["The id may only contain letters, numbers, dashes and underscores."],
+      name: ["The name may not be greater than 100 characters."],
+    });
+    const rule = await e.post("/v3/moderation/rules", { id: "r", name: "R", conditions: [{ operand: "text" }, "x"] });
+    expect(expectError(rule, 400, "ERR_BAD_REQUEST").details).toEqual({
+      "conditions.0.value": ["The conditions.0.value field is required."],
+      "conditions.1": ["The conditions.1 must be an object."],
+    });
+    expectError(await e.get("/v3/moderation/rules/r"), 404, "ERR_MODERATION_RULE_NOT_FOUND");
+  });
+
   it("keyword lists: JSON and multipart with a CSV file, revisions on update, delete", async () => {
     const made = await e.post("/v3/moderation/keywords", { id: "brands", name: "Brands", searchTerms: ["acme", "globex"] });
     expect(made.body.data).toMatchObject({ id: "brands", category: "word", isCSV: false, searchTerms: ["acme", "globex"], active: true, revisionId: expect.stringMatching(/_brands_1$/) });

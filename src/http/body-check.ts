@@ -125,9 +125,10 @@ function sentences(body: Record<string, unknown>, schema: JsonSchema, errors: re
   const seen = new Set<string>();
   for (const e of errors) {
     let field = dotted(e.instancePath);
-    if (e.keyword === "required") field = (e.params as { missingProperty: string }).missingProperty;
+    // A missing field of a nested object (a rule's `conditions.0.value`) is named with the object's path.
+    if (e.keyword === "required") field = [field, (e.params as { missingProperty: string }).missingProperty].filter((p) => p !== "").join(".");
     if (e.keyword === "additionalProperties") field = `${field}.${(e.params as { additionalProperty: string }).additionalProperty}`;
-    const top = e.keyword === "required" ? field : e.instancePath.split("/")[1]?.replace(/~1/g, "/").replace(/~0/g, "~") ?? field;
+    const top = e.instancePath === "" ? field : e.instancePath.split("/")[1].replace(/~1/g, "/").replace(/~0/g, "~");
     const failure = sentence(e, field, valueAt(body, e.instancePath));
     if (!failure) continue;
     // One sentence per field and rule: a type error can come with others ajv also reports.

@@ -56,6 +56,11 @@ export interface Declaration<Q extends QuerySpec = QuerySpec> {
   rawFields?: Schema;
   /** The most bytes the body may have (default 10 KB, the platform's). */
   bodyLimit?: number;
+  /**
+   * How the body is read when it may come as a form as well as JSON (keyword lists take multipart CSV files): the
+   * reader turns it into the fields `body` declares, which are then checked as a JSON body's would be.
+   */
+  read?: (c: Ctx) => Promise<Body>;
   query?: Q;
   /** The request headers the operation reads beside the plane's credentials (`onBehalfOf`). */
   headers?: readonly string[];
@@ -125,7 +130,7 @@ function run<Q extends QuerySpec>(op: Operation<Q>, c: Ctx): Out {
     : (NO_QUERY as ParsedQuery<Q>);
   if (op.body === "raw") (c as Running)[RUNNING] = op;
   if (op.body === undefined || op.body === "raw" || c.req.method === "GET") return handle(op, c, { body: NO_BODY, query });
-  return readBody(c, op.bodyLimit ?? BODY_LIMIT_BYTES).then((body) => {
+  return (op.read ? op.read(c) : readBody(c, op.bodyLimit ?? BODY_LIMIT_BYTES)).then((body) => {
     if (op.bodyJson) checkBody(body, op.bodyJson);
     return handle(op, c, { body, query });
   });

@@ -11,7 +11,7 @@ import type { JsonSchema } from "./schema.js";
 
 export type QueryParam =
   | { kind: "string"; required?: boolean; max?: number; description?: string }
-  | { kind: "boolean"; description?: string }
+  | { kind: "boolean"; optional?: boolean; description?: string }
   | { kind: "integer"; def?: number; min?: number; max?: number; description?: string }
   | { kind: "list"; allowed?: readonly string[]; description?: string }
   | { kind: "oneOf"; allowed: readonly string[]; description?: string }
@@ -24,7 +24,9 @@ type Parsed<P extends QueryParam> = P extends { kind: "string"; required: true }
   ? string
   : P extends { kind: "string" }
   ? string | undefined
-  : P extends { kind: "boolean" }
+  : P extends { kind: "boolean"; optional: true }
+    ? boolean | undefined
+    : P extends { kind: "boolean" }
     ? boolean
     : P extends { kind: "integer"; def: number }
       ? number
@@ -48,6 +50,8 @@ export const q = {
   str: <const O extends { required?: boolean; max?: number; description?: string }>(o: O | string = {} as O) =>
     (typeof o === "string" ? { kind: "string", description: o } : { kind: "string", ...o }) as { kind: "string" } & (O extends string ? object : O),
   bool: (description?: string) => ({ kind: "boolean", description }) as const,
+  /** A boolean that filters only when given: absent (or empty) parses to undefined rather than false. */
+  optBool: (description?: string) => ({ kind: "boolean", optional: true, description }) as const,
   int: <const O extends { def?: number; min?: number; max?: number; description?: string }>(o: O = {} as O) => ({ kind: "integer", ...o }) as const,
   list: (description?: string) => ({ kind: "list", description }) as const,
   listOf: <const T extends string>(allowed: readonly T[], description?: string) => ({ kind: "list", allowed, description }) as const,
@@ -100,7 +104,7 @@ export function parseQuery<Q extends QuerySpec>(spec: Q, params: Record<string, 
       case "boolean": {
         const v = raw(name)?.toLowerCase();
         if (v !== undefined && v !== "" && v !== "true" && v !== "false" && v !== "1" && v !== "0") fail(name, `The ${name} field must be true or false.`);
-        out[name] = v === "true" || v === "1";
+        out[name] = p.optional && (v === undefined || v === "") ? undefined : v === "true" || v === "1";
         break;
       }
       case "integer": {

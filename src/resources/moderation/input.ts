@@ -1,7 +1,8 @@
 import { header, type Ctx } from "../../http/context.js";
 import { apiError, badRequest, type ErrorCode } from "../../http/errors.js";
 import { onBehalfOf } from "../../http/auth.js";
-import { Query, readBody, readText, type Body } from "../../http/validate.js";
+import { readBody, readText, type Body } from "../../http/validate.js";
+import { q } from "../../http/query-spec.js";
 import { SYSTEM_UID } from "../../views/messages.js";
 
 /** A keyword list's CSV file: "up to 1 MB", as the platform documents (moderation/constraints-and-limits). */
@@ -62,10 +63,8 @@ function formTerms(value: string): unknown[] {
   return splitTerms(value);
 }
 
-/** The `limit` of a moderation list. */
-export function listLimit(q: Query, def: number): number {
-  return q.int("limit", { def, min: 1, max: 1000 });
-}
+/** The `limit` of a moderation list (its default differs by list). */
+export const limitQuery = <const D extends number>(def: D) => ({ limit: q.int({ def, min: 1, max: 1000 }) });
 
 /** Moderation lists answer `meta = {current: {limit, count}}`. */
 export function currentList(c: Ctx, data: unknown[], limit: number, extra: Record<string, unknown> = {}) {

@@ -1,9 +1,12 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest } from "../../http/errors.js";
 import { normalizeUid } from "../../http/auth.js";
 import { ok, success } from "../../http/reply.js";
-import { Query, readBody, validate, type Body } from "../../http/validate.js";
+import type { Body } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
+import { checkFields } from "../../http/body-check.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { GROUP_TYPES, type GroupRecord, type GroupType, type JsonObject, type MessageRecord, type UserRecord } from "../../store/types.js";
 import { firstWhere } from "../../util/search.js";
@@ -13,11 +16,10 @@ import { checkText, conversationFor, readContent, store } from "../messages/send
 import { messageView, SYSTEM_UID } from "../../views/messages.js";
 import { byPayload, groupPayload } from "../../webhooks/payloads.js";
 import { applyExtensions } from "../../extensions/effects.js";
-import { currentList, listLimit } from "./input.js";
+import { currentList, limitQuery } from "./input.js";
 import { holds, verdictFor } from "./engine.js";
 import { block, flagForRule, isHeld, moderateEdit } from "./screen.js";
 import { checkDeliverable, deliver } from "./review.js";
-import { reads } from "../../http/advice.js";
 
 /**
  * The moderation "message" API (`/moderation/messages`): a message submitted through it is always screened by
@@ -28,25 +30,36 @@ import { reads } from "../../http/advice.js";
 const ID = /^[A-Za-z0-9-]+$/;
 const ID_MESSAGE = (f: string) => `The ${f} may only contain letters, numbers, and dashes.`;
 
-function details(body: Body, field: string, key: "uid" | "guid") {
+/**
+ * The fields of a details object (`senderUserDetails.uid`), one map per body field, made once. They are checked only
+ * when the details apply (a receiving group's when `receiverType` is "group"), so not by the declaration.
+ */
+function detailsSchema(field: string, key: "uid" | "guid"): Schema {
+  const at = (k: string) => `${field}.${k}`;
+  return {
+    [field]: { type: "object" },
+    [at(key)]: { required: true, type: "string", max: 100, pattern: ID, patternMessage: ID_MESSAGE(key) },
+    [at("name")]: { required: true, type: "string", max: 100 },
+    [at("avatar")]: { type: "string", max: 3000, url: true },
+    [at("icon")]: { type: "string", max: 3000, url: true },
+    [at("role")]: { type: "string", max: 100 },
+    [at("metadata")]: { type: "object", maxKb: 5 },
+    [at("tags")]: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
+    [at("type")]: key === "guid" ? { required: true, type: "string", in: GROUP_TYPES } : {},
+  };
+}
+
+const DETAILS = {
+  senderUserDetails: detailsSchema("senderUserDetails", "uid"),
+  receiverUserDetails: detailsSchema("receiverUserDetails", "uid"),
+  receiverGroupDetails: detailsSchema("receiverGroupDetails", "guid"),
+};
+
+function details(body: Body, field: keyof typeof DETAILS) {
   const raw = body[field];
   if (raw === undefined || raw === null) return undefined;
   const d = (typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as Body;
-  const at = (k: string) => `${field}.${k}`;
-  validate(
-    { [field]: raw, ...Object.fromEntries(Object.entries(d).map(([k, v]) => [at(k), v])) },
-    {
-      [field]: { type: "object" },
-      [at(key)]: { required: true, type: "string", max: 100, pattern: ID, patternMessage: ID_MESSAGE(key) },
-      [at("name")]: { required: true, type: "string", max: 100 },
-      [at("avatar")]: { type: "string", max: 3000, url: true },
-      [at("icon")]: { type: "string", max: 3000, url: true },
-      [at("role")]: { type: "string", max: 100 },
-      [at("metadata")]: { type: "object", maxKb: 5 },
-      [at("tags")]: { type: "array", max: 25, items: { required: true, type: "string", max: 100 } },
-      [at("type")]: key === "guid" ? { required: true, type: "string", in: GROUP_TYPES } : {},
-    },
-  );
+  checkFields({ [field]: raw, ...Object.fromEntries(Object.entries(d).map(([k, v]) => [`${field}.${k}`, v])) }, DETAILS[field]);
   return d;
 }
 
@@ -115,110 +128,144 @@ function pathModerated(c: Ctx): MessageRecord {
 
 const app = (c: Ctx) => c.get("app");
 
-export const moderationMessages = new Hono<Env>()
-  .post("/moderation/messages", async (c) => {
-    const body = await readBody(c);
-    validate(body, {
+export const moderationMessages = routes(
+  operation({
+    id: "chat-api-send-message-moderation",
+    method: "POST",
+    path: "/moderation/messages",
+    plane: "rest",
+    body: {
       sender: { required: true, type: "string", max: 100 },
       receiver: { required: true, type: "string", max: 100 },
       receiverType: { required: true, type: "string", in: ["user", "group"] },
       sentAt: { type: "integer" },
-    });
-    if (body.sentAt !== undefined && body.sentAt !== null && !/^\d{10}$/.test(String(body.sentAt)))
-      throw badRequest({ sentAt: ["The sentAt must be a Unix timestamp in seconds (10 digits)."] });
-    reads(body, ["senderUserDetails", "receiverUserDetails", "receiverGroupDetails"]);
-    const sender = details(body, "senderUserDetails", "uid");
-    const receiverUser = body.receiverType === "user" ? details(body, "receiverUserDetails", "uid") : undefined;
-    const receiverGroup = body.receiverType === "group" ? details(body, "receiverGroupDetails", "guid") : undefined;
-    const content = readContent(body);
-    const a = app(c);
-    const now = c.get("emulator").clock.now();
-    const from = userFor(a, now, body.sender as string, sender);
-    const to = body.receiverType === "user" ? userFor(a, now, body.receiver as string, receiverUser) : undefined;
-    const group = body.receiverType === "group" ? newGroupFor(a, now, body.receiver as string, receiverGroup, from.user) : undefined;
-    const users = [from, to].flatMap((r) => (r?.isNew ? [r.user] : []));
-    const fresh = users.filter((u, i) => users.findIndex((v) => v.uid === u.uid) === i); // sender and receiver may be one new user
-    const receiverType = body.receiverType as "user" | "group";
-    const conversationId = creating(a, now, fresh, group, from.user, () =>
-      conversationFor(a, from.user, receiverType, body.receiver as string, content),
-    );
-    const sentAt = body.sentAt === undefined || body.sentAt === null ? now : Number(body.sentAt);
-    const m = store(a, sentAt, from.user, receiverType, body.receiver as string, conversationId, content, undefined, true);
-    return ok(c, messageView(a, m, from.user));
-  })
+      // Checked when they apply (`details`), and the content as `POST /messages` checks it (messages/send.ts).
+      senderUserDetails: { type: "object" },
+      receiverUserDetails: { type: "object" },
+      receiverGroupDetails: { type: "object" },
+      category: {},
+      type: {},
+      data: {},
+    },
+    handler: (c, { body }) => {
+      if (body.sentAt !== undefined && body.sentAt !== null && !/^\d{10}$/.test(String(body.sentAt)))
+        throw badRequest({ sentAt: ["The sentAt must be a Unix timestamp in seconds (10 digits)."] });
+      const sender = details(body, "senderUserDetails");
+      const receiverUser = body.receiverType === "user" ? details(body, "receiverUserDetails") : undefined;
+      const receiverGroup = body.receiverType === "group" ? details(body, "receiverGroupDetails") : undefined;
+      const content = readContent(body);
+      const a = app(c);
+      const now = c.get("emulator").clock.now();
+      const from = userFor(a, now, body.sender as string, sender);
+      const to = body.receiverType === "user" ? userFor(a, now, body.receiver as string, receiverUser) : undefined;
+      const group = body.receiverType === "group" ? newGroupFor(a, now, body.receiver as string, receiverGroup, from.user) : undefined;
+      const users = [from, to].flatMap((r) => (r?.isNew ? [r.user] : []));
+      const fresh = users.filter((u, i) => users.findIndex((v) => v.uid === u.uid) === i); // sender and receiver may be one new user
+      const receiverType = body.receiverType as "user" | "group";
+      const conversationId = creating(a, now, fresh, group, from.user, () =>
+        conversationFor(a, from.user, receiverType, body.receiver as string, content),
+      );
+      const sentAt = body.sentAt === undefined || body.sentAt === null ? now : Number(body.sentAt);
+      const m = store(a, sentAt, from.user, receiverType, body.receiver as string, conversationId, content, undefined, true);
+      return ok(c, messageView(a, m, from.user));
+    },
+  }),
 
-  .get("/moderation/messages", (c) => {
-    const q = new Query(c);
-    const limit = listLimit(q, 100);
-    const after = q.optInt("id") ?? 0;
-    const sender = q.str("sender")?.toLowerCase();
-    const receiverUid = q.str("receiverUID")?.toLowerCase();
-    const receiverGuid = q.str("receiverGUID")?.toLowerCase();
-    const category = q.oneOf("category", ["message", "custom"] as const);
-    const type = q.str("type");
-    const status = q.oneOf("moderationStatus", ["approved", "disapproved", "pending"] as const);
-    q.done();
-    const a = app(c);
-    const ids = a.moderation.moderated;
-    const out: MessageRecord[] = [];
-    for (let i = firstWhere(ids, (id) => id > after); i < ids.length && out.length < limit; i++) {
-      const m = moderatedMessage(a, ids[i]);
-      if (!m) continue;
-      if (sender && m.sender !== sender) continue;
-      if (receiverUid && !(m.receiverType === "user" && m.receiver === receiverUid)) continue;
-      if (receiverGuid && !(m.receiverType === "group" && m.receiver === receiverGuid)) continue;
-      if ((category && m.category !== category) || (type && m.type !== type)) continue;
-      if (status && (m.data.moderation as JsonObject | undefined)?.status !== status) continue;
-      out.push(m);
-    }
-    const last = out.at(-1);
-    const next = last ? { next: { affix: "append", sentAt: last.sentAt, id: String(last.id) } } : {};
-    return currentList(c, out.map((m) => messageView(a, m)), limit, next);
-  })
-
-  .get("/moderation/messages/:id", (c) => ok(c, messageView(app(c), pathModerated(c))))
-
-  .put("/moderation/messages/:id", async (c) => {
-    const m = pathModerated(c);
-    const body = await readBody(c);
-    validate(body, { data: { required: true, type: "object" } });
-    const data = body.data as JsonObject;
-    checkText(data.text, false);
-    for (const k of ["metadata", "customData"] as const)
-      if (data[k] !== undefined && (typeof data[k] !== "object" || data[k] === null || Array.isArray(data[k])))
-        throw apiError(k === "metadata" ? "ERR_INVALID_METADATA" : "ERR_INVALID_CUSTOM_DATA");
-    const a = app(c);
-    const now = c.get("emulator").clock.now();
-    const changed: JsonObject = { ...m.data };
-    for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
-    const blocked = a.moderation.blocked.get(m.id);
-    if (blocked?.kind === "send" && isHeld(m)) {
-      // Still held: the new content is screened again; a clean one is delivered now.
-      const { moderation: _held, ...content } = changed;
-      const verdict = verdictFor(a, { ...m, data: content });
-      const held = verdict !== undefined && holds(verdict.action);
-      if (!held) checkDeliverable(a, m); // before any change: a message nobody can get stays held as it was
-      Object.assign(m, { data: content, editedAt: now, editedBy: SYSTEM_UID, updatedAt: now });
-      if (held) block(a, m, verdict, "send", now);
-      else {
-        a.moderation.blocked.delete(m.id);
-        deliver(a, m);
-        if (verdict) flagForRule(a, m, verdict, now);
-        a.emit("moderation_engine_approved", () => ({ message: messageView(a, m) }), m);
+  operation({
+    id: "chat-api-list-message-moderation",
+    method: "GET",
+    path: "/moderation/messages",
+    plane: "rest",
+    query: {
+      ...limitQuery(100),
+      id: q.int(),
+      sender: q.str(),
+      receiverUID: q.str(),
+      receiverGUID: q.str(),
+      category: q.oneOf(["message", "custom"]),
+      type: q.str(),
+      moderationStatus: q.oneOf(["approved", "disapproved", "pending"]),
+    },
+    handler: (c, { query }) => {
+      const { limit, category, type, moderationStatus: status } = query;
+      const after = query.id ?? 0;
+      const sender = query.sender?.toLowerCase();
+      const receiverUid = query.receiverUID?.toLowerCase();
+      const receiverGuid = query.receiverGUID?.toLowerCase();
+      const a = app(c);
+      const ids = a.moderation.moderated;
+      const out: MessageRecord[] = [];
+      for (let i = firstWhere(ids, (id) => id > after); i < ids.length && out.length < limit; i++) {
+        const m = moderatedMessage(a, ids[i]);
+        if (!m) continue;
+        if (sender && m.sender !== sender) continue;
+        if (receiverUid && !(m.receiverType === "user" && m.receiver === receiverUid)) continue;
+        if (receiverGuid && !(m.receiverType === "group" && m.receiver === receiverGuid)) continue;
+        if ((category && m.category !== category) || (type && m.type !== type)) continue;
+        if (status && (m.data.moderation as JsonObject | undefined)?.status !== status) continue;
+        out.push(m);
       }
-      return ok(c, messageView(a, m));
-    }
-    const edit = { data: applyExtensions(a, changed, true) };
-    const held = moderateEdit(a, now, m, edit, undefined, true);
-    if (held) return ok(c, messageView(a, held));
-    commitEdit(a, now, m, edit, undefined);
-    return ok(c, messageView(a, m));
-  })
+      const last = out.at(-1);
+      const next = last ? { next: { affix: "append", sentAt: last.sentAt, id: String(last.id) } } : {};
+      return currentList(c, out.map((m) => messageView(a, m)), limit, next);
+    },
+  }),
 
-  .delete("/moderation/messages/:id", (c) => {
-    const m = pathModerated(c);
-    const a = app(c);
-    if (a.messages.get(m.id) === m && m.deletedAt === undefined) commitDelete(a, c.get("emulator").clock.now(), m, undefined);
-    a.moderation.forget(m.id);
-    return success(c, `Message with id ${m.id} has been deleted successfully.`);
-  });
+  operation({ id: "chat-api-get-message-moderation", method: "GET", path: "/moderation/messages/:id", plane: "rest", handler: (c) => ok(c, messageView(app(c), pathModerated(c))) }),
+
+  operation({
+    id: "chat-api-update-message-moderation",
+    method: "PUT",
+    path: "/moderation/messages/:id",
+    plane: "rest",
+    body: { data: { required: true, type: "object" } },
+    handler: (c, { body }) => {
+      const m = pathModerated(c);
+      const data = body.data as JsonObject;
+      checkText(data.text, false);
+      for (const k of ["metadata", "customData"] as const)
+        if (data[k] !== undefined && (typeof data[k] !== "object" || data[k] === null || Array.isArray(data[k])))
+          throw apiError(k === "metadata" ? "ERR_INVALID_METADATA" : "ERR_INVALID_CUSTOM_DATA");
+      const a = app(c);
+      const now = c.get("emulator").clock.now();
+      const changed: JsonObject = { ...m.data };
+      for (const k of ["text", "metadata", "customData"] as const) if (data[k] !== undefined && data[k] !== null) changed[k] = data[k];
+      const blocked = a.moderation.blocked.get(m.id);
+      if (blocked?.kind === "send" && isHeld(m)) {
+        // Still held: the new content is screened again; a clean one is delivered now.
+        const { moderation: _held, ...content } = changed;
+        const verdict = verdictFor(a, { ...m, data: content });
+        const held = verdict !== undefined && holds(verdict.action);
+        if (!held) checkDeliverable(a, m); // before any change: a message nobody can get stays held as it was
+        Object.assign(m, { data: content, editedAt: now, editedBy: SYSTEM_UID, updatedAt: now });
+        if (held) block(a, m, verdict, "send", now);
+        else {
+          a.moderation.blocked.delete(m.id);
+          deliver(a, m);
+          if (verdict) flagForRule(a, m, verdict, now);
+          a.emit("moderation_engine_approved", () => ({ message: messageView(a, m) }), m);
+        }
+        return ok(c, messageView(a, m));
+      }
+      const edit = { data: applyExtensions(a, changed, true) };
+      const held = moderateEdit(a, now, m, edit, undefined, true);
+      if (held) return ok(c, messageView(a, held));
+      commitEdit(a, now, m, edit, undefined);
+      return ok(c, messageView(a, m));
+    },
+  }),
+
+  operation({
+    id: "chat-api-delete-message-moderation",
+    method: "DELETE",
+    path: "/moderation/messages/:id",
+    plane: "rest",
+    handler: (c) => {
+      const m = pathModerated(c);
+      const a = app(c);
+      if (a.messages.get(m.id) === m && m.deletedAt === undefined) commitDelete(a, c.get("emulator").clock.now(), m, undefined);
+      a.moderation.forget(m.id);
+      return success(c, `Message with id ${m.id} has been deleted successfully.`);
+    },
+  }),
+);

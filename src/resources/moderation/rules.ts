@@ -1,15 +1,16 @@
-import { Hono } from "hono";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest, type Details } from "../../http/errors.js";
 import { ok, success } from "../../http/reply.js";
-import { asBool, Query, readBody, validate, type Body, type Schema } from "../../http/validate.js";
+import { asBool, type Body } from "../../http/validate.js";
+import { bodySchema, type JsonSchema, type Schema } from "../../http/schema.js";
+import { operation, routes, type Operation } from "../../http/operation.js";
 import type { AppState } from "../../store/app-state.js";
 import { current, type ConditionRecord, type RuleRecord, type RuleRevision } from "../../store/moderation.js";
 import { mediaMessages } from "../../store/moderation-defaults.js";
 import type { JsonObject } from "../../store/types.js";
 import { listProblem, MAX_PATTERNS, patternProblem } from "../../util/safe-regex.js";
 import { checkRuleBudget } from "./budget.js";
-import { currentList, listLimit, byPathId } from "./input.js";
+import { currentList, limitQuery, byPathId } from "./input.js";
 import { ruleView } from "./views.js";
 
 /** Rules (`/moderation/rules`): every create or update is a revision; the newest is the active one. */
@@ -31,6 +32,29 @@ export const FILTERS_PER_RULE = 10;
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 255;
 
+/** A condition's own fields, checked with the body (`withConditions`); what depends on stored lists is checked in `readConditions`. */
+const CONDITION: Schema = {
+  operand: { required: true, type: "string", in: OPERANDS },
+  operator: { type: "string", in: ["contains", "equals"] },
+  category: { type: "string", in: ["word", "pattern"] },
+  value: { required: true, type: "array", max: 1000, items: { required: true, type: "string", max: 500 } },
+  message: { type: "array", max: 25, items: { required: true, type: "string", max: 1000 } },
+  isKeywordsReferencePresent: { type: "boolean" },
+  isMediaPresent: { type: "boolean" },
+};
+
+/**
+ * A rule's create or update: each item of its `conditions` has fields of its own (`conditions.0.operand`), checked
+ * with the rest of the body. The body notation names no nested fields, so they are added to the declaration's JSON
+ * Schema here, before its first use compiles it (as roles/routes.ts does for a role's settings).
+ */
+function withConditions<O extends Operation<any>>(op: O): O {
+  const items = (op.bodyJson!.properties as Record<string, JsonSchema>).conditions.items as JsonSchema;
+  const { properties, required } = bodySchema(CONDITION);
+  Object.assign(items, { properties, required });
+  return op;
+}
+
 const RULE: Schema = {
   name: { type: "string", max: NAME_MAX },
   description: { type: "string", max: DESCRIPTION_MAX },
@@ -50,21 +74,6 @@ function readConditions(app: AppState, raw: Body[]): ConditionRecord[] {
   if (patterns > MAX_PATTERNS) throw badRequest({ conditions: [`The conditions may hold at most ${MAX_PATTERNS} patterns together.`] });
   const out = raw.map((c, i) => {
     const at = `conditions.${i}`;
-    const fields = Object.fromEntries(Object.entries(c).map(([k, v]) => [`${at}.${k}`, v]));
-    try {
-      validate(fields, {
-        [`${at}.operand`]: { required: true, type: "string", in: OPERANDS },
-        [`${at}.operator`]: { type: "string", in: ["contains", "equals"] },
-        [`${at}.category`]: { type: "string", in: ["word", "pattern"] },
-        [`${at}.value`]: { required: true, type: "array", max: 1000, items: { required: true, type: "string", max: 500 } },
-        [`${at}.message`]: { type: "array", max: 25, items: { required: true, type: "string", max: 1000 } },
-        [`${at}.isKeywordsReferencePresent`]: { type: "boolean" },
-        [`${at}.isMediaPresent`]: { type: "boolean" },
-      });
-    } catch (e) {
-      Object.assign(details, (e as { details?: Details }).details);
-      return undefined;
-    }
     const byList = byListOf(c);
     const condition: ConditionRecord = {
       id: i + 1,
@@ -121,63 +130,96 @@ function pathRule(c: Ctx): RuleRecord {
   return byPathId(c.get("app").moderation.rules, c.req.param("ruleId")!, "ERR_MODERATION_RULE_NOT_FOUND");
 }
 
-export const rules = new Hono<Env>()
-  .post("/moderation/rules", async (c) => {
-    const body = await readBody(c, 64 * 1024);
-    validate(body, {
-      id: { required: true, type: "string", max: 100, pattern: MODERATION_ID, patternMessage: ID_MESSAGE },
-      ...RULE,
-      name: { required: true, type: "string", max: NAME_MAX },
-    });
-    const app = c.get("app");
-    const id = body.id as string;
-    if (app.moderation.rules.has(id)) throw apiError("ERR_MODERATION_RULE_ALREADY_EXISTS", { id });
-    if (ownCount(app.moderation.rules) >= RULES_PER_APP)
-      throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${RULES_PER_APP} moderation rules (built-in rules not counted).` });
-    const now = c.get("emulator").clock.now();
-    const rule: RuleRecord = { id, createdAt: now, revisions: [revisionFrom(app, body, undefined, now)] };
-    checkRuleBudget(app.moderation, id, current(rule));
-    app.moderation.rules.set(id, rule);
-    app.moderation.changed();
-    return ok(c, ruleView(app, rule));
-  })
+const RULE_LIMIT = 64 * 1024;
 
-  .get("/moderation/rules", (c) => {
-    const q = new Query(c);
-    const limit = listLimit(q, 50);
-    q.done();
-    const app = c.get("app");
-    return currentList(c, [...app.moderation.rules.values()].slice(0, limit).map((r) => ruleView(app, r)), limit);
-  })
+export const rules = routes(
+  withConditions(
+    operation({
+      id: "create-rule",
+      method: "POST",
+      path: "/moderation/rules",
+      plane: "rest",
+      body: {
+        id: { required: true, type: "string", max: 100, pattern: MODERATION_ID, patternMessage: ID_MESSAGE },
+        ...RULE,
+        name: { required: true, type: "string", max: NAME_MAX },
+      },
+      bodyLimit: RULE_LIMIT,
+      handler: (c, { body }) => {
+        const app = c.get("app");
+        const id = body.id as string;
+        if (app.moderation.rules.has(id)) throw apiError("ERR_MODERATION_RULE_ALREADY_EXISTS", { id });
+        if (ownCount(app.moderation.rules) >= RULES_PER_APP)
+          throw apiError("ERR_PLAN_QUOTA_RESTRICTION", { what: `The app ${app.meta.appId} has reached the limit of ${RULES_PER_APP} moderation rules (built-in rules not counted).` });
+        const now = c.get("emulator").clock.now();
+        const rule: RuleRecord = { id, createdAt: now, revisions: [revisionFrom(app, body, undefined, now)] };
+        checkRuleBudget(app.moderation, id, current(rule));
+        app.moderation.rules.set(id, rule);
+        app.moderation.changed();
+        return ok(c, ruleView(app, rule));
+      },
+    }),
+  ),
 
-  .get("/moderation/rules/:ruleId", (c) => ok(c, ruleView(c.get("app"), pathRule(c))))
+  operation({
+    id: "list-rules",
+    method: "GET",
+    path: "/moderation/rules",
+    plane: "rest",
+    query: limitQuery(50),
+    handler: (c, { query: { limit } }) => {
+      const app = c.get("app");
+      return currentList(c, [...app.moderation.rules.values()].slice(0, limit).map((r) => ruleView(app, r)), limit);
+    },
+  }),
 
-  .put("/moderation/rules/:ruleId", async (c) => {
-    const rule = pathRule(c);
-    const body = await readBody(c, 64 * 1024);
-    validate(body, { ...RULE, name: { filled: true, type: "string", max: NAME_MAX } });
-    const app = c.get("app");
-    const next = revisionFrom(app, body, current(rule), c.get("emulator").clock.now());
-    checkRuleBudget(app.moderation, rule.id, next);
-    rule.revisions.push(next);
-    app.moderation.changed();
-    return ok(c, ruleView(app, rule));
-  })
+  operation({ id: "get-rule", method: "GET", path: "/moderation/rules/:ruleId", plane: "rest", handler: (c) => ok(c, ruleView(c.get("app"), pathRule(c))) }),
 
-  .delete("/moderation/rules/:ruleId", (c) => {
-    const rule = pathRule(c);
-    const app = c.get("app");
-    app.moderation.rules.delete(rule.id);
-    app.moderation.changed();
-    return success(c, `Rule with id ${rule.id} has been deleted successfully.`);
-  })
+  withConditions(
+    operation({
+      id: "update-rule",
+      method: "PUT",
+      path: "/moderation/rules/:ruleId",
+      plane: "rest",
+      body: { ...RULE, name: { filled: true, type: "string", max: NAME_MAX } },
+      bodyLimit: RULE_LIMIT,
+      handler: (c, { body }) => {
+        const rule = pathRule(c);
+        const app = c.get("app");
+        const next = revisionFrom(app, body, current(rule), c.get("emulator").clock.now());
+        checkRuleBudget(app.moderation, rule.id, next);
+        rule.revisions.push(next);
+        app.moderation.changed();
+        return ok(c, ruleView(app, rule));
+      },
+    }),
+  ),
 
-  .get("/moderation/rules/:ruleId/revisions", (c) => {
-    const rule = pathRule(c);
-    const q = new Query(c);
-    const limit = listLimit(q, 10);
-    q.done();
-    const app = c.get("app");
-    const newest = [...rule.revisions].reverse().slice(0, limit);
-    return currentList(c, newest.map((rev) => ruleView(app, rule, rev)), limit);
-  });
+  operation({
+    id: "delete-rule",
+    method: "DELETE",
+    path: "/moderation/rules/:ruleId",
+    plane: "rest",
+    handler: (c) => {
+      const rule = pathRule(c);
+      const app = c.get("app");
+      app.moderation.rules.delete(rule.id);
+      app.moderation.changed();
+      return success(c, `Rule with id ${rule.id} has been deleted successfully.`);
+    },
+  }),
+
+  operation({
+    id: "list-rule-revisions",
+    method: "GET",
+    path: "/moderation/rules/:ruleId/revisions",
+    plane: "rest",
+    query: limitQuery(10),
+    handler: (c, { query: { limit } }) => {
+      const rule = pathRule(c);
+      const app = c.get("app");
+      const newest = [...rule.revisions].reverse().slice(0, limit);
+      return currentList(c, newest.map((rev) => ruleView(app, rule, rev)), limit);
+    },
+  }),
+);

@@ -1,6 +1,5 @@
-import { Hono } from "hono";
-import type { Env } from "../../http/context.js";
-import { Query } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
+import { q } from "../../http/query-spec.js";
 import type { Notification } from "../../notifications/outbox.js";
 import { CHANNELS, PROVIDERS } from "../../control/notifications.js";
 
@@ -77,65 +76,81 @@ export function logView(n: Notification): Record<string, unknown> {
   };
 }
 
-export const logs = new Hono<Env>().get("/notifications/v1/logs", (c) => {
-  const q = new Query(c);
-  const num = (name: string) => q.optInt(name);
-  const messageId = num("messageId");
-  const reactionId = num("reactionId");
-  const from = num("from");
-  const to = num("to");
-  const messageCategory = q.oneOf("messageCategory", ["message"] as const);
-  const messageType = q.str("messageType");
-  const trigger = q.oneOf("trigger", TRIGGERS);
-  const str = (name: string) => q.str(name)?.toLowerCase();
-  const [sender, reactionSender, receiver, reactionReceiver, member] = ["sender", "reactionSender", "receiver", "reactionReceiver", "member"].map(str);
-  const receiverType = q.oneOf("receiverType", ["user", "group"] as const);
-  const channel = q.oneOf("channel", CHANNELS);
-  const provider = q.oneOf("provider", PROVIDERS);
-  const triggered = q.raw("notificationTriggered") === undefined ? undefined : q.bool("notificationTriggered");
-  const reason = q.oneOf("reason", REASONS);
-  const success = q.raw("success") === undefined ? undefined : q.bool("success");
-  const affix = q.oneOf("affix", ["prepend", "append"] as const) ?? "append";
-  const logId = q.str("logId");
-  q.done();
-  const app = c.get("app");
-  const { notifications } = c.get("emulator");
-  const message = (n: Notification) => app.messages.get(n.messageId);
-  // Newest first; `append` pages go back in time from the cursor, `prepend` forward.
-  const all = notifications
-    .list({ appId: app.meta.appId })
-    .filter(
-      (n) =>
-        (messageId === undefined || n.messageId === messageId) &&
-        (reactionId === undefined || n.reactionId === reactionId) &&
-        (from === undefined || n.messageSentAtMS >= from) &&
-        (to === undefined || n.messageSentAtMS <= to) &&
-        (messageCategory === undefined || message(n)?.category === messageCategory) &&
-        (messageType === undefined || message(n)?.type === messageType) &&
-        (trigger === undefined || n.trigger === trigger) &&
-        (sender === undefined || n.sender === sender) &&
-        (reactionSender === undefined || n.reactionSender === reactionSender) &&
-        (receiver === undefined || n.receiver === receiver) &&
-        (reactionReceiver === undefined || n.reactionReceiver === reactionReceiver) &&
-        (member === undefined || n.member === member) &&
-        (receiverType === undefined || n.receiverType === receiverType) &&
-        (channel === undefined || n.channel === channel) &&
-        (provider === undefined || n.provider === provider) &&
-        (triggered === undefined || n.notificationTriggered === triggered) &&
-        (reason === undefined || n.reason === reason) &&
-        (success === undefined || n.success === success),
-    )
-    .reverse();
-  const at = logId === undefined ? -1 : all.findIndex((n) => n._id === logId);
-  const items = logId === undefined || at === -1 ? all.slice(0, PAGE) : affix === "append" ? all.slice(at + 1, at + 1 + PAGE) : all.slice(Math.max(0, at - PAGE), at);
-  const first = items[0];
-  const last = items.at(-1);
-  return c.json({
-    data: items.map(logView),
-    meta: {
-      previous: { affix: "prepend", logId: first?._id ?? logId ?? null, messageId: first?.messageId ?? null },
-      current: { limit: PAGE, count: items.length },
-      next: { affix: "append", logId: last?._id ?? logId ?? null, messageId: last?.messageId ?? null },
+const LOWER = ["sender", "reactionSender", "receiver", "reactionReceiver", "member"] as const;
+
+export const logs = routes(
+  operation({
+    id: "notifications-logs",
+    method: "GET",
+    path: "/notifications/v1/logs",
+    plane: "rest",
+    query: {
+      messageId: q.int(),
+      reactionId: q.int(),
+      from: q.int(),
+      to: q.int(),
+      messageCategory: q.oneOf(["message"]),
+      messageType: q.str(),
+      trigger: q.oneOf(TRIGGERS),
+      sender: q.str(),
+      reactionSender: q.str(),
+      receiver: q.str(),
+      reactionReceiver: q.str(),
+      member: q.str(),
+      receiverType: q.oneOf(["user", "group"]),
+      channel: q.oneOf(CHANNELS),
+      provider: q.oneOf(PROVIDERS),
+      notificationTriggered: q.optBool(),
+      reason: q.oneOf(REASONS),
+      success: q.optBool(),
+      affix: q.oneOf(["prepend", "append"]),
+      logId: q.str(),
     },
-  });
-});
+    handler: (c, { query }) => {
+      const { messageId, reactionId, from, to, messageCategory, messageType, trigger, receiverType, channel, provider, reason, success, logId } = query;
+      const triggered = query.notificationTriggered;
+      const affix = query.affix ?? "append";
+      const [sender, reactionSender, receiver, reactionReceiver, member] = LOWER.map((name) => query[name]?.toLowerCase());
+      const app = c.get("app");
+      const { notifications } = c.get("emulator");
+      const message = (n: Notification) => app.messages.get(n.messageId);
+      // Newest first; `append` pages go back in time from the cursor, `prepend` forward.
+      const all = notifications
+        .list({ appId: app.meta.appId })
+        .filter(
+          (n) =>
+            (messageId === undefined || n.messageId === messageId) &&
+            (reactionId === undefined || n.reactionId === reactionId) &&
+            (from === undefined || n.messageSentAtMS >= from) &&
+            (to === undefined || n.messageSentAtMS <= to) &&
+            (messageCategory === undefined || message(n)?.category === messageCategory) &&
+            (messageType === undefined || message(n)?.type === messageType) &&
+            (trigger === undefined || n.trigger === trigger) &&
+            (sender === undefined || n.sender === sender) &&
+            (reactionSender === undefined || n.reactionSender === reactionSender) &&
+            (receiver === undefined || n.receiver === receiver) &&
+            (reactionReceiver === undefined || n.reactionReceiver === reactionReceiver) &&
+            (member === undefined || n.member === member) &&
+            (receiverType === undefined || n.receiverType === receiverType) &&
+            (channel === undefined || n.channel === channel) &&
+            (provider === undefined || n.provider === provider) &&
+            (triggered === undefined || n.notificationTriggered === triggered) &&
+            (reason === undefined || n.reason === reason) &&
+            (success === undefined || n.success === success),
+        )
+        .reverse();
+      const at = logId === undefined ? -1 : all.findIndex((n) => n._id === logId);
+      const items = logId === undefined || at === -1 ? all.slice(0, PAGE) : affix === "append" ? all.slice(at + 1, at + 1 + PAGE) : all.slice(Math.max(0, at - PAGE), at);
+      const first = items[0];
+      const last = items.at(-1);
+      return c.json({
+        data: items.map(logView),
+        meta: {
+          previous: { affix: "prepend", logId: first?._id ?? logId ?? null, messageId: first?.messageId ?? null },
+          current: { limit: PAGE, count: items.length },
+          next: { affix: "append", logId: last?._id ?? logId ?? null, messageId: last?.messageId ?? null },
+        },
+      });
+    },
+  }),
+);

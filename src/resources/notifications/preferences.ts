@@ -2,9 +2,8 @@ import { onBehalfOf } from "../../http/auth.js";
 import type { Ctx } from "../../http/context.js";
 import { badRequest, keyedMap, type Details } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { readBody, type Body } from "../../http/validate.js";
-import { bodySchema, type JsonSchema, type Schema } from "../../http/schema.js";
-import { checkBody } from "../../http/body-check.js";
+import type { Body } from "../../http/validate.js";
+import type { Schema } from "../../http/schema.js";
 import { operation, routes } from "../../http/operation.js";
 import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
@@ -164,10 +163,10 @@ function checkSchedule(v: unknown, fail: (name: string, message: string) => void
   return out;
 }
 
-const CONVERSATIONS: Schema = { conversations: { required: true, type: "array", max: 1000, items: { required: true, type: "object" } } };
-const TIMEZONE: Schema = { timezone: { required: true, type: "string", max: 100 } };
+export const CONVERSATIONS: Schema = { conversations: { required: true, type: "array", max: 1000, items: { required: true, type: "object" } } };
+export const TIMEZONE: Schema = { timezone: { required: true, type: "string", max: 100 } };
 /** A preferences update's fields, each checked by preferencesUpdate (which refuses any other). */
-const PREFERENCES: Schema = Object.fromEntries(
+export const PREFERENCES: Schema = Object.fromEntries(
   ["groupPreferences", "oneOnOnePreferences", "mutePreferences", "usePrivacyTemplate"].map((k) => [k, { description: "Checked against what users may override." }]),
 );
 /** A settings patch's fields: the defaults' top-level keys, each checked by checkSettingsPatch (which refuses any other). */
@@ -205,8 +204,11 @@ export function isTimezone(tz: unknown): tz is string {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+[1-9]\d{5,14}$/;
 
-/** The operations on one user's preferences, with their (declared and checked) bodies: the REST routes' handlers. */
-const forUser = {
+/**
+ * The operations on one user's preferences, with their (declared and checked) bodies: the handlers of the REST
+ * routes, and of the SDK's (client/push.ts, for the token's owner).
+ */
+export const forUser = {
   effective: (c: Ctx, user: UserRecord) => updateShapeView(c.get("app"), user.uid),
   update(c: Ctx, user: UserRecord, body: Body): void {
     const app = c.get("app");
@@ -251,44 +253,6 @@ const forUser = {
     if (!isTimezone(body.timezone)) throw badRequest({ timezone: ["The timezone must be a valid IANA time zone."] });
     c.get("app").notifications.ensureUser(user.uid).timezone = body.timezone;
     return { timezone: body.timezone };
-  },
-};
-
-// Compiled once, for the SDK's routes below.
-const CONVERSATIONS_JSON = bodySchema(CONVERSATIONS);
-const TIMEZONE_JSON = bodySchema(TIMEZONE);
-
-/** A body read and checked against a body schema, for the SDK's routes that are not declared operations yet. */
-export async function checkedBody(c: Ctx, json?: JsonSchema): Promise<Body> {
-  const body = await readBody(c);
-  if (json) await checkBody(body, json);
-  return body;
-}
-
-/**
- * The same operations for the token's owner, reading the body themselves: the SDK's paths (client/push.ts), which
- * check their bodies with the REST operations' schemas.
- */
-export const userPreferences = {
-  effective: (c: Ctx) => forUser.effective(c, whose(c)),
-  async update(c: Ctx): Promise<void> {
-    const user = whose(c);
-    forUser.update(c, user, await checkedBody(c));
-  },
-  reset: (c: Ctx) => forUser.reset(c, whose(c)),
-  muted: (c: Ctx) => forUser.muted(c, whose(c)),
-  async mute(c: Ctx): Promise<void> {
-    const user = whose(c);
-    forUser.mute(c, user, await checkedBody(c, CONVERSATIONS_JSON));
-  },
-  async unmute(c: Ctx): Promise<void> {
-    const user = whose(c);
-    forUser.unmute(c, user, await checkedBody(c, CONVERSATIONS_JSON));
-  },
-  timezone: (c: Ctx) => forUser.timezone(c, whose(c)),
-  async setTimezone(c: Ctx): Promise<JsonObject> {
-    const user = whose(c);
-    return forUser.setTimezone(c, user, await checkedBody(c, TIMEZONE_JSON));
   },
 };
 

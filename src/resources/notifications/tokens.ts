@@ -9,7 +9,7 @@ import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { PushTokenRecord } from "../../store/notification-state.js";
 import type { AuthTokenRecord } from "../../store/types.js";
-import { checkedBody, isTimezone } from "./preferences.js";
+import { isTimezone } from "./preferences.js";
 
 /**
  * Push tokens (§18.5): registered against an auth token (so per device/session), one of each kind per auth token,
@@ -48,7 +48,8 @@ const registration = (session: boolean): Schema => ({
   ...Object.fromEntries(TOKEN_FIELDS.map((f) => [f, { description: "The push token, in the field of its platform's kind." }])),
 });
 const REGISTRATION = registration(false);
-const REGISTRATION_JSON = { inSession: bodySchema(registration(true)), outside: bodySchema(REGISTRATION) };
+/** The SDK's registration (client/push.ts): in the session of its request, so without `authToken`. */
+export const SESSION_REGISTRATION = registration(true);
 const TOKEN_FIELD = Object.fromEntries(TOKEN_FIELDS.map((f) => [f, bodySchema({ [f]: { required: true, type: "string", max: 4096 } })]));
 const AUTH_TOKEN: Schema = { authToken: { required: true, type: "string", max: 200 } };
 
@@ -85,7 +86,7 @@ function remaining(app: AppState, uid: string) {
  * Registers the push token a (checked) body names for a session: the body's `authToken`, or on the client plane
  * the session's own (the SDK's `registerPushToken` sends none).
  */
-async function registerFor(c: Ctx, body: Body): Promise<void> {
+export async function registerFor(c: Ctx, body: Body): Promise<void> {
   const session = c.get("authToken");
   const field = tokenField(body.platform as string);
   await checkBody(body, TOKEN_FIELD[field]);
@@ -94,11 +95,6 @@ async function registerFor(c: Ctx, body: Body): Promise<void> {
   const app = c.get("app");
   const auth = session ?? authTokenOf(app, body.authToken);
   register(app, auth, body, field, c.get("emulator").clock.nowMs());
-}
-
-/** The SDK's registration (client/push.ts, not a declared operation yet): the body read and checked here. */
-export async function registerPushToken(c: Ctx): Promise<void> {
-  await registerFor(c, await checkedBody(c, c.get("authToken") ? REGISTRATION_JSON.inSession : REGISTRATION_JSON.outside));
 }
 
 /** Removes a session's push tokens (`all`: every session of its user); answers the user's remaining ones. */
