@@ -9,9 +9,8 @@ import { editDistance, nearest, normalized } from "../util/edit-distance.js";
  * stays the platform's; the advice goes into the journal entry, the log line and, when asked, a response header
  * (`x-chat-emulator-advice`), or refuses the request in strict mode.
  *
- * What an operation knows is what it reads: the body fields its `validate()` schemas name (and `reads()` declares),
- * and the query parameters it asks the `Query` reader for. So advice is given for requests the operation handled
- * (a 2xx or 3xx answer); a refused request's reads stop at the refusal.
+ * What an operation knows is what it declares (http/operation.ts): its body fields and query parameters. Advice is
+ * shown for requests the operation answered with success; strict mode refuses before the handler runs.
  */
 
 export const ADVICE_CODES = ["unknown-body-field", "unknown-query-parameter", "unknown-header", "ignored-value"] as const;
@@ -36,9 +35,7 @@ export const ADVISED = Symbol("chat-emulator advice");
 /** The header that carries a request's advice when `adviceHeader` is on. */
 export const ADVICE_HEADER = "x-chat-emulator-advice";
 
-// Kept on the context (symbols, not c.set: a map write per request) and, for the body, beside it.
-const BODY = Symbol("adviceBody");
-const QUERY_READ = Symbol("adviceQueryRead");
+// Kept on the context (symbols, not c.set: a map write per request).
 const PARAMS = Symbol("queryParams");
 const NOTED = Symbol("adviceNoted");
 const DECLARED = Symbol("adviceDeclared");
@@ -49,8 +46,6 @@ export interface Declared {
   queryNames: ReadonlySet<string>;
 }
 type Tracked = Ctx & {
-  [BODY]?: object;
-  [QUERY_READ]?: Set<string>;
   [PARAMS]?: Record<string, string[]>;
   [NOTED]?: Advice[];
   [DECLARED]?: Declared;
@@ -58,34 +53,10 @@ type Tracked = Ctx & {
 };
 
 /**
- * What named a request body's fields: the schemas and name lists, kept on the body object itself under a symbol
- * (JSON, Object.keys and the state files never see it; nested objects carry none). A push per schema is all a
- * request pays: the names are compared once, when the advice is asked for.
- */
-const NAMED = Symbol("adviceNamed");
-type Names = Record<string, unknown> | readonly string[];
-type TrackedBody = { [NAMED]?: Names[] };
-
-/** The request's parsed body: its fields count as known once a schema names them (`validate`) or `reads` does. */
-export function trackBody(c: Ctx, body: object): void {
-  (c as Tracked)[BODY] = body;
-  // A plain store (defineProperty cost a POST 1% of its CPU); a spread of the body shares the list, which is harmless.
-  (body as TrackedBody)[NAMED] = [];
-}
-
-/** The fields of `body` a schema names (or a handler reads directly) are known. */
-export function reads(body: object, names: Names): void {
-  (body as TrackedBody)[NAMED]?.push(names);
-}
-
-const named = (list: Names[], name: string) => list.some((names) => (Array.isArray(names) ? names.includes(name) : Object.hasOwn(names, name)));
-
-/**
  * The request's query parameters, parsed once by Hono's own parser (a list reads twenty-odd names, and
  * `c.req.query(name)` scans the URL for each: 8% of a page of users); the advice reads the same parse.
  */
-const paramsOf = (c: Ctx) => ((c as Tracked)[PARAMS] ??= c.req.queries());
-export const queryParams = paramsOf;
+export const queryParams = (c: Ctx) => ((c as Tracked)[PARAMS] ??= c.req.queries());
 
 /**
  * A declared operation's request (http/operation.ts): its advice is worked out from the declaration, not from what
@@ -96,20 +67,6 @@ export function declared(c: Ctx, op: Declared, body: object | undefined, ignored
   tracked[DECLARED] = op;
   tracked[DECLARED_BODY] = body;
   if (ignored.length > 0) (tracked[NOTED] ??= []).push(...ignored);
-}
-
-/** A query parameter's values, as the operation asks for it (the name counts as read). */
-export function queryValues(c: Ctx, name: string): string[] | undefined {
-  ((c as Tracked)[QUERY_READ] ??= new Set()).add(name);
-  return paramsOf(c)[name];
-}
-
-/**
- * A value the operation reads but the platform ignores in this request, as the reference documents it (an update's
- * `owner` beside `onBehalfOf`, `toTimestamp` without `fromTimestamp`): the handler says so here.
- */
-export function ignoredValue(c: Ctx, where: "body" | "query", name: string, why: string): void {
-  ((c as Tracked)[NOTED] ??= []).push({ code: "ignored-value", in: where, name, message: `\`${name}\` is ignored by the platform: ${why}` });
 }
 
 /** The platform's own request headers, by their lowercase name, and how they are written in its docs. */
@@ -156,29 +113,12 @@ export function refuseIfAdvised(c: Ctx): void {
   throw strictRefusal(advice);
 }
 
-/** The advice for a handled request on the REST or management plane (`headers`: Node's raw list, name then value). */
+/** The advice for a handled request of a declared operation (`headers`: Node's raw list, name then value). */
 export function adviceFor(c: Ctx, headers: readonly string[] | Headers): Advice[] {
   const tracked = c as Tracked;
   const out: Advice[] = tracked[NOTED] ?? [];
   const decl = tracked[DECLARED];
   if (decl) declaredAdvice(c, decl, tracked[DECLARED_BODY], out);
-  const body = decl ? undefined : tracked[BODY];
-  if (body) {
-    const list = (body as TrackedBody)[NAMED]!;
-    for (const name of Object.keys(body))
-      if (!named(list, name)) {
-        const suggestion = nearest(name, list.flatMap((names) => (Array.isArray(names) ? names : Object.keys(names))));
-        out.push({ code: "unknown-body-field", in: "body", name, ...(suggestion && { suggestion }), message: `unknown body field \`${name}\` (${ignored}${meaning(suggestion)})` });
-      }
-  }
-  if (!decl && c.req.url.includes("?")) {
-    const read = tracked[QUERY_READ] ?? new Set<string>();
-    for (const name of Object.keys(paramsOf(c)))
-      if (!read.has(name)) {
-        const suggestion = nearest(name, read);
-        out.push({ code: "unknown-query-parameter", in: "query", name, ...(suggestion && { suggestion }), message: `unknown query parameter \`${name}\` (${ignored}${meaning(suggestion)})` });
-      }
-  }
   if (Array.isArray(headers)) for (let i = 0; i < headers.length; i += 2) headerAdvice(headers[i], out);
   else for (const name of (headers as Headers).keys()) headerAdvice(name, out);
   return out;
@@ -193,7 +133,7 @@ function declaredAdvice(c: Ctx, op: Declared, body: object | undefined, out: Adv
         out.push({ code: "unknown-body-field", in: "body", name, ...(suggestion && { suggestion }), message: `unknown body field \`${name}\` (${ignored}${meaning(suggestion)})` });
       }
   if (c.req.url.includes("?"))
-    for (const name of Object.keys(paramsOf(c)))
+    for (const name of Object.keys(queryParams(c)))
       if (!op.queryNames.has(name)) {
         const suggestion = nearest(name, op.queryNames);
         out.push({ code: "unknown-query-parameter", in: "query", name, ...(suggestion && { suggestion }), message: `unknown query parameter \`${name}\` (${ignored}${meaning(suggestion)})` });

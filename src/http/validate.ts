@@ -3,7 +3,7 @@ import { ApiError, badRequest, keyedMap, type Details } from "./errors.js";
 import { checkFields } from "./body-check.js";
 import type { Schema } from "./schema.js";
 import { header, type Ctx } from "./context.js";
-import { ignoredValue, queryValues, reads, trackBody } from "./advice.js";
+import { queryParams } from "./advice.js";
 
 /**
  * Request validation with the platform's (Laravel-style) sentences, collected per field into `details`.
@@ -39,7 +39,6 @@ export async function readBody(c: Ctx, limit = BODY_LIMIT_BYTES, maxDepth = MAX_
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw badRequest({ body: ["The request body must be a JSON object."] });
-  trackBody(c, parsed);
   return parsed as Body;
 }
 
@@ -181,7 +180,6 @@ export type { FieldSpec, Schema } from "./schema.js";
  * (http/body-check.ts) with the same sentences, compiled once per map.
  */
 export function validate(body: Body, schema: Schema): void {
-  reads(body, schema);
   checkFields(body, schema);
 }
 
@@ -207,8 +205,9 @@ export function asBool(v: unknown): boolean {
 }
 
 /**
- * Reads query parameters with the platform's coercions (booleans as true/1, lists comma-separated or repeated)
- * and collects problems; `done()` throws them as one ERR_BAD_REQUEST.
+ * The control plane's query reader, with the platform's coercions (booleans as true/1, lists comma-separated or
+ * repeated); `done()` throws the problems as one ERR_BAD_REQUEST. Platform operations declare their parameters
+ * instead (http/query-spec.ts), parsed before their handlers run.
  */
 export class Query {
   private readonly details: Details = keyedMap();
@@ -223,7 +222,7 @@ export class Query {
 
   private values(name: string): string[] | undefined {
     if (this.none) return undefined;
-    return queryValues(this.c, name);
+    return queryParams(this.c)[name];
   }
 
   raw(name: string): string | undefined {
@@ -306,11 +305,6 @@ export class Query {
       if (v !== undefined) [out[op], given] = [v, true];
     }
     return given ? out : undefined;
-  }
-
-  /** A parameter the platform ignores in this request (request advice: docs/insight.md). */
-  ignored(name: string, why: string): void {
-    ignoredValue(this.c, "query", name, why);
   }
 
   fail(name: string, message: string): void {

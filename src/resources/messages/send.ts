@@ -15,7 +15,6 @@ import { messageView, SYSTEM_UID } from "../../views/messages.js";
 import { canSee } from "../../views/access.js";
 import { userView } from "../../views/users.js";
 import { isHeld, moderateSend } from "../moderation/screen.js";
-import { reads } from "../../http/advice.js";
 
 export const MESSAGE_TYPES = ["text", "image", "file", "audio", "video"] as const;
 
@@ -90,7 +89,6 @@ const INTERACTION_GOAL: Schema = { type: { type: "string", in: ["anyAction", "an
 
 /** The body of a send (or thread send), checked in the platform's order with its specific codes. */
 export function readContent(body: Body): Content {
-  reads(body, ["category", "type", "data"]);
   validate(body, SEND_PLAIN);
   const category = body.category ?? "message";
   if (category !== "message" && category !== "custom" && category !== "interactive")
