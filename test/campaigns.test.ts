@@ -1,0 +1,395 @@
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { APP_ID, AUTH_KEY, emulator, type CallOptions, type Reply, type TestEmulator } from "./helpers.js";
+import { tempDir } from "./tmp.helpers.js";
+
+/** The campaigns service's REST API (`/v3/campaigns`, docs/campaigns.md): every operation's answers, limits and errors. */
+
+let e: TestEmulator;
+const B = `/${APP_ID}.api-us/v3/campaigns`;
+const C = `/${APP_ID}.apiclient-us/v3.0`;
+const get = (path: string, opts?: CallOptions) => e.get(B + path, opts);
+const post = (path: string, body?: unknown, opts?: CallOptions) => e.post(B + path, body, opts);
+const put = (path: string, body?: unknown, opts?: CallOptions) => e.put(B + path, body, opts);
+const del = (path: string, opts?: CallOptions) => e.call("DELETE", B + path, opts);
+const as = (uid: string): CallOptions => ({ headers: { onbehalfof: uid } });
+
+/** Asserts the service's envelope (source campaigns-service) and returns its `error`. */
+function refused(reply: Reply, status: number, code: string) {
+  const error = reply.body?.error;
+  if (reply.status !== status || error?.code !== code) throw new Error(`expected ${status} ${code}, got ${reply.status} ${JSON.stringify(reply.body)}`);
+  expect(error).toMatchObject({ code, message: expect.any(String), devMessage: expect.any(String), source: "campaigns-service" });
+  return error as { message: string; devMessage: string; details?: unknown };
+}
+
+const freeze = (now: number) => e.put("/_emulator/clock", { mode: "frozen", now }, { key: null });
+const T0 = 1_790_000_000;
+
+const IN_APP = { channelType: "in_app", content: { title: "Hi {{name}}", body: "Use {{code}} at {{shop}}" } };
+const PUSH = { channelType: "push", content: { title: "Hey {{name}}", body: "{{code}}" } };
+
+async function approvedTemplate(extra: Record<string, unknown> = {}) {
+  const t = await post("/templates", { name: "Spring Sale", status: "approved", variableSchema: [{ key: "name", default: "friend" }, "code", { key: "shop", default: "our shop" }], channels: [IN_APP, PUSH], ...extra });
+  expect(t.status).toBe(201);
+  return t.body.data;
+}
+
+async function draftCampaign(recipients: string[], extra: Record<string, unknown> = {}) {
+  const t = await approvedTemplate();
+  const cam = (await post("/campaigns", { name: "Spring", templateId: t.templateId, templateVersion: 1, variables: { code: "SPRING" }, ...extra })).body.data;
+  if (recipients.length > 0) expect((await post(`/campaigns/${cam.id}/recipients`, { userIds: recipients })).status).toBe(201);
+  return { t, cam };
+}
+
+beforeEach(async () => {
+  e = await emulator();
+  await freeze(T0);
+});
+
+describe("address and credentials", () => {
+  it("answers under /v3/campaigns of the app's REST host (path label, host label, default app) with a fullAccess apikey", async () => {
+    expect((await get("/templates/categories")).body).toEqual({ data: [], meta: { current: { limit: 20, count: 0 } } });
+    expect((await e.get("/v3/campaigns/channels")).status).toBe(200);
+    expect((await e.get(`http://${APP_ID}.api-us.localhost/v3/campaigns/templates`)).status).toBe(200);
+  });
+
+  it("refuses a missing or unknown key (401) and an authOnly key (403) in the service's envelope, changing nothing", async () => {
+    expect(refused(await get("/templates", { key: null }), 401, "ERR_UNAUTHORIZED").message).toBe("apikey header is required");
+    refused(await get("/templates", { key: "nope" }), 401, "ERR_UNAUTHORIZED");
+    refused(await post("/templates/categories", { name: "x" }, { key: AUTH_KEY }), 403, "ERR_FORBIDDEN");
+    expect((await get("/templates/categories")).body.data).toEqual([]);
+    refused(await e.get(`/unknownapp.api-us/v3/campaigns/templates`), 401, "AUTH_ERR_INVALID_APPID");
+  });
+
+  it("answers an unknown path with the service's 404, and bad input with ERR_VALIDATION and a list of sentences", async () => {
+    const missing = refused(await get("/segments"), 404, "ERR_NOT_FOUND");
+    expect(missing.devMessage).toBe("Cannot GET /v3/campaigns/segments");
+    refused(await get("/segments", { key: null }), 401, "ERR_UNAUTHORIZED");
+    const bad = refused(await post("/templates/categories", { name: 5 }), 400, "ERR_VALIDATION");
+    expect(bad.details).toEqual(["The name must be a string."]);
+    refused(await get("/templates?limit=101"), 400, "ERR_VALIDATION");
+    refused(await get("/templates?limit=0"), 400, "ERR_VALIDATION");
+    refused(await get("/templates?order=up"), 400, "ERR_VALIDATION");
+  });
+});
+
+describe("template categories", () => {
+  it("creates, lists with the documented cursor, gets, updates and deletes; duplicate names are 409", async () => {
+    const made = [];
+    for (const name of ["alerts", "news", "promos"]) {
+      made.push((await post("/templates/categories", { name, description: `${name} things` })).body.data);
+      await e.post("/_emulator/clock/advance", { seconds: 1 }, { key: null });
+    }
+    expect(made[0]).toMatchObject({ id: expect.any(String), name: "alerts", description: "alerts things", createdAt: T0 });
+    const first = await get("/templates/categories?limit=2&sort=name&order=asc");
+    expect(first.body.data.map((c: any) => c.name)).toEqual(["alerts", "news"]);
+    expect(first.body.meta).toEqual({ current: { limit: 2, count: 2 }, next: { affix: "append", name: "news", id: made[1].id } });
+    const next = first.body.meta.next;
+    const second = await get(`/templates/categories?limit=2&sort=name&order=asc&id=${next.id}&affix=append`);
+    expect(second.body.data.map((c: any) => c.name)).toEqual(["promos"]);
+    expect(second.body.meta.next).toBeUndefined();
+    expect((await get(`/templates/categories?limit=2&sort=name&order=asc&id=${made[2].id}&affix=prepend`)).body.data.map((c: any) => c.name)).toEqual(["alerts", "news"]);
+    // Newest change first by default.
+    expect((await get("/templates/categories")).body.data.map((c: any) => c.name)).toEqual(["promos", "news", "alerts"]);
+    refused(await get("/templates/categories?id=category_999"), 400, "ERR_VALIDATION");
+
+    const dup = refused(await post("/templates/categories", { name: "news" }), 409, "ERR_CONFLICT");
+    expect(dup.message).toBe("Duplicate category name");
+    refused(await put(`/templates/categories/${made[0].id}`, { name: "news" }), 409, "ERR_CONFLICT");
+    expect((await put(`/templates/categories/${made[0].id}`, { name: "warnings" })).body.data).toMatchObject({ name: "warnings", description: "alerts things" });
+    expect((await get(`/templates/categories/${made[0].id}`)).body.data.name).toBe("warnings");
+    const gone = await del(`/templates/categories/${made[0].id}`);
+    expect(gone.body.data).toEqual({ id: made[0].id, deletedAt: new Date(T0 * 1000 + 3000).toISOString() });
+    const notFound = refused(await get(`/templates/categories/${made[0].id}`), 404, "ERR_CATEGORY_NOT_FOUND");
+    expect(notFound).toMatchObject({ message: "Category not found", details: { categoryId: made[0].id } });
+    refused(await put("/templates/categories/nope", { name: "x" }), 404, "ERR_CATEGORY_NOT_FOUND");
+    refused(await del("/templates/categories/nope"), 404, "ERR_CATEGORY_NOT_FOUND");
+    refused(await post("/templates/categories", {}), 400, "ERR_VALIDATION");
+    refused(await post("/templates/categories", { name: "x".repeat(101) }), 400, "ERR_VALIDATION");
+    refused(await put(`/templates/categories/${made[1].id}`, { name: "" }), 400, "ERR_VALIDATION");
+    // The SDK lists the same categories on the client plane.
+    const token = (await e.post("/v3/users/superhero1/auth_tokens", {})).body.data.authToken;
+    const sdk = await e.get(`${C}/campaigns/templates/categories`, { key: null, headers: { appid: APP_ID, authtoken: token } });
+    expect(sdk.body.data.map((c: any) => c.name)).toEqual(["news", "promos"]);
+  });
+});
+
+describe("templates", () => {
+  it("creates with a slug, lists with filters, gets by id or slug; content edits and versions make new immutable versions", async () => {
+    await post("/templates/categories", { name: "promos" });
+    const t = await approvedTemplate({ templateCategory: "promos", tags: ["sale", "spring"], label: "Promo" });
+    expect(t).toMatchObject({ templateId: "spring_sale", name: "Spring Sale", status: "approved", currentVersion: 1, tags: ["sale", "spring"], label: "Promo", templateCategory: "promos" });
+    expect(t.variableSchema).toEqual([{ key: "name", default: "friend" }, { key: "code" }, { key: "shop", default: "our shop" }]);
+    const other = (await post("/templates", { name: "Spring Sale", templateCategory: "Alerts", channels: [{ channelType: "push" }] })).body.data;
+    expect(other).toMatchObject({ templateId: "spring_sale_2", status: "draft", channels: [{ channelType: "push", content: {} }] });
+    refused(await post("/templates", { name: "X", templateId: "spring_sale", channels: [PUSH] }), 409, "ERR_CONFLICT");
+
+    expect((await get("/templates?status=approved")).body.data.map((x: any) => x.id)).toEqual([t.id]);
+    expect((await get("/templates?search=SALE_2")).body.data.map((x: any) => x.id)).toEqual([other.id]);
+    expect((await get("/templates?tags=spring,winter&tagMatch=any")).body.data).toHaveLength(1);
+    expect((await get("/templates?tags=spring,winter&tagMatch=all")).body.data).toHaveLength(0);
+    expect((await get("/templates?templateCategory=Alerts")).body.data.map((x: any) => x.id)).toEqual([other.id]);
+    expect((await get("/templates")).body.data[0].versions).toBeUndefined();
+    expect((await get("/templates/spring_sale")).body.data.id).toBe(t.id);
+
+    const edited = await put(`/templates/${t.id}/channels/in_app`, { content: { title: "Hello {{name}}" } });
+    expect(edited.body.data).toMatchObject({ currentVersion: 2, channels: [{ channelType: "in_app", content: { title: "Hello {{name}}" } }, PUSH] });
+    expect(edited.body.data.versions[0].channels[0].content).toEqual(IN_APP.content);
+    const copied = await post(`/templates/${t.id}/versions`);
+    expect(copied.status).toBe(201);
+    expect(copied.body.data.currentVersion).toBe(3);
+    const meta = await put(`/templates/${t.templateId}`, { name: "Spring Sale 2026", tags: ["sale"] });
+    expect(meta.body.data).toMatchObject({ name: "Spring Sale 2026", tags: ["sale"], currentVersion: 3 });
+    expect((await put(`/templates/${t.id}`, { variableSchema: ["name"] })).body.data).toMatchObject({ currentVersion: 4, variableSchema: [{ key: "name" }] });
+
+    const archived = await del(`/templates/${t.id}`);
+    expect(archived.body.data.status).toBe("archived");
+    refused(await post(`/templates/${t.id}/versions`), 400, "ERR_BAD_REQUEST");
+    refused(await put(`/templates/${t.id}/channels/push`, { content: {} }), 400, "ERR_BAD_REQUEST");
+    refused(await get("/templates/nope"), 404, "ERR_TEMPLATE_NOT_FOUND");
+    refused(await put("/templates/nope", { name: "x" }), 404, "ERR_TEMPLATE_NOT_FOUND");
+    refused(await del("/templates/nope"), 404, "ERR_TEMPLATE_NOT_FOUND");
+    refused(await post("/templates/nope/versions"), 404, "ERR_TEMPLATE_NOT_FOUND");
+  });
+
+  it("refuses bad channels, stop conditions, waits, categories and variable schemas, creating nothing", async () => {
+    const bad = async (body: Record<string, unknown>, status = 400, code = "ERR_VALIDATION") => refused(await post("/templates", { name: "Bad", ...body }), status, code);
+    await bad({});
+    await bad({ channels: [] });
+    await bad({ channels: [{ channelType: "fax" }] });
+    await bad({ channels: [IN_APP, { ...IN_APP }] }, 409, "ERR_CONFLICT");
+    await bad({ channels: [{ ...PUSH, stopCondition: "read" }] });
+    await bad({ channels: [{ ...IN_APP, stopCondition: "clicked" }] });
+    await bad({ channels: [{ ...IN_APP, waitMinutes: 7 }] });
+    await bad({ channels: [{ ...PUSH, categoryFilterEnabled: true }] });
+    await bad({ channels: [{ ...IN_APP, dataType: "html" }] });
+    await bad({ channels: [{ ...IN_APP, channelId: "nope" }] }, 404, "ERR_CHANNEL_NOT_FOUND");
+    await bad({ channels: [IN_APP], templateCategory: "Unknown" });
+    await bad({ channels: [IN_APP], variableSchema: ["a", "a"] });
+    await bad({ channels: [IN_APP], variableSchema: [{ default: "x" }] });
+    await bad({ channels: [IN_APP], status: "live" });
+    await bad({ channels: [IN_APP], tags: Array.from({ length: 26 }, (_, i) => `t${i}`) });
+    await bad({ channels: [IN_APP], templateId: "no spaces" });
+    refused(await put("/templates/x/channels/in_app", {}), 400, "ERR_VALIDATION");
+    const t = await approvedTemplate();
+    refused(await put(`/templates/${t.id}/channels/fax`, { content: {} }), 400, "ERR_VALIDATION");
+    expect((await get("/templates")).body.data).toHaveLength(1);
+  });
+});
+
+describe("channels", () => {
+  it("creates, lists, gets by id or slug, updates; availability per type; restricted types, duplicates and the limit refused", async () => {
+    const ch = await post("/channels", { name: "My Push Channel", type: "push", metadata: { senderId: "y" } });
+    expect(ch.status).toBe(201);
+    expect(ch.body.data).toMatchObject({ name: "My Push Channel", type: "push", channelId: "cc-notification-channel-my-push-channel", enabled: false, metadata: { senderId: "y" } });
+    const id = ch.body.data.id;
+    refused(await post("/channels", { name: "My Push Channel", type: "push" }), 409, "ERR_CONFLICT");
+    expect(refused(await post("/channels", { name: "Texts", type: "sms" }), 403, "ERR_FORBIDDEN").message).toBe("Channel type restricted");
+    refused(await post("/channels", { name: "X", type: "push" }, as("superhero1")), 400, "ERR_BAD_REQUEST");
+    refused(await post("/channels", { name: "X", type: "pigeon" }), 400, "ERR_VALIDATION");
+    refused(await post("/channels", { type: "push" }), 400, "ERR_VALIDATION");
+    expect((await get("/channels/cc-notification-channel-my-push-channel")).body.data.id).toBe(id);
+    expect((await put(`/channels/${id}`, { enabled: true, name: "Pushes" })).body.data).toMatchObject({ enabled: true, name: "Pushes" });
+    refused(await put(`/channels/${id}`, { enabled: true }, as("superhero1")), 400, "ERR_BAD_REQUEST");
+    refused(await get("/channels/nope"), 404, "ERR_CHANNEL_NOT_FOUND");
+    refused(await put("/channels/nope", { name: "x" }), 404, "ERR_CHANNEL_NOT_FOUND");
+    for (let i = 1; i <= 10; i++) expect((await post("/channels", { name: `Feed ${i}`, type: "in_app" })).status).toBe(201);
+    expect(refused(await post("/channels", { name: "Feed 11", type: "in_app" }), 409, "ERR_CONFLICT").message).toBe("Channel limit reached");
+    expect((await get("/channels?search=feed 1&limit=100")).body.data.map((c: any) => c.name).sort()).toEqual(["Feed 1", "Feed 10"]);
+    expect((await get("/channels?sort=channelType&limit=1")).body.data[0].type).toBe("in_app");
+    const availability = (await get("/channels/availability")).body.data;
+    expect(availability.find((a: any) => a.type === "in_app")).toEqual({ type: "in_app", available: false, restricted: false, count: 10, limit: 10 });
+    expect(availability.find((a: any) => a.type === "push")).toMatchObject({ available: true, count: 1 });
+    expect(availability.find((a: any) => a.type === "email")).toMatchObject({ available: false, restricted: true });
+    refused(await get("/channels/availability", as("superhero1")), 400, "ERR_BAD_REQUEST");
+  });
+});
+
+describe("campaigns", () => {
+  it("creates drafts, lists with filters, gets; updates and deletes drafts only", async () => {
+    const { t, cam } = await draftCampaign([]);
+    expect(cam).toMatchObject({ name: "Spring", templateId: t.id, templateVersion: 1, status: "draft", variables: { code: "SPRING" }, template: { templateId: "spring_sale" }, recipientSummary: { total: 0 } });
+    const other = (await post("/campaigns", { name: "Autumn", templateId: t.id, templateVersion: 1, config: { variables: { shop: "Main St" } } })).body.data;
+    expect(other.variables).toEqual({ shop: "Main St" });
+    expect((await get("/campaigns?search=aut")).body.data.map((x: any) => x.id)).toEqual([other.id]);
+    expect((await get("/campaigns?status=draft&sort=name&order=asc")).body.data.map((x: any) => x.name)).toEqual(["Autumn", "Spring"]);
+    expect((await put(`/campaigns/${cam.id}`, { name: "Spring 2026", config: { channel: "x" } })).body.data).toMatchObject({ name: "Spring 2026", config: { channel: "x" } });
+    expect((await del(`/campaigns/${other.id}`)).body.data.id).toBe(other.id);
+    refused(await get(`/campaigns/${other.id}`), 404, "ERR_CAMPAIGN_NOT_FOUND");
+    refused(await post("/campaigns", { name: "X", templateId: "nope", templateVersion: 1 }), 404, "ERR_TEMPLATE_NOT_FOUND");
+    refused(await post("/campaigns", { name: "X", templateId: t.id, templateVersion: 2 }), 400, "ERR_VALIDATION");
+    refused(await post("/campaigns", { name: "X", templateId: t.id, templateVersion: 0 }), 400, "ERR_VALIDATION");
+    refused(await post("/campaigns", { name: "X", templateId: t.id }), 400, "ERR_VALIDATION");
+    refused(await post("/campaigns", { name: "X", templateId: t.id, templateVersion: 1, variables: { a: { b: 1 } } }), 400, "ERR_VALIDATION");
+    await post(`/campaigns/${cam.id}/recipients`, { userIds: ["superhero1"] });
+    await post(`/campaigns/${cam.id}/send`);
+    refused(await put(`/campaigns/${cam.id}`, { name: "late" }), 400, "ERR_BAD_REQUEST");
+    expect(refused(await del(`/campaigns/${cam.id}`), 400, "ERR_BAD_REQUEST").message).toBe("Campaign not in draft status");
+    expect((await get("/campaigns?status=completed")).body.data.map((x: any) => x.id)).toEqual([cam.id]);
+  });
+
+  it("adds recipients by uid with their variables, lists them and sums them up; refuses unknown users, repeats and oversized calls", async () => {
+    const { cam } = await draftCampaign([]);
+    const added = await post(`/campaigns/${cam.id}/recipients`, { userIds: ["superhero1", "SUPERHERO2", "ghost", "superhero1"], userVariables: { superhero1: { name: "Tony" } } });
+    expect(added.status).toBe(201);
+    expect(added.body.data).toMatchObject({ added: 2, refused: [{ userId: "ghost", reason: "The user does not exist in the app." }, { userId: "superhero1", reason: "Already a recipient of the campaign." }], summary: { total: 2, pending: 2 } });
+    const listed = await get(`/campaigns/${cam.id}/recipients?limit=1`);
+    expect(listed.body.data).toEqual([expect.objectContaining({ userId: "superhero1", variables: { name: "Tony" }, status: "pending" })]);
+    expect((await get(`/campaigns/${cam.id}/recipients?limit=1&id=${listed.body.meta.next.id}`)).body.data[0].userId).toBe("superhero2");
+    expect((await get(`/campaigns/${cam.id}/recipients?status=completed`)).body.data).toEqual([]);
+    expect((await get(`/campaigns/${cam.id}/recipients/summary`)).body.data).toEqual({ campaignId: cam.id, total: 2, pending: 2, processing: 0, completed: 0, failed: 0 });
+    refused(await post(`/campaigns/${cam.id}/recipients`, { userIds: [] }), 400, "ERR_VALIDATION");
+    refused(await post(`/campaigns/${cam.id}/recipients`, { userIds: Array.from({ length: 10_001 }, (_, i) => `u${i}`) }), 400, "ERR_VALIDATION");
+    refused(await post(`/campaigns/${cam.id}/recipients`, { userIds: ["superhero3"], userVariables: { superhero3: "x" } }), 400, "ERR_VALIDATION");
+    refused(await get(`/campaigns/${cam.id}/recipients?status=sent`), 400, "ERR_VALIDATION");
+    refused(await get("/campaigns/nope/recipients"), 404, "ERR_CAMPAIGN_NOT_FOUND");
+    refused(await get("/campaigns/nope/recipients/summary"), 404, "ERR_CAMPAIGN_NOT_FOUND");
+  });
+
+  it("imports recipients from a CSV put at the upload address, reporting rows accepted and refused with reasons", async () => {
+    const { cam } = await draftCampaign(["superhero2"]);
+    refused(await get(`/campaigns/${cam.id}/import-status`), 404, "ERR_IMPORT_NOT_FOUND");
+    const up = await post(`/campaigns/${cam.id}/recipients/upload-url`);
+    expect(up.status).toBe(201);
+    expect(up.body.data).toMatchObject({ s3Key: expect.stringMatching(/\.csv$/), method: "PUT", expiresIn: 900 });
+    const url: string = up.body.data.uploadUrl;
+    expect(url.startsWith(`http://localhost${B}/csv-uploads/`)).toBe(true);
+    refused(await post(`/campaigns/${cam.id}/import-csv`, { s3Key: up.body.data.s3Key }), 400, "ERR_VALIDATION");
+    refused(await e.call("PUT", url.replace("signature=", "signature=x"), { key: null, raw: "uid\n" }), 403, "ERR_FORBIDDEN");
+    const csv = 'uid,name,code\nsuperhero1,"Stark, Tony",A1\nsuperhero2,Steve,B2\n,Nobody,C3\nghost,Ghost,D4\nsuperhero3,Peter\nsuperhero1,Again,E5\n';
+    expect((await e.call("PUT", url, { key: null, raw: csv, headers: { "content-type": "text/csv" } })).status).toBe(200);
+    const started = await post(`/campaigns/${cam.id}/import-csv`, { s3Key: up.body.data.s3Key });
+    expect(started.status).toBe(202);
+    const status = (await get(`/campaigns/${cam.id}/import-status`)).body.data;
+    expect(status).toMatchObject({ status: "completed", totalRows: 6, acceptedRows: 1, refusedRows: 5 });
+    expect(status.errors).toEqual([
+      { row: 3, userId: "superhero2", reason: "Already a recipient of the campaign." },
+      { row: 4, reason: "The uid is empty." },
+      { row: 5, userId: "ghost", reason: "The user does not exist in the app." },
+      { row: 6, userId: "superhero3", reason: "The row has 2 fields; the header has 3." },
+      { row: 7, userId: "superhero1", reason: "The uid appears earlier in the file." },
+    ]);
+    expect((await get(`/campaigns/${cam.id}/recipients?limit=5`)).body.data.find((r: any) => r.userId === "superhero1").variables).toEqual({ name: "Stark, Tony", code: "A1" });
+    // The file was consumed; a header without a uid column fails the import.
+    refused(await post(`/campaigns/${cam.id}/import-csv`, { s3Key: up.body.data.s3Key }), 400, "ERR_VALIDATION");
+    const again = (await post(`/campaigns/${cam.id}/recipients/upload-url`)).body.data;
+    await e.call("PUT", again.uploadUrl, { key: null, raw: "name\nx\n" });
+    expect((await post(`/campaigns/${cam.id}/import-csv`, { s3Key: again.s3Key })).body.data).toMatchObject({ status: "failed", errors: [{ row: 1 }] });
+    // An address expires.
+    const late = (await post(`/campaigns/${cam.id}/recipients/upload-url`)).body.data;
+    await e.post("/_emulator/clock/advance", { seconds: 901 }, { key: null });
+    refused(await e.call("PUT", late.uploadUrl, { key: null, raw: "uid\n" }), 403, "ERR_FORBIDDEN");
+    refused(await post(`/campaigns/${cam.id}/import-csv`, {}), 400, "ERR_VALIDATION");
+    await post(`/campaigns/${cam.id}/send`);
+    refused(await post(`/campaigns/${cam.id}/recipients/upload-url`), 400, "ERR_BAD_REQUEST");
+    refused(await post(`/campaigns/${cam.id}/import-csv`, { s3Key: "x" }), 400, "ERR_BAD_REQUEST");
+  });
+
+  it("sends at once: a feed item and a push per recipient, rendered with per-user over campaign over template values", async () => {
+    const { cam } = await draftCampaign(["superhero1", "superhero2"]);
+    await post(`/campaigns/${cam.id}/recipients`, { userIds: ["superhero3"], userVariables: { superhero3: { name: "Peter", code: "MINE" } } });
+    const sent = await post(`/campaigns/${cam.id}/send`);
+    expect(sent.body.data).toMatchObject({ status: "completed", sentAt: T0, completedAt: T0, recipientSummary: { total: 3, completed: 3 } });
+    const feed = (await get("/notification-feed", as("superhero3"))).body.data;
+    expect(feed).toHaveLength(1);
+    expect(feed[0]).toMatchObject({ receiver: "superhero3", campaignId: cam.id, content: { title: "Hi Peter", body: "Use MINE at our shop" }, readAt: null });
+    expect((await get("/notification-feed", as("superhero1"))).body.data[0].content).toEqual({ title: "Hi friend", body: "Use SPRING at our shop" });
+    const raw = (await get(`/notification-feed/${feed[0].id}?templateOnly=true`)).body.data;
+    expect(raw).toMatchObject({ content: IN_APP.content, variables: { name: "Peter", code: "MINE", shop: "our shop" } });
+    const pushes = (await get("/push-notifications?limit=10", as("superhero3"))).body.data;
+    expect(pushes).toEqual([expect.objectContaining({ campaignId: cam.id, announcementId: sent.body.data.notificationId, content: { title: "Hey Peter", body: "MINE" } })]);
+    refused(await post(`/campaigns/${cam.id}/send`), 400, "ERR_BAD_REQUEST");
+    refused(await post(`/campaigns/${cam.id}/cancel`), 400, "ERR_BAD_REQUEST");
+    const { cam: empty } = await draftCampaign([]);
+    expect(refused(await post(`/campaigns/${empty.id}/send`), 400, "ERR_BAD_REQUEST").message).toBe("Campaign has no recipients");
+    refused(await post("/campaigns/nope/send"), 404, "ERR_CAMPAIGN_NOT_FOUND");
+  });
+
+  it("sends only from an approved template; users gone before the send are failed recipients", async () => {
+    const t = (await post("/templates", { name: "Draft", channels: [IN_APP] })).body.data;
+    const cam = (await post("/campaigns", { name: "D", templateId: t.id, templateVersion: 1 })).body.data;
+    await post(`/campaigns/${cam.id}/recipients`, { userIds: ["superhero1", "superhero2"] });
+    expect(refused(await post(`/campaigns/${cam.id}/send`), 400, "ERR_BAD_REQUEST").message).toBe("Template not approved");
+    await put(`/templates/${t.id}`, { status: "approved" });
+    await e.call("DELETE", "/v3/users/superhero2", { body: { permanent: true } });
+    const sent = (await post(`/campaigns/${cam.id}/send`)).body.data;
+    expect(sent.recipientSummary).toMatchObject({ completed: 1, failed: 1 });
+    expect((await get(`/campaigns/${cam.id}/recipients?status=failed`)).body.data[0]).toMatchObject({ userId: "superhero2", error: "The user superhero2 does not exist in the app." });
+  });
+
+  it("schedules for the emulator clock: runs when it is moved past the time, or is cancelled before", async () => {
+    const { cam } = await draftCampaign(["superhero1"]);
+    refused(await post(`/campaigns/${cam.id}/schedule`, { scheduledAt: T0 }), 400, "ERR_BAD_REQUEST");
+    refused(await post(`/campaigns/${cam.id}/schedule`, { scheduledAt: "soon" }), 400, "ERR_VALIDATION");
+    refused(await post(`/campaigns/${cam.id}/schedule`, {}), 400, "ERR_VALIDATION");
+    const scheduled = await post(`/campaigns/${cam.id}/schedule`, { scheduledAt: T0 + 3600 });
+    expect(scheduled.body.data).toMatchObject({ status: "scheduled", scheduledAt: T0 + 3600 });
+    refused(await post(`/campaigns/${cam.id}/schedule`, { scheduledAt: T0 + 7200 }), 400, "ERR_BAD_REQUEST");
+    refused(await post(`/campaigns/${cam.id}/recipients`, { userIds: ["superhero2"] }), 400, "ERR_BAD_REQUEST");
+    await freeze(T0 + 3599);
+    expect((await get(`/campaigns/${cam.id}`)).body.data.status).toBe("scheduled");
+    expect((await get("/notification-feed", as("superhero1"))).body.data).toEqual([]);
+    await freeze(T0 + 3600);
+    expect((await get(`/campaigns/${cam.id}`)).body.data).toMatchObject({ status: "completed", sentAt: T0 + 3600 });
+    expect((await get("/notification-feed", as("superhero1"))).body.data).toHaveLength(1);
+
+    const { cam: later } = await draftCampaign(["superhero1"]);
+    await post(`/campaigns/${later.id}/schedule`, { scheduledAt: T0 + 7200 });
+    expect((await post(`/campaigns/${later.id}/cancel`)).body.data).toMatchObject({ status: "cancelled", cancelledAt: T0 + 3600 });
+    await freeze(T0 + 9000);
+    expect((await get(`/campaigns/${later.id}`)).body.data.status).toBe("cancelled");
+    expect((await get("/notification-feed", as("superhero1"))).body.data).toHaveLength(1);
+    refused(await post(`/campaigns/${later.id}/cancel`), 400, "ERR_BAD_REQUEST");
+    refused(await post(`/campaigns/${later.id}/send`), 400, "ERR_BAD_REQUEST");
+  });
+
+  it("sends a sequence step by step: a later step reaches only whoever did not meet the earlier step's stop condition", async () => {
+    const t = await approvedTemplate({
+      name: "Steps",
+      channels: [
+        { ...IN_APP, sequenceOrder: 1, stopCondition: "read", waitMinutes: 30 },
+        { ...PUSH, sequenceOrder: 2 },
+      ],
+    });
+    const cam = (await post("/campaigns", { name: "Seq", templateId: t.id, templateVersion: 1 })).body.data;
+    await post(`/campaigns/${cam.id}/recipients`, { userIds: ["superhero1", "superhero2"] });
+    expect((await post(`/campaigns/${cam.id}/send`)).body.data).toMatchObject({ status: "sending" });
+    const item = (await get("/notification-feed", as("superhero1"))).body.data[0];
+    await post(`/notification-feed/${item.id}/read`, undefined, as("superhero1"));
+    let metrics = (await get(`/campaigns/${cam.id}/sequence-metrics`)).body.data;
+    expect(metrics).toMatchObject({ sequenced: true, status: "sending", nextStep: { step: 2, dueAt: T0 + 1800 } });
+    expect(metrics.steps).toEqual([
+      expect.objectContaining({ step: 1, channelTypes: ["in_app"], status: "sent", sent: 2, viewed: 1, delivered: 1 }),
+      expect.objectContaining({ step: 2, channelTypes: ["push"], status: "pending", sent: 0 }),
+    ]);
+    await freeze(T0 + 1800);
+    metrics = (await get(`/campaigns/${cam.id}/sequence-metrics`)).body.data;
+    expect(metrics.status).toBe("completed");
+    expect(metrics.steps[1]).toMatchObject({ status: "sent", sent: 1 });
+    expect((await get("/push-notifications?limit=5", as("superhero1"))).body.data).toEqual([]);
+    expect((await get("/push-notifications?limit=5", as("superhero2"))).body.data).toHaveLength(1);
+    refused(await get("/campaigns/nope/sequence-metrics"), 404, "ERR_CAMPAIGN_NOT_FOUND");
+  });
+});
+
+describe("template sends", () => {
+  it("sends realtime (up to 10 receivers) and batch (more), admin-only, from approved templates, within 10,000 receivers", async () => {
+    const t = await approvedTemplate();
+    const realtime = await post("/notifications/messages", { templateId: t.templateId, receivers: ["superhero1"], variables: { superhero1: { code: "VIP" } }, tag: "launch" });
+    expect(realtime.body.data).toEqual({ notificationId: expect.any(String), channels: ["in_app", "push"], mode: "realtime", tag: "launch" });
+    expect((await get("/notification-feed", as("superhero1"))).body.data[0].content.body).toBe("Use VIP at our shop");
+    const many = ["superhero1", "superhero2", "superhero3", "superhero4", "superhero5", ...Array.from({ length: 7 }, (_, i) => `gone${i}`)];
+    const batch = await post("/notifications/messages", { templateId: t.id, receivers: many });
+    expect(batch.body.data).toMatchObject({ batchId: expect.any(String), total: 12, mode: "batch" });
+    expect((await get("/analytics/overview")).body.data.totals).toMatchObject({ sent: 12, failed: 14 });
+    refused(await post("/notifications/messages", { templateId: t.id, receivers: ["superhero1"] }, as("superhero1")), 403, "ERR_FORBIDDEN");
+    const unknown = refused(await post("/notifications/messages", { templateId: "nope", receivers: ["superhero1"] }), 400, "ERR_TEMPLATE_NOT_FOUND");
+    expect(unknown.details).toEqual({ templateId: "nope" });
+    const draft = (await post("/templates", { name: "Draft", channels: [IN_APP] })).body.data;
+    refused(await post("/notifications/messages", { templateId: draft.id, receivers: ["superhero1"] }), 400, "ERR_BAD_REQUEST");
+    refused(await post("/notifications/messages", { templateId: t.id, receivers: [] }), 400, "ERR_VALIDATION");
+    refused(await post("/notifications/messages", { templateId: t.id, receivers: Array.from({ length: 10_001 }, (_, i) => `u${i}`) }), 400, "ERR_VALIDATION");
+    refused(await post("/notifications/messages", { templateId: t.id, receivers: ["has space"] }), 400, "ERR_VALIDATION");
+  });
+});
+
