@@ -23,7 +23,8 @@ function refused(reply: Reply, status: number, code: string) {
 }
 
 const freeze = (now: number) => e.put("/_emulator/clock", { mode: "frozen", now }, { key: null });
-const T0 = 1_790_000_000;
+/** A past time: a campaign scheduled near it is overdue on the real clock (after a restart). */
+const T0 = 1_700_000_000;
 
 const IN_APP = { channelType: "in_app", content: { title: "Hi {{name}}", body: "Use {{code}} at {{shop}}" } };
 const PUSH = { channelType: "push", content: { title: "Hey {{name}}", body: "{{code}}" } };
@@ -393,3 +394,235 @@ describe("template sends", () => {
   });
 });
 
+
+describe("the feed and pushes on REST", () => {
+  async function sent() {
+    await post("/templates/categories", { name: "promos" });
+    const t = await approvedTemplate({ templateCategory: "promos", tags: ["sale"] });
+    await post("/notifications/messages", { templateId: t.id, receivers: ["superhero1", "superhero2"] });
+    return t;
+  }
+
+  it("lists a user's feed (onbehalfof) or, as the admin, a receiver's; filters, cursor and unread count", async () => {
+    await sent();
+    await e.post("/_emulator/clock/advance", { seconds: 10 }, { key: null });
+    await post("/notifications/messages", { templateId: "spring_sale", receivers: ["superhero1"] });
+    const mine = await get("/notification-feed?limit=1", as("superhero1"));
+    expect(mine.body.data).toHaveLength(1);
+    expect(mine.body.meta.next).toEqual({ affix: "append", sentAt: T0 + 10, id: mine.body.data[0].id });
+    const older = await get(`/notification-feed?limit=1&sentAt=${T0 + 10}&id=${mine.body.data[0].id}&affix=append`, as("superhero1"));
+    expect(older.body.data[0].sentAt).toBe(T0);
+    expect((await get("/notification-feed?order=asc", as("superhero1"))).body.data.map((i: any) => i.sentAt)).toEqual([T0, T0 + 10]);
+    expect((await get("/notification-feed?receiver=superhero2")).body.data).toHaveLength(1);
+    // onbehalfof wins over receiver.
+    expect((await get("/notification-feed?receiver=superhero2", as("superhero1"))).body.data).toHaveLength(2);
+    refused(await get("/notification-feed"), 400, "ERR_VALIDATION");
+    refused(await get("/notification-feed", as("nobody")), 404, "ERR_NOT_FOUND");
+    expect((await get(`/notification-feed?dateFrom=${T0 + 5}`, as("superhero1"))).body.data).toHaveLength(1);
+    expect((await get(`/notification-feed?dateTo=${T0 + 5}`, as("superhero1"))).body.data).toHaveLength(1);
+    expect((await get("/notification-feed?tags=sale&templateCategory=promos", as("superhero1"))).body.data).toHaveLength(2);
+    expect((await get("/notification-feed?tags=other", as("superhero1"))).body.data).toHaveLength(0);
+    expect((await get("/notification-feed?channelId=x", as("superhero1"))).body.data).toHaveLength(0);
+    expect((await get("/notification-feed/unread-count?templateCategory=promos", as("superhero1"))).body.data).toEqual({ count: 2 });
+    refused(await get("/notification-feed/unread-count", as("superhero1")), 400, "ERR_VALIDATION");
+    refused(await get("/notification-feed/unread-count?templateCategory=promos"), 400, "ERR_VALIDATION");
+    refused(await get("/notification-feed?readState=maybe", as("superhero1")), 400, "ERR_VALIDATION");
+    refused(await get("/notification-feed?templateOnly=yes", as("superhero1")), 400, "ERR_VALIDATION");
+  });
+
+  it("marks delivered and read, records engagements (topic at most 64, letters, digits, _ and -), soft-deletes as the admin only", async () => {
+    await sent();
+    const [item] = (await get("/notification-feed", as("superhero1"))).body.data;
+    const theirs = (await get("/notification-feed", as("superhero2"))).body.data[0];
+    expect((await post(`/notification-feed/${item.id}/delivered`, undefined, as("superhero1"))).body.data).toMatchObject({ deliveredAt: T0, readAt: null });
+    await e.post("/_emulator/clock/advance", { seconds: 5 }, { key: null });
+    expect((await post(`/notification-feed/${item.id}/read`, undefined, as("superhero1"))).body.data).toMatchObject({ deliveredAt: T0, readAt: T0 + 5 });
+    expect((await post(`/notification-feed/${item.id}/read`, undefined, as("superhero1"))).body.data.readAt).toBe(T0 + 5);
+    expect((await get("/notification-feed?readState=read", as("superhero1"))).body.data).toHaveLength(1);
+    expect((await get("/notification-feed/unread-count?templateCategory=promos", as("superhero1"))).body.data.count).toBe(0);
+    expect((await post(`/notification-feed/${item.id}/engagement`, { topic: "cta_buy-now" }, as("superhero1"))).body.data).toEqual({ id: item.id, topic: "cta_buy-now", engagedAt: T0 + 5 });
+    refused(await post(`/notification-feed/${item.id}/engagement`, { topic: "x".repeat(65) }, as("superhero1")), 400, "ERR_VALIDATION");
+    expect((await post(`/notification-feed/${item.id}/engagement`, { topic: "x".repeat(64) }, as("superhero1"))).status).toBe(200);
+    refused(await post(`/notification-feed/${item.id}/engagement`, { topic: "no spaces" }, as("superhero1")), 400, "ERR_VALIDATION");
+    refused(await post(`/notification-feed/${item.id}/engagement`, {}, as("superhero1")), 400, "ERR_VALIDATION");
+    // Another user's item is as unknown as a missing one; the admin reaches any.
+    refused(await get(`/notification-feed/${theirs.id}`, as("superhero1")), 404, "ERR_FEED_ITEM_NOT_FOUND");
+    refused(await post(`/notification-feed/${theirs.id}/read`, undefined, as("superhero1")), 404, "ERR_FEED_ITEM_NOT_FOUND");
+    expect((await post(`/notification-feed/${theirs.id}/delivered`)).body.data.deliveredAt).toBe(T0 + 5);
+    refused(await del(`/notification-feed/${theirs.id}`, as("superhero2")), 403, "ERR_FORBIDDEN");
+    expect((await del(`/notification-feed/${theirs.id}`)).body.data).toEqual({ id: theirs.id, deletedAt: new Date((T0 + 5) * 1000).toISOString() });
+    refused(await get(`/notification-feed/${theirs.id}`), 404, "ERR_FEED_ITEM_NOT_FOUND");
+    expect((await get("/notification-feed", as("superhero2"))).body.data).toEqual([]);
+    expect((await get("/notification-feed?includeDeleted=true", as("superhero2"))).body.data[0]).toMatchObject({ id: theirs.id, deletedAt: T0 + 5 });
+    refused(await del("/notification-feed/feed_999"), 404, "ERR_FEED_ITEM_NOT_FOUND");
+  });
+
+  it("keeps an item past its retention out of the feed unless includeExpired", async () => {
+    const t = await approvedTemplate({ name: "Short", channels: [{ ...IN_APP, messageRetentionHours: 1 }] });
+    await post("/notifications/messages", { templateId: t.id, receivers: ["superhero1"] });
+    expect((await get("/notification-feed", as("superhero1"))).body.data[0].expiresAt).toBe(T0 + 3600);
+    await freeze(T0 + 3600);
+    expect((await get("/notification-feed", as("superhero1"))).body.data).toEqual([]);
+    expect((await get("/notification-feed?includeExpired=true", as("superhero1"))).body.data).toHaveLength(1);
+  });
+
+  it("lists a user's pushes newest first; marks delivered and clicked; records engagements", async () => {
+    await sent();
+    const pushes = await get("/push-notifications?limit=10", as("superhero1"));
+    expect(pushes.body.data).toHaveLength(1);
+    const p = pushes.body.data[0];
+    expect(p).toMatchObject({ receiver: "superhero1", source: "campaign", campaignId: null, deliveredAt: null, clickedAt: null });
+    expect((await get(`/push-notifications/${p.id}`, as("superhero1"))).body.data.id).toBe(p.id);
+    expect((await put(`/push-notifications/${p.id}/delivered`, undefined, as("superhero1"))).body.data.deliveredAt).toBe(T0);
+    expect((await put(`/push-notifications/${p.id}/clicked`, undefined, as("superhero1"))).body.data.clickedAt).toBe(T0);
+    expect((await post(`/push-notifications/${p.id}/engagement`, { topic: "dismissed" }, as("superhero1"))).body.data.topic).toBe("dismissed");
+    refused(await post(`/push-notifications/${p.id}/engagement`, { topic: "y".repeat(65) }, as("superhero1")), 400, "ERR_VALIDATION");
+    refused(await get(`/push-notifications/${p.id}`, as("superhero2")), 404, "ERR_PUSH_NOTIFICATION_NOT_FOUND");
+    refused(await put(`/push-notifications/${p.id}/clicked`, undefined, as("superhero2")), 404, "ERR_PUSH_NOTIFICATION_NOT_FOUND");
+    refused(await get("/push-notifications/push_999"), 404, "ERR_PUSH_NOTIFICATION_NOT_FOUND");
+    refused(await get("/push-notifications", as("superhero1")), 400, "ERR_VALIDATION");
+    refused(await get("/push-notifications?limit=101", as("superhero1")), 400, "ERR_VALIDATION");
+    refused(await get("/push-notifications?limit=5"), 400, "ERR_VALIDATION");
+  });
+});
+
+describe("analytics", () => {
+  it("counts what happened: overview, per campaign, per template, per channel and per user, over a window and by dimension", async () => {
+    const { t, cam } = await draftCampaign(["superhero1", "superhero2"]);
+    await post(`/campaigns/${cam.id}/send`);
+    const [item] = (await get("/notification-feed", as("superhero1"))).body.data;
+    await e.post("/_emulator/clock/advance", { seconds: 7200 }, { key: null });
+    await post(`/notification-feed/${item.id}/read`, undefined, as("superhero1"));
+    await post(`/notification-feed/${item.id}/engagement`, { topic: "clicked" }, as("superhero1"));
+    await post(`/notification-feed/${item.id}/engagement`, { topic: "clicked" }, as("superhero1"));
+    await post(`/notification-feed/${item.id}/engagement`, { topic: "shared" }, as("superhero1"));
+    const [p] = (await get("/push-notifications?limit=1", as("superhero2"))).body.data;
+    await put(`/push-notifications/${p.id}/clicked`, undefined, as("superhero2"));
+
+    const overview = (await get("/analytics/overview?period=hourly")).body.data;
+    expect(overview.totals).toEqual({ sent: 4, delivered: 2, viewed: 1, clicked: 2, interacted: 1, failed: 0, deliveryRate: 50, viewRate: 25, clickRate: 50, interactionRate: 25 });
+    expect(overview.series.map((s: any) => [s.periodStart - (s.periodStart % 3600) === s.periodStart, s.sent, s.clicked])).toEqual([
+      [true, 4, 0],
+      [true, 0, 2],
+    ]);
+    expect((await get(`/analytics/overview?startDate=${T0 + 3600}`)).body.data.totals.sent).toBe(0);
+    expect((await get(`/analytics/overview?endDate=${new Date(T0 * 1000).toISOString()}`)).body.data.totals.sent).toBe(4);
+    expect((await get("/analytics/overview?dimension=channel&dimensionId=push")).body.data.totals).toMatchObject({ sent: 2, clicked: 1, delivered: 1 });
+    expect((await get(`/analytics/overview?dimension=campaign&dimensionId=${cam.id}`)).body.data.totals.sent).toBe(4);
+    expect((await get(`/analytics/overview?dimension=template&dimensionId=${t.templateId}`)).body.data.totals.sent).toBe(4);
+    const perCampaign = (await get(`/analytics/campaigns/${cam.id}`)).body.data;
+    expect(perCampaign.channels).toEqual([
+      expect.objectContaining({ channelType: "in_app", sent: 2, viewed: 1, clicked: 1, interacted: 1 }),
+      expect.objectContaining({ channelType: "push", sent: 2, clicked: 1 }),
+    ]);
+    expect((await get(`/analytics/templates/${t.templateId}`)).body.data).toMatchObject({ templateId: t.id, slug: "spring_sale", totals: { sent: 4 } });
+    expect((await get("/analytics/channels")).body.data.channels.map((c: any) => [c.channelType, c.sent])).toEqual([["in_app", 2], ["push", 2]]);
+    expect((await get("/analytics/users/superhero1")).body.data).toEqual({ userId: "superhero1", viewed: 1, clicked: 1, interacted: 1, lastEngagement: T0 + 7200, sent: 2, delivered: 1, failed: 0 });
+    expect((await get("/analytics/users/superhero5")).body.data).toMatchObject({ viewed: 0, lastEngagement: null });
+    refused(await get("/analytics/campaigns/nope"), 404, "ERR_CAMPAIGN_NOT_FOUND");
+    refused(await get("/analytics/templates/nope"), 404, "ERR_TEMPLATE_NOT_FOUND");
+    refused(await get("/analytics/overview?startDate=yesterday"), 400, "ERR_VALIDATION");
+    refused(await get(`/analytics/overview?startDate=${T0 + 10}&endDate=${T0}`), 400, "ERR_VALIDATION");
+    refused(await get("/analytics/overview?dimensionId=x"), 400, "ERR_VALIDATION");
+    refused(await get("/analytics/overview?period=weekly"), 400, "ERR_VALIDATION");
+    refused(await get("/analytics/overview?limit=0"), 400, "ERR_VALIDATION");
+  });
+});
+
+describe("a whole flow", () => {
+  it("category → template with a version → channel → campaign → recipients by CSV → schedule → clock moved → each recipient's feed on the client plane → read and click → analytics that match", async () => {
+    const category = (await post("/templates/categories", { name: "launches" })).body.data;
+    const t = (await post("/templates", { name: "Launch", templateCategory: category.name, channels: [{ channelType: "in_app", content: { title: "Draft" } }] })).body.data;
+    const v2 = await put(`/templates/${t.id}/channels/in_app`, { content: { title: "{{name}}, it is here", body: "Code {{code}}" } });
+    expect(v2.body.data.currentVersion).toBe(2);
+    await put(`/templates/${t.id}`, { status: "approved" });
+    const channel = (await post("/channels", { name: "Inbox", type: "in_app", enabled: true })).body.data;
+    const cam = (await post("/campaigns", { name: "Launch day", templateId: t.templateId, templateVersion: 2, variables: { code: "LAUNCH" } })).body.data;
+    const up = (await post(`/campaigns/${cam.id}/recipients/upload-url`)).body.data;
+    await e.call("PUT", up.uploadUrl, { key: null, raw: "uid,name\nsuperhero1,Tony\nsuperhero2,Steve\nsuperhero3,Peter\n" });
+    await post(`/campaigns/${cam.id}/import-csv`, { s3Key: up.s3Key });
+    expect((await get(`/campaigns/${cam.id}/import-status`)).body.data).toMatchObject({ acceptedRows: 3, refusedRows: 0 });
+    await post(`/campaigns/${cam.id}/schedule`, { scheduledAt: T0 + 600 });
+    await freeze(T0 + 600);
+    expect((await get(`/campaigns/${cam.id}`)).body.data).toMatchObject({ status: "completed", recipientSummary: { completed: 3 } });
+
+    const sdk = async (uid: string) => {
+      const token = (await e.post(`/v3/users/${uid}/auth_tokens`, {})).body.data.authToken;
+      const o = (body?: unknown): CallOptions => ({ key: null, body, headers: { appid: APP_ID, authtoken: token } });
+      return { get: (p: string) => e.call("GET", C + p, o()), post: (p: string, body?: unknown) => e.call("POST", C + p, o(body ?? {})) };
+    };
+    const items: Record<string, any> = {};
+    for (const [uid, name] of [["superhero1", "Tony"], ["superhero2", "Steve"], ["superhero3", "Peter"]]) {
+      const a = await sdk(uid);
+      const feed = (await a.get("/campaigns/notification-feed")).body.data;
+      expect(feed).toEqual([expect.objectContaining({ templateCategory: "launches", channelId: channel.channelId, content: { title: `${name}, it is here`, body: "Code LAUNCH" }, readAt: null })]);
+      expect((await a.get("/campaigns/notification-feed/unread-count")).body.data.count).toBe(1);
+      items[uid] = { a, item: feed[0] };
+    }
+    await freeze(T0 + 660);
+    await items.superhero1.a.post(`/campaigns/notification-feed/${items.superhero1.item.id}/delivered`);
+    await items.superhero1.a.post(`/campaigns/notification-feed/${items.superhero1.item.id}/read`);
+    await items.superhero1.a.post(`/campaigns/notification-feed/${items.superhero1.item.id}/engagement`, { topic: "clicked" });
+    await items.superhero2.a.post(`/campaigns/notification-feed/${items.superhero2.item.id}/read`);
+    expect((await items.superhero1.a.get("/campaigns/notification-feed/unread-count")).body.data.count).toBe(0);
+
+    const totals = (await get(`/analytics/campaigns/${cam.id}`)).body.data.totals;
+    expect(totals).toMatchObject({ sent: 3, delivered: 2, viewed: 2, clicked: 1, interacted: 0, failed: 0 });
+    expect((await get(`/analytics/templates/${t.id}`)).body.data.totals).toMatchObject({ sent: 3, viewed: 2, clicked: 1 });
+    expect((await get("/analytics/users/superhero1")).body.data).toMatchObject({ viewed: 1, clicked: 1, lastEngagement: T0 + 660 });
+    expect((await get(`/campaigns/${cam.id}/sequence-metrics`)).body.data.steps).toEqual([expect.objectContaining({ step: 1, status: "sent", sent: 3, viewed: 2, clicked: 1 })]);
+  });
+});
+
+describe("state", () => {
+  async function made() {
+    const { t, cam } = await draftCampaign(["superhero1"]);
+    await post(`/campaigns/${cam.id}/send`);
+    const later = (await post("/campaigns", { name: "Later", templateId: t.id, templateVersion: 1 })).body.data;
+    await post(`/campaigns/${later.id}/recipients`, { userIds: ["superhero2"] });
+    await post(`/campaigns/${later.id}/schedule`, { scheduledAt: T0 + 100 });
+    await post("/channels", { name: "Inbox", type: "in_app" });
+    return { t, cam, later };
+  }
+
+  it("is exported, snapshotted, restored and reset to the seed; a restored schedule still runs on the clock", async () => {
+    const { later } = await made();
+    const state = (await e.get("/_emulator/state", { key: null })).body;
+    const saved = state.apps.find((a: any) => a.app.appId === APP_ID).campaigns;
+    expect(saved.templates).toHaveLength(1);
+    expect(saved.campaigns.map((c: any) => c.status)).toEqual(["completed", "scheduled"]);
+    expect(saved.events.length).toBeGreaterThan(0);
+    expect((await e.post("/_emulator/snapshots/campaigns", undefined, { key: null })).status).toBe(201);
+    await e.post("/_emulator/reset", undefined, { key: null });
+    expect((await get("/templates")).body.data).toEqual([]);
+    expect((await get("/analytics/overview")).body.data.totals.sent).toBe(0);
+    expect((await e.put("/_emulator/state", state, { key: null })).status).toBe(200);
+    expect((await get(`/campaigns/${later.id}`)).body.data.status).toBe("scheduled");
+    await e.post("/_emulator/reset", undefined, { key: null });
+    expect((await e.post("/_emulator/snapshots/campaigns/restore", undefined, { key: null })).status).toBe(200);
+    await freeze(T0 + 100);
+    expect((await get(`/campaigns/${later.id}`)).body.data.status).toBe("completed");
+    expect((await get("/notification-feed", as("superhero2"))).body.data).toHaveLength(1);
+    const bad = structuredClone(state);
+    bad.apps.find((a: any) => a.app.appId === APP_ID).campaigns.campaigns[0].templateId = "nope";
+    const refusedState = await e.put("/_emulator/state", bad, { key: null });
+    expect(refusedState.status).toBe(400);
+    expect(JSON.stringify(refusedState.body)).toContain("campaigns.campaigns[0].templateId");
+  });
+
+  it("is kept with --data and back after a restart, when a schedule that came due meanwhile runs", async () => {
+    const file = join(tempDir("campaigns"), "state.json");
+    e = await emulator({ data: file });
+    await freeze(T0);
+    const { t, later } = await made();
+    await e.persistence!.flush();
+    e.persistence!.close();
+    e = await emulator({ data: file });
+    expect((await get(`/templates/${t.id}`)).body.data.templateId).toBe("spring_sale");
+    expect((await get("/notification-feed", as("superhero1"))).body.data).toHaveLength(1);
+    // The restarted emulator runs on the real clock, long past the schedule.
+    expect((await get(`/campaigns/${later.id}`)).body.data.status).toBe("completed");
+    expect((await get("/notification-feed", as("superhero2"))).body.data).toHaveLength(1);
+    expect((await get("/analytics/overview")).body.data.totals.sent).toBe(4);
+  });
+});

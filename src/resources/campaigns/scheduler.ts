@@ -17,6 +17,8 @@ export class CampaignScheduler {
     private readonly clock: Clock,
   ) {
     this.unsubscribe = [clock.onChange(() => this.poke()), store.onChange(() => this.poke())];
+    // A loaded state may hold campaigns that came due while the emulator was stopped.
+    this.poke();
   }
 
   poke(): void {
