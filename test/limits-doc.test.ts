@@ -8,6 +8,9 @@ import { FORM_LIMIT_BYTES } from "../src/resources/moderation/input.js";
 import { USERS_PER_CALL } from "../src/resources/groups/membership.js";
 import { MESSAGE_BODY_LIMIT, MESSAGE_DATA } from "../src/resources/messages/send.js";
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../src/server.js";
+import { MAX_CSV_BYTES, MAX_IDS_PER_CALL, MAX_RECIPIENTS } from "../src/resources/campaigns/service/campaigns.js";
+import { MAX_CHANNELS_PER_TYPE, MAX_TEMPLATES } from "../src/resources/campaigns/service/catalog.js";
+import { MAX_CATEGORIES } from "../src/store/campaigns.js";
 
 /**
  * One fact, one page: the limits live in the table of docs/security-and-data-safety.md, and each figure there is the
@@ -43,5 +46,13 @@ describe("the limits table holds the code's figures", () => {
     expect(row("Request headers")).toContain(`${HEADERS_TIMEOUT_MS / 1000} s to arrive`);
     expect(row("Whole request")).toContain(`${REQUEST_TIMEOUT_MS / 1000} s to arrive`);
     expect(row("Users added in one call")).toContain(`| ${USERS_PER_CALL},`);
+  });
+
+  it("the campaigns service", () => {
+    const n = (x: number) => x.toLocaleString("en-US");
+    const campaigns = row("Campaigns service");
+    expect(campaigns).toContain(`${n(MAX_IDS_PER_CALL)} ids per recipients call`);
+    expect(campaigns).toContain(`${n(MAX_RECIPIENTS)} recipients per campaign; ${human(MAX_CSV_BYTES)} CSV file`);
+    expect(campaigns).toContain(`${n(MAX_TEMPLATES)} templates, ${MAX_CATEGORIES} categories and ${MAX_CHANNELS_PER_TYPE} channels of a type`);
   });
 });

@@ -905,7 +905,8 @@ function campaigns(c: Checker, raw: unknown, path: string): CampaignsData | unde
     each("engagements", (eo, eq) => ({ topic: c.str(eo.topic, `${eq}.topic`, 100), at: c.int(eo.at, `${eq}.at`) }), ro, q);
   const origin = <T extends object>(record: T, ro: Obj, q: string): T => {
     const r = record as Record<string, unknown>;
-    for (const k of ["templateId", "campaignId", "notificationId", "channelId"]) setIf(r, k, c.optStr(ro[k], `${q}.${k}`, 100));
+    // A push's `campaignId` may be null (a push of no campaign): read with the push.
+    for (const k of ["templateId", "campaignId", "notificationId", "channelId"]) if (ro[k] !== null) setIf(r, k, c.optStr(ro[k], `${q}.${k}`, 100));
     for (const k of ["templateVersion", "step"]) setIf(r, k, c.optInt(ro[k], `${q}.${k}`));
     return record;
   };
