@@ -625,4 +625,23 @@ describe("state", () => {
     expect((await get("/notification-feed", as("superhero2"))).body.data).toHaveLength(1);
     expect((await get("/analytics/overview")).body.data.totals.sent).toBe(4);
   });
+
+  it("is seedable: a seed's templates, channels and scheduled campaigns are served, and a bad one is refused with its path", async () => {
+    const app = { appId: "campseed", name: "Campaigns", region: "eu" };
+    const apiKeys = [{ apiKey: "k".repeat(40), name: "Rest API Key", scope: "fullAccess" }];
+    const users = [{ uid: "a", name: "A" }];
+    const template = { id: "tpl", templateId: "hello", name: "Hello", tags: [], status: "approved", config: {}, currentVersion: 1, createdAt: T0, updatedAt: T0, versions: [{ version: 1, channels: [IN_APP], variableSchema: [{ key: "name", default: "you" }], createdAt: T0 }] };
+    const campaign = { id: "cmp", name: "Seeded", templateId: "tpl", templateVersion: 1, variables: { code: "SEED" }, config: {}, status: "scheduled", scheduledAt: T0 + 60, createdAt: T0, updatedAt: T0, recipients: [{ id: "r1", userId: "a", variables: {}, status: "pending", createdAt: T0, updatedAt: T0 }] };
+    const campaigns = { lastId: 10, items: [], pushes: [], categories: [], templates: [template], channels: [{ id: "ch", name: "Inbox", type: "in_app", channelId: "inbox", enabled: true, metadata: {}, createdAt: T0, updatedAt: T0 }], campaigns: [campaign] };
+    const seeded = await emulator({ seed: { apps: [{ app, apiKeys, users, campaigns }] } });
+    const S = "/campseed.api-eu/v3/campaigns";
+    const key = { key: "k".repeat(40) };
+    expect((await seeded.get(`${S}/templates/hello`, key)).body.data.id).toBe("tpl");
+    // The seed's schedule is long past on the real clock: it ran when the emulator started.
+    expect((await seeded.get(`${S}/campaigns/cmp`, key)).body.data.status).toBe("completed");
+    const feed = await seeded.get(`${S}/notification-feed`, { ...key, headers: { onbehalfof: "a" } });
+    expect(feed.body.data[0]).toMatchObject({ channelId: "inbox", content: { title: "Hi you", body: "Use SEED at {{shop}}" } });
+    const bad = { apps: [{ app, apiKeys, users, campaigns: { ...campaigns, campaigns: [{ ...campaign, templateVersion: 2 }] } }] };
+    await expect(emulator({ seed: bad })).rejects.toThrow("apps[0].campaigns.campaigns[0].templateVersion must name one of the template's versions");
+  });
 });
