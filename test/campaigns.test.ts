@@ -395,6 +395,25 @@ describe("template sends", () => {
 });
 
 
+describe("campaign pushes in the notification outbox", () => {
+  it("records a campaign push per device of its receiver, as its provider would take it", async () => {
+    await e.post("/v3/notifications/push/v1/providers/fcm", { providerId: "fcm-main", serviceAccountCreds: { project_id: "p1", client_email: "sa@p1.test", private_key: "key0123456789" } });
+    const authToken = (await e.post("/v3/users/superhero1/auth_tokens", { force: true })).body.data.authToken;
+    expect((await e.post("/v3/notifications/push/v1/tokens", { platform: "fcm_android", fcmToken: "phone-1", authToken })).status).toBe(200);
+    const { cam } = await draftCampaign(["superhero1", "superhero2"]);
+    await post(`/campaigns/${cam.id}/send`);
+    const [push] = (await get("/push-notifications?limit=1", as("superhero1"))).body.data;
+    const outbox = (await e.get("/_emulator/notifications?uid=superhero1&channel=push", { key: null })).body.notifications;
+    expect(outbox).toEqual([
+      expect.objectContaining({ event: "campaign_push_sent", provider: "fcm", providerId: "fcm-main", pushToken: "phone-1", status: "sent", title: "Hey friend", body: "SPRING", pushNotificationId: push.id, campaignId: cam.id }),
+    ]);
+    expect(outbox[0].payload).toMatchObject({ token: "phone-1", notification: { title: "Hey friend", body: "SPRING" }, data: { type: "campaign_push", pushNotificationId: push.id } });
+    // No device, no record.
+    expect((await e.get("/_emulator/notifications?uid=superhero2", { key: null })).body.notifications).toEqual([]);
+    e.emulator.notifications.close();
+  });
+});
+
 describe("the feed and pushes on REST", () => {
   async function sent() {
     await post("/templates/categories", { name: "promos" });

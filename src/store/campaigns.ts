@@ -198,6 +198,9 @@ export interface EventRecord {
   reason?: string;
 }
 
+/** The event a campaign push makes (`{push}`, the push's view): the notification outbox records it per device. */
+export const CAMPAIGN_PUSH_SENT = "campaign_push_sent";
+
 /** At most this many feed items per user: the oldest go first past it. */
 export const MAX_FEED_ITEMS_PER_USER = 10_000;
 export const MAX_CATEGORIES = 100;

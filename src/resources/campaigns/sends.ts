@@ -1,13 +1,14 @@
 import type { AppState } from "../../store/app-state.js";
-import type { CampaignRecord, ChannelContent, ChannelRecord, EventType, TemplateRecord, TemplateVersion } from "../../store/campaigns.js";
+import { CAMPAIGN_PUSH_SENT, type CampaignRecord, type ChannelContent, type ChannelRecord, type EventType, type PushRecord, type TemplateRecord, type TemplateVersion } from "../../store/campaigns.js";
 import type { JsonObject } from "../../store/types.js";
 import { FEED_ITEM_SENT } from "../../realtime/delivery.js";
-import { feedItemView, render } from "./views.js";
+import { feedItemView, pushView, render } from "./views.js";
 
 /**
  * What a send does (a campaign's, a scheduled one's when the clock reaches it, a template send's): per receiver and
  * channel of the template version, the feed item (in_app: the SDK's feed, with its `notification_feed_item` frame)
- * or the push notification (push), each recorded as a `sent` event; what cannot go out is recorded as `failed`
+ * or the push notification (push: its event puts it in the notification outbox per device), each recorded as a
+ * `sent` event; what cannot go out is recorded as `failed`
  * with the reason. Channels of the other types (sms, email, whatsapp, custom) are not delivered by the emulator:
  * their sends are recorded as failed, saying so.
  */
@@ -105,7 +106,7 @@ export function deliverTo(send: Send, uid: string, variables: Record<string, str
       campaigns.addItem(item);
       app.emit(FEED_ITEM_SENT, () => ({ feedItem: feedItemView(item) }));
     } else {
-      campaigns.addPush({
+      const push: PushRecord = {
         id: campaigns.nextId("push"),
         receiver: uid,
         announcementId: send.notificationId,
@@ -115,7 +116,9 @@ export function deliverTo(send: Send, uid: string, variables: Record<string, str
         ...(step !== undefined && { step }),
         content: render(content.content, variables) as JsonObject,
         sentAt: now,
-      });
+      };
+      campaigns.addPush(push);
+      app.emit(CAMPAIGN_PUSH_SENT, () => ({ push: pushView(push) }));
     }
     record(send, uid, content, "sent", step);
     sent++;
