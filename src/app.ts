@@ -44,7 +44,7 @@ import { bots } from "./resources/bots/routes.js";
 import { aiAgents } from "./resources/ai-agents/routes.js";
 import { dataImport } from "./resources/data-import/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
-import { campaignsAuth, campaignsService, csvUploads, isServicePath, notFoundHere, serviceErrors, uploadApp } from "./resources/campaigns/service/routes.js";
+import { campaignsAuth, campaignsService, csvUploads, isServicePath, serviceErrors, unknownPath, uploadApp } from "./resources/campaigns/service/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
 function managementPlane(): Hono<Env> {
@@ -189,7 +189,9 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   // Any other path: journaled, ruled and authenticated as its plane would be, then not found.
   const unmatched = [MGMT, REST, CLIENT, CALLS].map((p) => ({ prefix: p.prefix, handler: chain([...platform, ...p.auth], notFound) }));
   const elsewhere = chain(platform, notFound);
-  const campaignsUnmatched = chain([...platform, ...CAMPAIGNS.auth], notFoundHere);
+  const campaignsUnmatched = chain([...platform, ...CAMPAIGNS.auth], (c) => {
+    throw withHint(unknownPath(c), nearMisses.hint(c.req.method, c.req.path));
+  });
   const notFoundAnywhere = (c: Ctx) => {
     if (c.req.path.startsWith("/_emulator")) return renderError(c, apiError("ERR_API_NOT_FOUND"));
     if (isServicePath(c.req.path)) return campaignsUnmatched(c);

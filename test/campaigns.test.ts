@@ -66,6 +66,8 @@ describe("address and credentials", () => {
     const missing = refused(await get("/segments"), 404, "ERR_NOT_FOUND");
     expect(missing.devMessage).toBe("Cannot GET /v3/campaigns/segments");
     refused(await get("/segments", { key: null }), 401, "ERR_UNAUTHORIZED");
+    // The near-miss table knows the service's paths.
+    expect(refused(await get("/template"), 404, "ERR_NOT_FOUND").devMessage).toBe("Cannot GET /v3/campaigns/template Hint: did you mean GET /v3/campaigns/templates?");
     const bad = refused(await post("/templates/categories", { name: 5 }), 400, "ERR_VALIDATION");
     expect(bad.details).toEqual(["The name must be a string."]);
     refused(await get("/templates?limit=101"), 400, "ERR_VALIDATION");
@@ -590,6 +592,12 @@ describe("a whole flow", () => {
     expect((await get(`/analytics/templates/${t.id}`)).body.data.totals).toMatchObject({ sent: 3, viewed: 2, clicked: 1 });
     expect((await get("/analytics/users/superhero1")).body.data).toMatchObject({ viewed: 1, clicked: 1, lastEngagement: T0 + 660 });
     expect((await get(`/campaigns/${cam.id}/sequence-metrics`)).body.data.steps).toEqual([expect.objectContaining({ step: 1, status: "sent", sent: 3, viewed: 2, clicked: 1 })]);
+
+    // Coverage counts the service's operations, the SDK's calls under the same ones.
+    const coverage = (await e.get(`/_emulator/coverage?app=${APP_ID}`, { key: null })).body;
+    const op = (slug: string) => coverage.operations.find((o: any) => o.slug === slug);
+    expect(op("CampaignsController_schedule")).toMatchObject({ method: "POST", path: "/campaigns/campaigns/{id}/schedule", area: "Campaigns", calls: 1, statuses: { "200": 1 } });
+    expect(op("NotificationFeedController_findFeed").plane).toEqual({ rest: 0, client: 3 });
   });
 });
 

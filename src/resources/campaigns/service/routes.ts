@@ -5,13 +5,13 @@ import { categoryOperations, channelOperations, templateOperations } from "./cat
 import { feedOperations, pushOperations } from "./feed.js";
 
 export { csvUploads } from "./campaigns.js";
-export { campaignsAuth, isServicePath, notFoundHere, serviceErrors, uploadApp } from "./service.js";
+export { campaignsAuth, isServicePath, serviceErrors, unknownPath, uploadApp } from "./service.js";
 
 /**
  * The campaigns service's 50 operations (docs/campaigns.md), relative to `/v3/campaigns`. Static paths come before
  * the parameter paths they would match (`/templates/categories` before `/templates/:id`).
  */
-export const campaignsService = routes(
+export const CAMPAIGN_OPERATIONS = [
   ...categoryOperations,
   ...templateOperations,
   ...channelOperations,
@@ -19,4 +19,6 @@ export const campaignsService = routes(
   ...feedOperations,
   ...pushOperations,
   ...analyticsOperations,
-);
+];
+
+export const campaignsService = routes(...CAMPAIGN_OPERATIONS);

@@ -61,9 +61,9 @@ export const uploadApp: Stage = (c, next) => {
 };
 
 /** The unknown path's answer under `/v3/campaigns` (the service's router, not the chat API's). */
-export function notFoundHere(c: Ctx): never {
+export function unknownPath(c: Ctx): ApiError {
   const path = c.req.path.slice(c.req.path.indexOf("/v3/campaigns"));
-  throw apiError("ERR_NOT_FOUND", { method: c.req.method, path });
+  return apiError("ERR_NOT_FOUND", { method: c.req.method, path });
 }
 
 export function withDetails(e: ApiError, details: readonly string[] | Record<string, string>): ApiError {
