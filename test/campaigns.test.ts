@@ -65,6 +65,11 @@ describe("address and credentials", () => {
   it("answers an unknown path with the service's 404, and bad input with ERR_VALIDATION and a list of sentences", async () => {
     const missing = refused(await get("/segments"), 404, "ERR_NOT_FOUND");
     expect(missing.devMessage).toBe("Cannot GET /v3/campaigns/segments");
+    // The served description names the 50 operations by their published ids.
+    const served = (await e.get("/_emulator/openapi/campaigns.json", { key: null })).body;
+    const ids = Object.values(served.paths).flatMap((ops: any) => Object.values(ops).map((o: any) => o.operationId));
+    expect(ids).toHaveLength(50);
+    expect(ids).toContain("NotificationSendController_send");
     refused(await get("/segments", { key: null }), 401, "ERR_UNAUTHORIZED");
     // The near-miss table knows the service's paths.
     expect(refused(await get("/template"), 404, "ERR_NOT_FOUND").devMessage).toBe("Cannot GET /v3/campaigns/template Hint: did you mean GET /v3/campaigns/templates?");
@@ -438,7 +443,7 @@ describe("the feed and pushes on REST", () => {
     // onbehalfof wins over receiver.
     expect((await get("/notification-feed?receiver=superhero2", as("superhero1"))).body.data).toHaveLength(2);
     refused(await get("/notification-feed"), 400, "ERR_VALIDATION");
-    refused(await get("/notification-feed", as("nobody")), 404, "ERR_NOT_FOUND");
+    expect(refused(await get("/notification-feed", as("nobody")), 404, "ERR_USER_NOT_FOUND").details).toEqual({ onbehalfof: "nobody" });
     expect((await get(`/notification-feed?dateFrom=${T0 + 5}`, as("superhero1"))).body.data).toHaveLength(1);
     expect((await get(`/notification-feed?dateTo=${T0 + 5}`, as("superhero1"))).body.data).toHaveLength(1);
     expect((await get("/notification-feed?tags=sale&templateCategory=promos", as("superhero1"))).body.data).toHaveLength(2);

@@ -78,6 +78,7 @@ export const ERRORS = {
   ERR_CAMPAIGN_NOT_FOUND: { status: 404, message: "Campaign not found", devMessage: "Campaign not found: {id}" },
   ERR_FEED_ITEM_NOT_FOUND: { status: 404, message: "Feed item not found", devMessage: "Feed item not found: {id}" },
   ERR_PUSH_NOTIFICATION_NOT_FOUND: { status: 404, message: "Push notification not found", devMessage: "Push notification not found: {id}" },
+  ERR_USER_NOT_FOUND: { status: 404, message: "User not found", devMessage: "User not found: {id}" },
   ERR_IMPORT_NOT_FOUND: { status: 404, message: "No active import found", devMessage: "No import found for campaign {id}" },
 
   // API keys

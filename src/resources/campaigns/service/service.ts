@@ -97,13 +97,13 @@ export function conflict(reason: string, devReason = reason, details?: Record<st
 export const campaignsOf = (c: Ctx): Campaigns => c.get("app").campaigns;
 export const nowOf = (c: Ctx): number => c.get("emulator").clock.now();
 
-/** The `onbehalfof` user, when the request names one (an unknown or deactivated uid is the service's 404). */
+/** The `onbehalfof` user, when the request names one (an unknown or deactivated uid is 404 ERR_USER_NOT_FOUND). */
 export function behalf(c: Ctx): UserRecord | undefined {
   const raw = header(c, "onbehalfof");
   if (raw === undefined || raw === "") return undefined;
   const uid = normalizeUid(raw);
   const user = c.get("app").activeUser(uid);
-  if (!user) throw withDetails(apiError("ERR_NOT_FOUND", { method: c.req.method, path: `user ${uid}` }), { onbehalfof: uid });
+  if (!user) throw notFound("ERR_USER_NOT_FOUND", uid, "onbehalfof");
   return user;
 }
 
