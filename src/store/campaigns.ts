@@ -198,6 +198,11 @@ export interface EventRecord {
   reason?: string;
 }
 
+/** Whether a feed item is shown: not soft-deleted, not past its retention (unless asked for). */
+export function visible(item: FeedItemRecord, now: number, deleted = false, expired = false): boolean {
+  return (deleted || item.deletedAt === undefined) && (expired || item.expiresAt === undefined || item.expiresAt > now);
+}
+
 /** The event a campaign push makes (`{push}`, the push's view): the notification outbox records it per device. */
 export const CAMPAIGN_PUSH_SENT = "campaign_push_sent";
 

@@ -5,12 +5,9 @@ import { apiError, badRequest } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
-import type { FeedItemRecord, PushRecord } from "../../store/campaigns.js";
+import { visible, type FeedItemRecord, type PushRecord } from "../../store/campaigns.js";
 import { engage, mark, MAX_ENGAGEMENTS, TOPIC, type Receipt } from "./engagement.js";
-import { visible } from "./service/feed.js";
 import { categoryView, feedItemView, pushView } from "./views.js";
-
-
 
 /**
  * The campaign service as the SDK calls it on the client plane (`campaigns/...`, its own endpoint table rows):

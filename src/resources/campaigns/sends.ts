@@ -1,3 +1,4 @@
+import { keyedMap } from "../../http/errors.js";
 import type { AppState } from "../../store/app-state.js";
 import { CAMPAIGN_PUSH_SENT, type CampaignRecord, type ChannelContent, type ChannelRecord, type EventType, type PushRecord, type TemplateRecord, type TemplateVersion } from "../../store/campaigns.js";
 import type { JsonObject } from "../../store/types.js";
@@ -27,7 +28,7 @@ export interface Send {
 
 /** The values for one receiver: per-user variables over the campaign's defaults over the template's defaults. */
 export function variablesFor(version: TemplateVersion, campaignVars: Readonly<Record<string, string>>, userVars: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = keyedMap<string>();
   for (const v of version.variableSchema) if (v.default !== undefined) out[v.key] = v.default;
   Object.assign(out, campaignVars, userVars);
   return out;

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "../../../http/context.js";
-import { ApiError, apiError } from "../../../http/errors.js";
+import { ApiError, apiError, keyedMap } from "../../../http/errors.js";
 import { operation } from "../../../http/operation.js";
 import { q } from "../../../http/query-spec.js";
 import { readText } from "../../../http/validate.js";
@@ -48,7 +48,7 @@ const view = (c: Ctx, cam: CampaignRecord) => campaignView(cam, campaignsOf(c).t
 function variables(raw: unknown, at: string): Record<string, string> {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== "object" || Array.isArray(raw)) throw invalid(`${at} must be an object of variable values.`);
-  const out: Record<string, string> = {};
+  const out = keyedMap<string>();
   for (const [k, v] of Object.entries(raw as JsonObject)) {
     if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw invalid(`${at}.${k} must be a string, number or boolean.`);
     out[k] = String(v);
@@ -421,7 +421,7 @@ function importCsv(c: Ctx, cam: CampaignRecord, s3Key: string, text: string) {
       continue;
     }
     seen.add(uid.toLowerCase());
-    const vars: Record<string, string> = {};
+    const vars = keyedMap<string>();
     header.forEach((h, k) => k !== uidAt && h !== "" && (vars[h] = row[k]));
     entries.push({ uid, vars, row: i + 1 });
   }

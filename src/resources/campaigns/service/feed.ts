@@ -2,7 +2,7 @@ import { header, type Ctx } from "../../../http/context.js";
 import { apiError } from "../../../http/errors.js";
 import { operation } from "../../../http/operation.js";
 import { q } from "../../../http/query-spec.js";
-import type { FeedItemRecord, PushRecord } from "../../../store/campaigns.js";
+import { visible, type FeedItemRecord, type PushRecord } from "../../../store/campaigns.js";
 import { engage, mark, MAX_ENGAGEMENTS, TOPIC, type Receipt } from "../engagement.js";
 import { feedItemView, pushView } from "../views.js";
 import { behalf, campaignsOf, cursorPage, invalid, notFound, nowOf, PAGE_QUERY, withDetails } from "./service.js";
@@ -12,11 +12,6 @@ import { behalf, campaignsOf, cursorPage, invalid, notFound, nowOf, PAGE_QUERY, 
  * own records only) or as the admin (any record; the feed list names its user with `receiver`). The SDK reaches
  * the same records through the client plane (../routes.ts).
  */
-
-/** Whether a feed item is shown: not soft-deleted, not past its retention (unless asked for). */
-export function visible(item: FeedItemRecord, now: number, deleted = false, expired = false): boolean {
-  return (deleted || item.deletedAt === undefined) && (expired || item.expiresAt === undefined || item.expiresAt > now);
-}
 
 /** A record by path id: the user's own on their behalf (another's is as unknown as a missing one), any as the admin. */
 function pathRecord<T extends { receiver: string }>(c: Ctx, records: ReadonlyMap<string, T>, code: "ERR_FEED_ITEM_NOT_FOUND" | "ERR_PUSH_NOTIFICATION_NOT_FOUND"): T {

@@ -15,13 +15,13 @@ import type { UserRecord } from "../../../store/types.js";
 export const SOURCE = "campaigns-service";
 
 /** The service's answer for an error raised anywhere below it (body checks, query parsing, handlers). */
-export function asServiceError(e: ApiError): ApiError {
+export function asServiceError(c: Ctx, e: ApiError): ApiError {
   let out = e;
   if (e.code === "ERR_BAD_REQUEST" && e.details && !e.serviceDetails) {
     const problems = Object.values(e.details).flat();
     out = apiError("ERR_VALIDATION", { problems: problems.join(" ") });
     out.serviceDetails = problems;
-  } else if (e.code === "ERR_API_NOT_FOUND") out = apiError("ERR_NOT_FOUND", { method: "", path: "" });
+  } else if (e.code === "ERR_API_NOT_FOUND") out = unknownPath(c);
   out.source = SOURCE;
   return out;
 }
@@ -33,7 +33,7 @@ export const serviceErrors: Stage = (c, next) =>
     next,
     (_c, res) => res,
     (_c, e) => {
-      throw e instanceof ApiError ? asServiceError(e) : e;
+      throw e instanceof ApiError ? asServiceError(c, e) : e;
     },
   );
 
