@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { addressHint, internalPath } from "./http/addressing.js";
+import { addressHint, internalPath, isCampaignsPath } from "./http/addressing.js";
 import { NearMisses } from "./http/near-miss.js";
 import { PlaneRouter } from "./http/plane-router.js";
 import { appAuth, callsAuth, clientAuth, managementAuth } from "./http/auth.js";
@@ -44,7 +44,7 @@ import { bots } from "./resources/bots/routes.js";
 import { aiAgents } from "./resources/ai-agents/routes.js";
 import { dataImport } from "./resources/data-import/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
-import { campaignsAuth, campaignsService, csvUploads, isServicePath, serviceErrors, unknownPath, uploadApp } from "./resources/campaigns/service/routes.js";
+import { campaignsAuth, campaignsService, csvUploads, serviceErrors, unknownPath, uploadApp } from "./resources/campaigns/service/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
 function managementPlane(): Hono<Env> {
@@ -194,7 +194,7 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   });
   const notFoundAnywhere = (c: Ctx) => {
     if (c.req.path.startsWith("/_emulator")) return renderError(c, apiError("ERR_API_NOT_FOUND"));
-    if (isServicePath(c.req.path)) return campaignsUnmatched(c);
+    if (isCampaignsPath(c.req.path)) return campaignsUnmatched(c);
     return (unmatched.find((u) => c.req.path.startsWith(u.prefix))?.handler ?? elsewhere)(c);
   };
   // A browser opening the emulator's address lands in the inspector; API clients keep their JSON answers.

@@ -78,6 +78,9 @@ describe("address and credentials", () => {
     refused(await get("/templates?limit=101"), 400, "ERR_VALIDATION");
     refused(await get("/templates?limit=0"), 400, "ERR_VALIDATION");
     refused(await get("/templates?order=up"), 400, "ERR_VALIDATION");
+    // An error a rule injects is the service's too.
+    expect((await e.post("/_emulator/rules", { match: { path: "/v3/campaigns/channels" }, effect: { status: 503 } }, { key: null })).status).toBe(201);
+    expect((await get("/channels")).body.error).toMatchObject({ source: "campaigns-service", code: "ERR_OPERATION_FAILED" });
   });
 });
 

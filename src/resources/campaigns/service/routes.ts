@@ -5,7 +5,7 @@ import { categoryOperations, channelOperations, templateOperations } from "./cat
 import { feedOperations, pushOperations } from "./feed.js";
 
 export { csvUploads } from "./campaigns.js";
-export { campaignsAuth, isServicePath, serviceErrors, unknownPath, uploadApp } from "./service.js";
+export { campaignsAuth, serviceErrors, unknownPath, uploadApp } from "./service.js";
 
 /**
  * The campaigns service's 50 operations (docs/campaigns.md), relative to `/v3/campaigns`. Static paths come before

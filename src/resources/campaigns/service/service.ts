@@ -12,9 +12,10 @@ import type { UserRecord } from "../../../store/types.js";
  * with the service's own codes (validation details as one sentence per failed field).
  */
 
-export const SOURCE = "campaigns-service";
-
-/** The service's answer for an error raised anywhere below it (body checks, query parsing, handlers). */
+/**
+ * The service's answer for an error raised anywhere below it (body checks, query parsing, handlers); its `source`
+ * is set where every error is rendered (http/pipeline.ts `renderError`), rules' and rate limits' too.
+ */
 export function asServiceError(c: Ctx, e: ApiError): ApiError {
   let out = e;
   if (e.code === "ERR_BAD_REQUEST" && e.details && !e.serviceDetails) {
@@ -22,7 +23,6 @@ export function asServiceError(c: Ctx, e: ApiError): ApiError {
     out = apiError("ERR_VALIDATION", { problems: problems.join(" ") });
     out.serviceDetails = problems;
   } else if (e.code === "ERR_API_NOT_FOUND") out = unknownPath(c);
-  out.source = SOURCE;
   return out;
 }
 
@@ -165,6 +165,3 @@ export const PAGE_QUERY = {
   limit: { kind: "integer", def: 20, min: 1, max: 100 },
   order: { kind: "oneOf", allowed: ["asc", "desc"] },
 } as const;
-
-/** An internal path under the service's root (`/@rest/{appId}/{region}/v3/campaigns/...`). */
-export const isServicePath = (path: string): boolean => /^\/@rest\/[^/]+\/[^/]+\/v3\/campaigns(\/|$)/.test(path);
