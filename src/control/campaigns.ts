@@ -155,6 +155,7 @@ export const controlAiAndCampaigns = new Hono<Env>()
     const now = c.get("emulator").clock.now();
     const cat = { id: app.campaigns.nextId("category"), name, label: (body.label as string | undefined) ?? name, createdAt: now, updatedAt: now };
     categories.set(cat.id, cat);
+    app.campaigns.touch();
     c.get("emulator").store.changed();
     return c.json({ category: categoryView(cat) }, 201);
   });

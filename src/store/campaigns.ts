@@ -227,6 +227,13 @@ export interface CampaignsData {
 }
 
 export class Campaigns {
+  /** Revisions across every instance: a loaded copy never repeats the one it replaces. */
+  private static revisions = 0;
+  /**
+   * Moves on every change (the change log takes the campaigns part whole when it moved, change-tracker.ts): records
+   * change in place, so whoever changes one calls `touch()` (adding items, pushes and events touches).
+   */
+  revision = ++Campaigns.revisions;
   readonly categories = new Map<string, CategoryRecord>();
   readonly items = new Map<string, FeedItemRecord>();
   /** Each user's items by `sentAt` (oldest first): the feed reads it newest first. */
@@ -278,10 +285,16 @@ export class Campaigns {
   }
 
   nextId(prefix: string): string {
+    this.touch();
     return `${prefix}_${++this.lastId}`;
   }
 
+  touch(): void {
+    this.revision = ++Campaigns.revisions;
+  }
+
   addItem(item: FeedItemRecord): void {
+    this.touch();
     this.items.set(item.id, item);
     let list = this.byReceiver.get(item.receiver);
     if (!list) this.byReceiver.set(item.receiver, (list = []));
@@ -296,6 +309,7 @@ export class Campaigns {
   }
 
   addPush(p: PushRecord): void {
+    this.touch();
     this.pushes.set(p.id, p);
     let list = this.pushesByReceiver.get(p.receiver);
     if (!list) this.pushesByReceiver.set(p.receiver, (list = []));
@@ -313,6 +327,7 @@ export class Campaigns {
   }
 
   addEvent(e: EventRecord): void {
+    this.touch();
     this.events.push(e);
     if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
   }

@@ -210,6 +210,7 @@ export function runDue(app: AppState, now: number): boolean {
       continue;
     }
     if (due > now) continue;
+    app.campaigns.touch();
     if (campaign.status === "scheduled") startCampaign(app, now, campaign);
     else runStep(app, now, campaign, campaign.nextStep!.step);
     ran = true;

@@ -26,12 +26,18 @@ export function asServiceError(c: Ctx, e: ApiError): ApiError {
   return out;
 }
 
-/** Errors of the stages after it (and of the route) in the service's envelope. */
+/**
+ * Errors of the stages after it (and of the route) in the service's envelope. A write that succeeded touched the
+ * app's campaigns (its records change in place: the change log takes the part when its revision moved).
+ */
 export const serviceErrors: Stage = (c, next) =>
   settle(
     c,
     next,
-    (_c, res) => res,
+    (_c, res) => {
+      if (res.status < 400 && c.req.method !== "GET") c.get("app")?.campaigns.touch();
+      return res;
+    },
     (_c, e) => {
       throw e instanceof ApiError ? asServiceError(c, e) : e;
     },
