@@ -79,7 +79,7 @@ function byChannel(events: readonly EventRecord[]) {
   return CHANNEL_TYPES.map((channelType) => ({ channelType, ...totals(events.filter((e) => e.channelType === channelType)) })).filter((row) => row.sent + row.failed > 0);
 }
 
-const window = (query: Query) => ({ period: query.period ?? "daily", startDate: query.startDate ?? null, endDate: query.endDate ?? null });
+const windowOf = (query: Query) => ({ period: query.period ?? "daily", startDate: query.startDate ?? null, endDate: query.endDate ?? null });
 
 export const analyticsOperations = [
   operation({
@@ -90,7 +90,7 @@ export const analyticsOperations = [
     query: QUERY,
     handler: (c, { query }) => {
       const events = select(c, query);
-      return c.json({ data: { ...window(query), dimension: query.dimension ?? null, dimensionId: query.dimensionId ?? null, totals: totals(events), series: series(events, query) } });
+      return c.json({ data: { ...windowOf(query), dimension: query.dimension ?? null, dimensionId: query.dimensionId ?? null, totals: totals(events), series: series(events, query) } });
     },
   }),
   operation({
@@ -103,7 +103,7 @@ export const analyticsOperations = [
       const id = c.req.param("campaignId")!;
       if (!campaignsOf(c).campaigns.has(id)) throw notFound("ERR_CAMPAIGN_NOT_FOUND", id, "campaignId");
       const events = select(c, query, (e) => e.campaignId === id);
-      return c.json({ data: { campaignId: id, ...window(query), totals: totals(events), channels: byChannel(events), series: series(events, query) } });
+      return c.json({ data: { campaignId: id, ...windowOf(query), totals: totals(events), channels: byChannel(events), series: series(events, query) } });
     },
   }),
   operation({
@@ -115,7 +115,7 @@ export const analyticsOperations = [
     handler: (c, { query }) => {
       const t = template(c, c.req.param("templateId")!);
       const events = select(c, query, (e) => e.templateId === t.id);
-      return c.json({ data: { templateId: t.id, slug: t.templateId, ...window(query), totals: totals(events), channels: byChannel(events), series: series(events, query) } });
+      return c.json({ data: { templateId: t.id, slug: t.templateId, ...windowOf(query), totals: totals(events), channels: byChannel(events), series: series(events, query) } });
     },
   }),
   operation({
@@ -124,7 +124,7 @@ export const analyticsOperations = [
     path: "/analytics/channels",
     plane: "campaigns",
     query: QUERY,
-    handler: (c, { query }) => c.json({ data: { ...window(query), channels: byChannel(select(c, query)).slice(0, query.limit) } }),
+    handler: (c, { query }) => c.json({ data: { ...windowOf(query), channels: byChannel(select(c, query)).slice(0, query.limit) } }),
   }),
   operation({
     id: "AnalyticsController_getUserInsights",

@@ -134,14 +134,15 @@ export const campaignOperations = [
       if (version > t.versions.length) throw invalid(`templateVersion ${version} does not exist: the template has ${t.versions.length} version(s).`);
       if (t.status === "archived") throw refused("The template is archived.", { templateId: t.id });
       const config = (body.config as JsonObject | undefined) ?? {};
+      // The overview documents campaign defaults as `config.variables`, the file as `variables`: both count.
+      const defaults = { ...variables(config.variables, "config.variables"), ...variables(body.variables, "variables") };
       const now = nowOf(c);
       const cam: CampaignRecord = {
         id: campaignsOf(c).nextId("campaign"),
         name: body.name as string,
         templateId: t.id,
         templateVersion: version,
-        // The overview documents campaign defaults as `config.variables`, the file as `variables`: both count.
-        variables: { ...variables(config.variables, "config.variables"), ...variables(body.variables, "variables") },
+        variables: defaults,
         config,
         status: "draft",
         createdAt: now,

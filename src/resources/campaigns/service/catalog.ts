@@ -296,6 +296,7 @@ export const templateOperations = [
       if (campaigns.templates.size >= MAX_TEMPLATES) throw conflict(`An app has at most ${MAX_TEMPLATES} templates.`);
       const content = channels(c, body.channels as unknown[]);
       const vars = variableSchema((body.variableSchema as unknown[] | undefined) ?? []);
+      templateCategory(c, body.templateCategory);
       let slug = body.templateId as string | undefined;
       if (slug !== undefined) {
         if (campaigns.template(slug)) throw conflict("Duplicate templateId", `A template with the templateId ${slug} exists.`, { templateId: slug });
