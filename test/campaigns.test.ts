@@ -405,6 +405,29 @@ describe("template sends", () => {
 });
 
 
+describe("limits", () => {
+  it("refuses past each bound, changing nothing", async () => {
+    for (let i = 0; i < 100; i++) expect((await post("/templates/categories", { name: `c${i}` })).status).toBe(201);
+    refused(await post("/templates/categories", { name: "c100" }), 409, "ERR_CONFLICT");
+    refused(await post("/templates/categories", { name: "x", description: "d".repeat(1001) }), 400, "ERR_VALIDATION");
+    refused(await post("/templates", { name: "n".repeat(256), channels: [IN_APP] }), 400, "ERR_VALIDATION");
+    refused(await post("/templates", { name: "big", channels: [{ channelType: "in_app", content: { text: "x".repeat(70 * 1024) } }] }), 400, "ERR_VALIDATION");
+    refused(await post("/channels", { name: "n".repeat(101), type: "push" }), 400, "ERR_VALIDATION");
+    const { cam } = await draftCampaign([]);
+    refused(await post("/campaigns", { name: "n".repeat(256), templateId: cam.templateId, templateVersion: 1 }), 400, "ERR_VALIDATION");
+    const up = (await post(`/campaigns/${cam.id}/recipients/upload-url`)).body.data;
+    const big = await e.call("PUT", up.uploadUrl, { key: null, raw: "uid\n" + "a,".repeat(2.6 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+    expect(big.body.error).toMatchObject({ code: "ERR_BAD_REQUEST", message: "The request body may not be greater than 5 MB.", source: "campaigns-service" });
+    refused(await get("/analytics/overview?limit=1001"), 400, "ERR_VALIDATION");
+    refused(await get("/campaigns?limit=101"), 400, "ERR_VALIDATION");
+    refused(await get(`/campaigns/${cam.id}/recipients?limit=101`), 400, "ERR_VALIDATION");
+    refused(await get("/channels?limit=101"), 400, "ERR_VALIDATION");
+    refused(await get("/notification-feed?limit=101", as("superhero1")), 400, "ERR_VALIDATION");
+    expect((await get("/templates/categories?limit=100")).body.data).toHaveLength(100);
+  });
+});
+
 describe("campaign pushes in the notification outbox", () => {
   it("records a campaign push per device of its receiver, as its provider would take it", async () => {
     await e.post("/v3/notifications/push/v1/providers/fcm", { providerId: "fcm-main", serviceAccountCreds: { project_id: "p1", client_email: "sa@p1.test", private_key: "key0123456789" } });
