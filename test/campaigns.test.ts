@@ -352,6 +352,7 @@ describe("campaigns", () => {
     expect((await get("/notification-feed", as("superhero1"))).body.data).toHaveLength(1);
     refused(await post(`/campaigns/${later.id}/cancel`), 400, "ERR_BAD_REQUEST");
     refused(await post(`/campaigns/${later.id}/send`), 400, "ERR_BAD_REQUEST");
+    expect((await get(`/campaigns/${later.id}/sequence-metrics`)).body.data.steps).toEqual([expect.objectContaining({ step: 1, status: "cancelled", sent: 0 })]);
   });
 
   it("sends a sequence step by step: a later step reaches only whoever did not meet the earlier step's stop condition", async () => {
@@ -377,6 +378,15 @@ describe("campaigns", () => {
     metrics = (await get(`/campaigns/${cam.id}/sequence-metrics`)).body.data;
     expect(metrics.status).toBe("completed");
     expect(metrics.steps[1]).toMatchObject({ status: "sent", sent: 1 });
+    // Cancelled between its steps, a sequence sends no more.
+    const again = (await post("/campaigns", { name: "Seq 2", templateId: t.id, templateVersion: 1 })).body.data;
+    await post(`/campaigns/${again.id}/recipients`, { userIds: ["superhero3"] });
+    await post(`/campaigns/${again.id}/send`);
+    expect((await post(`/campaigns/${again.id}/cancel`)).body.data.status).toBe("cancelled");
+    await freeze(T0 + 3600);
+    const cancelled = (await get(`/campaigns/${again.id}/sequence-metrics`)).body.data;
+    expect(cancelled.steps.map((s: any) => [s.status, s.sent])).toEqual([["sent", 1], ["cancelled", 0]]);
+    expect((await get("/push-notifications?limit=5", as("superhero3"))).body.data).toEqual([]);
     expect((await get("/push-notifications?limit=5", as("superhero1"))).body.data).toEqual([]);
     expect((await get("/push-notifications?limit=5", as("superhero2"))).body.data).toHaveLength(1);
     refused(await get("/campaigns/nope/sequence-metrics"), 404, "ERR_CAMPAIGN_NOT_FOUND");

@@ -331,8 +331,12 @@ export const campaignOperations = [
         const row = rows.find((r) => r.raw === e.step);
         if (row) row.counts[e.type]++;
       }
-      const done = (step: number | undefined) =>
-        cam.status === "draft" || cam.status === "scheduled" ? "pending" : cam.nextStep === undefined || (step !== undefined && step < cam.nextStep.step) ? (cam.status === "cancelled" && cam.nextStep ? "cancelled" : "sent") : cam.status === "cancelled" ? "cancelled" : "pending";
+      // A step is sent once the send reached it; the steps after a cancel are cancelled, the others pending.
+      const done = (step: number | undefined) => {
+        const next = cam.nextStep?.step;
+        if (cam.sentAt !== undefined && (next === undefined || (step !== undefined && step < next))) return "sent";
+        return cam.status === "cancelled" ? "cancelled" : "pending";
+      };
       return c.json({
         data: {
           campaignId: cam.id,
