@@ -286,6 +286,11 @@ describe("campaigns", () => {
     const again = (await post(`/campaigns/${cam.id}/recipients/upload-url`)).body.data;
     await e.call("PUT", again.uploadUrl, { key: null, raw: "name\nx\n" });
     expect((await post(`/campaigns/${cam.id}/import-csv`, { s3Key: again.s3Key })).body.data).toMatchObject({ status: "failed", errors: [{ row: 1 }] });
+    // Asked for through a Host label, the address is one too.
+    const hosted = (await e.post(`http://${APP_ID}.api-us.localhost/v3/campaigns/campaigns/${cam.id}/recipients/upload-url`)).body.data;
+    expect(hosted.uploadUrl.startsWith(`http://${APP_ID}.api-us.localhost/v3/campaigns/csv-uploads/`)).toBe(true);
+    expect((await e.call("PUT", hosted.uploadUrl, { key: null, raw: "uid\nsuperhero4\n" })).status).toBe(200);
+    expect((await post(`/campaigns/${cam.id}/import-csv`, { s3Key: hosted.s3Key })).body.data).toMatchObject({ acceptedRows: 1 });
     // An address expires.
     const late = (await post(`/campaigns/${cam.id}/recipients/upload-url`)).body.data;
     await e.post("/_emulator/clock/advance", { seconds: 901 }, { key: null });
