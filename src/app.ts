@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { addressHint, internalPath } from "./http/addressing.js";
+import { addressHint, internalPath, isCampaignsPath } from "./http/addressing.js";
 import { NearMisses } from "./http/near-miss.js";
 import { PlaneRouter } from "./http/plane-router.js";
 import { appAuth, callsAuth, clientAuth, managementAuth } from "./http/auth.js";
@@ -45,6 +45,7 @@ import { bots } from "./resources/bots/routes.js";
 import { aiAgents } from "./resources/ai-agents/routes.js";
 import { dataImport } from "./resources/data-import/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
+import { campaignsAuth, campaignsService, csvUploads, serviceErrors, unknownPath, uploadApp } from "./resources/campaigns/service/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
 function managementPlane(): Hono<Env> {
@@ -152,6 +153,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   const REST = { prefix: "/@rest/", at: "/@rest/:appId/:region/v3", auth: [appAuth] };
   const CLIENT = { prefix: "/@client/", at: "/@client/:appId/:region/v3", auth: [clientAuth] };
   const CALLS = { prefix: "/@calls/", at: "/@calls/:appId/:region/v3", auth: [callsAuth] };
+  // The campaigns service, under the REST host: its own credentials check and error envelope.
+  const CAMPAIGNS = { at: `${REST.at}/campaigns`, auth: [serviceErrors, campaignsAuth] };
   const taken = new Set<string>();
   /** A route of a documented operation gets its calls counted (control/coverage.ts); the others pay nothing. */
   const counted = (method: string, path: string, handler: Handler) => {
@@ -193,6 +196,8 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   mountOn(CLIENT, fileUploads, CLIENT.auth);
   mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
   mountOn(CALLS, calls, CALLS.auth);
+  mountOn(CAMPAIGNS, campaignsService, CAMPAIGNS.auth);
+  mountOn(CAMPAIGNS, csvUploads, [serviceErrors, uploadApp]);
 
   // What the client plane serves: its own routes and the REST routes the SDK calls.
   const clientOwn = new Set([clientSettingsRoute, media, clientOnly, callSignalling, fileUploads].flatMap((r) => r.routes.map((x) => `${x.method} ${x.path}`)));
@@ -205,8 +210,12 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   // Any other path: journaled, ruled and authenticated as its plane would be, then not found.
   const unmatched = [MGMT, REST, CLIENT, CALLS].map((p) => ({ prefix: p.prefix, handler: chain([...platform, ...p.auth], notFound) }));
   const elsewhere = chain(platform, notFound);
+  const campaignsUnmatched = chain([...platform, ...CAMPAIGNS.auth], (c) => {
+    throw withHint(unknownPath(c), nearMisses.hint(c.req.method, c.req.path));
+  });
   const notFoundAnywhere = (c: Ctx) => {
     if (c.req.path.startsWith("/_emulator")) return renderError(c, apiError("ERR_API_NOT_FOUND"));
+    if (isCampaignsPath(c.req.path)) return campaignsUnmatched(c);
     return (unmatched.find((u) => c.req.path.startsWith(u.prefix))?.handler ?? elsewhere)(c);
   };
   // A browser opening the emulator's address lands in the inspector; API clients keep their JSON answers.

@@ -1,6 +1,7 @@
 import type { Jwt } from "./client/jwt.js";
 import type { ControlPlane } from "./control/plane.js";
 import type { Outbox } from "./notifications/outbox.js";
+import type { CampaignScheduler } from "./resources/campaigns/scheduler.js";
 import type { Realtime } from "./realtime/realtime.js";
 import type { Clock } from "./store/clock.js";
 import type { FileStore } from "./store/files.js";
@@ -26,6 +27,8 @@ export interface Emulator {
   jwt: Jwt;
   /** The WebSocket sessions and what they are sent. */
   realtime: Realtime;
+  /** Runs scheduled campaigns (and sequenced campaigns' later steps) when the emulator clock reaches them. */
+  campaigns: CampaignScheduler;
   /** Uploaded attachments' bytes (in memory, or next to the `--data` file). */
   files: FileStore;
 }

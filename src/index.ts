@@ -27,6 +27,7 @@ import { seedRandom } from "./util/random.js";
 import { Dispatcher } from "./webhooks/dispatcher.js";
 import { botRelay } from "./bots/relay.js";
 import { Outbox, type Notification, type NotificationFilter } from "./notifications/outbox.js";
+import { CampaignScheduler } from "./resources/campaigns/scheduler.js";
 import { Jwt } from "./client/jwt.js";
 import { Realtime } from "./realtime/realtime.js";
 
@@ -216,6 +217,7 @@ async function buildEmulator(options: EmulatorOptions) {
     persistence,
     // Next to the data file, in a folder named after it: the only place besides the file itself we write to.
     files: new FileStore(options.data ? `${options.data}.files` : undefined),
+    campaigns: new CampaignScheduler(store, clock),
   };
   store.events.subscribe((e) => emulator.webhooks.enqueue(e.app, e.trigger, () => e.data()));
   store.events.subscribe((e) => emulator.realtime.publish(e));
@@ -362,6 +364,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       closed ??= (async () => {
         emulator.webhooks.close();
         emulator.notifications.close();
+        emulator.campaigns.close();
         emulator.realtime.shutdown();
         await listening.close();
         try {

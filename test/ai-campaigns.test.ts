@@ -170,6 +170,9 @@ describe("campaigns on the client plane", () => {
     const engaged = await a.post(`/campaigns/notification-feed/${item.id}/engagement`, { topic: "cta_click" });
     expect(engaged.body.data).toMatchObject({ feedItemId: item.id, topic: "cta_click", engagedAt: expect.any(Number) });
     expectError(await a.post(`/campaigns/notification-feed/${item.id}/engagement`, {}), 400, "ERR_BAD_REQUEST");
+    // The campaigns service's file: at most 64 letters, digits, _ and -.
+    expectError(await a.post(`/campaigns/notification-feed/${item.id}/engagement`, { topic: "x".repeat(65) }), 400, "ERR_BAD_REQUEST");
+    expectError(await a.post(`/campaigns/notification-feed/${item.id}/engagement`, { topic: "two words" }), 400, "ERR_BAD_REQUEST");
     const seen = await control("GET", "/notification-feed?uid=superhero1");
     expect(seen.body.items[0].engagements).toEqual([{ topic: "cta_click", at: engaged.body.data.engagedAt }]);
     const push = (await control("POST", "/push-notifications", { receiver: "superhero1", campaignId: "spring" })).body.pushNotification;

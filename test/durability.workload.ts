@@ -142,5 +142,37 @@ export function round(t: string): Write[] {
       request: () => ({ method: "POST", path: `/apimgmt/apps/${APP_ID}/settings`, body: { settings: { [`${t}flag`]: true } } }),
       found: (app) => app.management.settings[`${t}flag`] === true,
     },
+    // The campaigns service: records that change in place (a template send's feed item, then its read).
+    {
+      name: "campaign template",
+      request: () => ({ method: "POST", path: "/v3/campaigns/templates", body: { name: `${t} tpl`, templateId: `${t}tpl`, status: "approved", channels: [{ channelType: "in_app", content: { title: "{{x}}" } }] } }),
+      found: (app) => app.campaigns?.templates?.some((x: any) => x.templateId === `${t}tpl`),
+    },
+    {
+      name: "campaign send",
+      request: () => ({ method: "POST", path: "/v3/campaigns/notifications/messages", body: { templateId: `${t}tpl`, receivers: [a] } }),
+      found: (app) => app.campaigns?.items?.some((x: any) => x.receiver === a),
+    },
+    {
+      name: "campaign template version",
+      request: () => ({ method: "PUT", path: `/v3/campaigns/templates/${t}tpl/channels/in_app`, body: { content: { title: "v2 {{x}}" } } }),
+      found: (app) => app.campaigns?.templates?.some((x: any) => x.templateId === `${t}tpl` && x.currentVersion === 2),
+    },
+    {
+      name: "campaign",
+      request: () => ({ method: "POST", path: "/v3/campaigns/campaigns", body: { name: `${t} campaign`, templateId: `${t}tpl`, templateVersion: 2 } }),
+      keep: (reply, ids) => (ids.campaign = reply.data.id),
+      found: (app, ids) => app.campaigns?.campaigns?.some((x: any) => x.id === ids.campaign),
+    },
+    {
+      name: "campaign recipients",
+      request: (ids) => ({ method: "POST", path: `/v3/campaigns/campaigns/${ids.campaign}/recipients`, body: { userIds: [a, b] } }),
+      found: (app, ids) => app.campaigns?.campaigns?.find((x: any) => x.id === ids.campaign)?.recipients.length === 2,
+    },
+    {
+      name: "campaign sent",
+      request: (ids) => ({ method: "POST", path: `/v3/campaigns/campaigns/${ids.campaign}/send` }),
+      found: (app, ids) => app.campaigns?.campaigns?.find((x: any) => x.id === ids.campaign)?.status === "completed",
+    },
   ];
 }

@@ -171,4 +171,25 @@ describe("web inspector in Chromium", () => {
     expect(await page.locator('tr[data-operation="send-message"]').count()).toBe(0);
     expect(problems).toEqual([]);
   });
+
+  it("campaigns: templates, campaigns with their state and analytics, and a user's feed", async () => {
+    const B = `${emulator.baseUrl()}/campaigns`;
+    const send = async (method: string, path: string, body?: unknown) =>
+      (await (await fetch(B + path, { method, headers: { apikey: REST_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).json()).data;
+    const t = await send("POST", "/templates", { name: "Welcome", status: "approved", channels: [{ channelType: "in_app", content: { title: "Hi {{name}}" } }], variableSchema: [{ key: "name", default: "there" }] });
+    const cam = await send("POST", "/campaigns", { name: "Welcome wave", templateId: t.id, templateVersion: 1 });
+    await send("POST", `/campaigns/${cam.id}/recipients`, { userIds: ["superhero4"] });
+    await send("POST", `/campaigns/${cam.id}/send`);
+    await page.goto(`${emulator.url}/_emulator/ui#/app/${APP_ID}/campaigns`);
+    await page.locator("tr", { hasText: "Welcome" }).filter({ hasText: "approved" }).first().waitFor();
+    const row = page.locator("tr", { hasText: "Welcome wave" });
+    await row.getByText("completed").waitFor();
+    await row.click();
+    await page.locator(".drawer", { hasText: '"sent": 1' }).waitFor();
+    await page.click('.drawer button[aria-label="Close"]');
+    await page.fill('input[placeholder="uid"]', "superhero4");
+    await page.locator("tr", { hasText: "Hi there" }).waitFor();
+    expect(problems).toEqual([]);
+  });
 });
+

@@ -14,6 +14,9 @@ import { MAX_PATTERNS, MAX_SCREENING_PROGRAM } from "../src/util/safe-regex.js";
 import { MAX_SCREENING_WORDS } from "../src/util/word-list.js";
 import { MAX_CALL_PARTICIPANTS } from "../src/store/seed.js";
 import { TOKENS_PER_USER } from "../src/resources/notifications/tokens.js";
+import { MAX_CSV_BYTES, MAX_IDS_PER_CALL, MAX_RECIPIENTS } from "../src/resources/campaigns/service/campaigns.js";
+import { MAX_CHANNELS_PER_TYPE, MAX_TEMPLATES } from "../src/resources/campaigns/service/catalog.js";
+import { MAX_CATEGORIES } from "../src/store/campaigns.js";
 
 /**
  * One fact, one page: the limits live in the table of docs/security-and-data-safety.md, and each figure there is the
@@ -61,5 +64,13 @@ describe("the limits table holds the code's figures", () => {
     expect(row("What one app's enabled moderation rules screen with")).toContain(
       `patterns: ${MAX_SCREENING_PROGRAM} compiled instructions together; word terms: ${MAX_SCREENING_WORDS.toLocaleString("en-US")} characters together`,
     );
+  });
+
+  it("the campaigns service", () => {
+    const n = (x: number) => x.toLocaleString("en-US");
+    const campaigns = row("Campaigns service");
+    expect(campaigns).toContain(`${n(MAX_IDS_PER_CALL)} ids per recipients call`);
+    expect(campaigns).toContain(`${n(MAX_RECIPIENTS)} recipients per campaign; ${human(MAX_CSV_BYTES)} CSV file`);
+    expect(campaigns).toContain(`${n(MAX_TEMPLATES)} templates, ${MAX_CATEGORIES} categories and ${MAX_CHANNELS_PER_TYPE} channels of a type`);
   });
 });

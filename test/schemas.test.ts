@@ -76,17 +76,14 @@ async function exported(): Promise<any> {
   const sent = await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", data: { text: "hi" } }, { onBehalfOf: "ann" });
   await e.post(`/v3/messages/${sent.body.data.id}/reactions/👍`, undefined, { onBehalfOf: "superhero2" });
   await e.post("/v3/moderation/keywords", { id: "pats", name: "Pats", category: "pattern", searchTerms: ["\\d{3}"] });
+  await campaignsState(e);
   const state = (await e.get("/_emulator/state", { key: null })).body;
   // What the writes above leave empty, as the emulator writes it (the loader's tests spoil some of these).
   const [app] = state.apps;
   const messageId = app.messages[0].id;
   expect(app.notifications.tokens.length + app.bots.length + app.calls.length).toBeGreaterThan(0);
-  app.campaigns = {
-    lastId: 1,
-    categories: [{ id: "c1", name: "kept", label: "Kept", createdAt: NOW, updatedAt: NOW }],
-    items: [{ id: "1", receiver: "superhero1", templateCategory: "kept", content: {}, metadata: {}, tags: [], sentAt: NOW, engagements: [{ topic: "opened", at: NOW }] }],
-    pushes: [{ id: "p1", receiver: "superhero1", announcementId: "a1", campaignId: null, sentAt: NOW }],
-  };
+  // The campaigns service's records as its operations leave them, every kind of them.
+  expect(Object.keys(app.campaigns).sort()).toEqual(["campaigns", "categories", "channels", "events", "items", "lastId", "pushes", "templates", "uploads"]);
   app.webhooks.push({ id: "wh1", name: "Hook", webhookURL: "https://example.com/hook", useBasicAuth: false, enabled: true, retryOnFailure: false, version: 2, triggers: ["message_sent"], createdAt: NOW, updatedAt: NOW });
   app.agents.push({ uid: "superhero3", kind: "builder", fields: { name: "Helper" }, createdAt: NOW * 1000, updatedAt: NOW * 1000 });
   app.authTokens.push({ uid: "superhero1", authToken: "superhero1_token", createdAt: NOW, platform: "web" });
@@ -94,6 +91,42 @@ async function exported(): Promise<any> {
   app.interactions.push({ uid: "superhero2", messageId, elementId: "button1", interactedAt: NOW });
   app.pinnedConversations.push({ guid: app.groups[0].guid, pinnedAt: NOW }, { uid: "superhero2", pinnedAt: NOW });
   return state;
+}
+
+/** Writes every kind of the campaigns service's records (docs/campaigns.md). */
+async function campaignsState(e: Awaited<ReturnType<typeof emulator>>): Promise<void> {
+  const B = "/v3/campaigns";
+  const ok = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+    const r = await e.call(method, B + path, { body, headers });
+    expect(r.status, `${method} ${path}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
+    return r.body?.data;
+  };
+  await ok("POST", "/templates/categories", { name: "kept", description: "Kept" });
+  await ok("POST", "/channels", { name: "Inbox", type: "in_app", enabled: true, metadata: { a: 1 } });
+  const channels = [
+    { channelType: "in_app", content: { title: "Hi {{name}}" }, sequenceOrder: 1, stopCondition: "read", waitMinutes: 5, messageRetentionHours: 24, dataType: "ui_template", categoryFilterEnabled: true },
+    { channelType: "push", content: { title: "Hey {{name}}" }, sequenceOrder: 2 },
+  ];
+  const t = await ok("POST", "/templates", { name: "Kept", templateCategory: "kept", status: "approved", label: "L", alternativeText: "A", tags: ["t"], variableSchema: [{ key: "name", default: "you" }, "code"], channels, config: { c: 1 } });
+  const cam = await ok("POST", "/campaigns", { name: "Now", templateId: t.id, templateVersion: 1, variables: { code: "X" } });
+  const up = await ok("POST", `/campaigns/${cam.id}/recipients/upload-url`);
+  await e.call("PUT", up.uploadUrl, { key: null, raw: "uid,name\nsuperhero1,Tony\nghost,G\n" });
+  await ok("POST", `/campaigns/${cam.id}/import-csv`, { s3Key: up.s3Key });
+  await ok("POST", `/campaigns/${cam.id}/send`);
+  const later = await ok("POST", "/campaigns", { name: "Later", templateId: t.id, templateVersion: 1 });
+  await ok("POST", `/campaigns/${later.id}/recipients`, { userIds: ["superhero2"], userVariables: { superhero2: { name: "Steve" } } });
+  await ok("POST", `/campaigns/${later.id}/schedule`, { scheduledAt: Math.floor(Date.now() / 1000) + 86_400 });
+  const pending = await ok("POST", "/campaigns", { name: "Pending upload", templateId: t.id, templateVersion: 1 });
+  const file = await ok("POST", `/campaigns/${pending.id}/recipients/upload-url`);
+  await e.call("PUT", file.uploadUrl, { key: null, raw: "uid\nsuperhero3\n" });
+  await ok("POST", "/notifications/messages", { templateId: t.id, receivers: ["superhero1"], variables: { superhero1: { name: "T" } } });
+  const [item] = await ok("GET", "/notification-feed?limit=1", undefined, { onbehalfof: "superhero1" });
+  await ok("POST", `/notification-feed/${item.id}/read`, undefined, { onbehalfof: "superhero1" });
+  await ok("POST", `/notification-feed/${item.id}/engagement`, { topic: "clicked" }, { onbehalfof: "superhero1" });
+  const [push] = await ok("GET", "/push-notifications?limit=1", undefined, { onbehalfof: "superhero1" });
+  await ok("PUT", `/push-notifications/${push.id}/clicked`, undefined, { onbehalfof: "superhero1" });
+  await ok("POST", `/push-notifications/${push.id}/engagement`, { topic: "dismissed" }, { onbehalfof: "superhero1" });
+  await ok("DELETE", `/notification-feed/${item.id}`);
 }
 
 /** The docs' illustrative seed (docs/data-files.md, "Seed files"). */

@@ -48,14 +48,18 @@ function problems(value: unknown, shape: Shape, path = "$"): string[] {
   return Object.entries(shape).flatMap(([k, s]) => (k in obj ? problems(obj[k], s, `${path}.${k}`) : [`${path}.${k}: missing`]));
 }
 
-/** The served operations of the REST and calls planes, named as in the fixture (`calls: ` for the calls plane). */
+/**
+ * The served operations of the REST and calls planes, named as in the fixture (`calls: ` for the calls plane), the
+ * campaigns service's aside.
+ */
 function servedOperations(e: TestEmulator): string[] {
   const out = new Set<string>();
   for (const r of e.app.routes) {
     if (r.method === "ALL") continue;
     const rest = r.path.match(/^\/@rest\/:appId\/:region\/v3(\/.*)$/);
     const calls = r.path.match(/^\/@calls\/:appId\/:region\/v3(\/.*)$/);
-    if (rest) out.add(`${r.method} ${rest[1]}`);
+    // The campaigns service's published file has no response examples: test/campaigns.test.ts asserts its answers.
+    if (rest && !rest[1].startsWith("/campaigns/")) out.add(`${r.method} ${rest[1]}`);
     if (calls) out.add(`calls: ${r.method} ${calls[1]}`);
   }
   return [...out];

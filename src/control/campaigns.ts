@@ -8,7 +8,7 @@ import { MAX_CATEGORIES, type FeedItemRecord } from "../store/campaigns.js";
 import { groupConversationId, userConversationId } from "../store/conversation-ids.js";
 import type { Json, JsonObject } from "../store/types.js";
 import { FEED_ITEM_SENT } from "../realtime/delivery.js";
-import { categoryView, feedItemView, pushView } from "../resources/campaigns/routes.js";
+import { categoryView, feedItemView, pushView } from "../resources/campaigns/views.js";
 
 /**
  * Control-plane routes that feed the client plane's AI features and campaign service (docs/ai-features-and-campaigns.md):
@@ -110,7 +110,7 @@ export const controlAiAndCampaigns = new Hono<Env>()
       return item;
     });
     c.get("emulator").store.changed();
-    return c.json({ items: items.map(feedItemView) }, 201);
+    return c.json({ items: items.map((item) => feedItemView(item)) }, 201);
   })
   // One user's items with what they did (delivered, read, engagements), for assertions.
   .get("/apps/:appId/notification-feed", (c) => {
@@ -155,6 +155,7 @@ export const controlAiAndCampaigns = new Hono<Env>()
     const now = c.get("emulator").clock.now();
     const cat = { id: app.campaigns.nextId("category"), name, label: (body.label as string | undefined) ?? name, createdAt: now, updatedAt: now };
     categories.set(cat.id, cat);
+    app.campaigns.touch();
     c.get("emulator").store.changed();
     return c.json({ category: categoryView(cat) }, 201);
   });

@@ -1,12 +1,27 @@
-import { OPERATIONS, type Operation } from "../http/operations.js";
+import { OPERATIONS as CHAT_OPERATIONS, type Operation } from "../http/operations.js";
+import { CAMPAIGN_OPERATIONS } from "../resources/campaigns/service/routes.js";
 import type { Plane } from "./request.js";
 
 /**
- * Coverage of a test run: how often each documented operation (http/operations.ts, from the reference catalogue)
- * was called, per app, with the statuses and error codes it answered. Routes are matched to operations once, when
- * they are mounted (`operationsOf`); a request then costs a few increments into counters made when its app was
- * first seen. Reset between tests leaves it alone (a run spans many tests); `clear` empties it.
+ * Coverage of a test run: how often each documented operation (http/operations.ts, from the reference catalogue, and
+ * the campaigns service's) was called, per app, with the statuses and error codes it answered. Routes are matched to
+ * operations once, when they are mounted (`operationsOf`); a request then costs a few increments into counters made
+ * when its app was first seen. Reset between tests leaves it alone (a run spans many tests); `clear` empties it.
  */
+
+/**
+ * The chat REST API's operations, then the campaigns service's (its 50 declared operations, under `/campaigns` of
+ * the REST plane's `/v3`, by their published operationIds, area "Campaigns").
+ */
+const OPERATIONS: readonly Operation[] = [
+  ...CHAT_OPERATIONS,
+  ...CAMPAIGN_OPERATIONS.map((op) => ({
+    slug: op.id!,
+    method: op.method,
+    path: `/campaigns${op.path.replace(/:(\w+)/g, "{$1}")}`,
+    area: "Campaigns",
+  })),
+];
 
 /** A documented operation's path or a route's path with its parameters unnamed: `/users/{}/messages`. */
 const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}]*\}/g, "{}")}`;

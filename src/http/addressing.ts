@@ -86,6 +86,9 @@ export function addressHint(host: string, target: string): string | undefined {
   return undefined;
 }
 
+/** An internal path of the campaigns service (`/@rest/{appId}/{region}/v3/campaigns/...`, docs/campaigns.md). */
+export const isCampaignsPath = (path: string): boolean => /^\/@rest\/[^/]+\/[^/]+\/v3\/campaigns(\/|$)/.test(path);
+
 /** The API path as a user wrote it relative to the plane ("/v3/users/superhero1"), for journal and rules. */
 export function apiPath(internal: string): string {
   if (internal.startsWith("/@mgmt")) return internal.slice(6) || "/";

@@ -61,9 +61,25 @@ export const ERRORS = {
   ERR_PLAN_QUOTA_RESTRICTION: { status: 403, message: "{what} Please contact support to raise the limit." },
   // A feature the app's settings switch off (the AI features: `features.ai.*`).
   ERR_PLAN_RESTRICTION: { status: 403, message: "The feature {feature} is not enabled for the app {appId}. Please enable it first." },
-  // Campaigns (the notification feed and campaign pushes), with the campaign service's own codes.
+  // Campaigns on the client plane (the notification feed and campaign pushes the SDK reads): the codes the SDK knows.
   FEED_ITEM_NOT_FOUND: { status: 404, message: "The feed item {id} does not exist." },
   PUSH_NOTIFICATION_NOT_FOUND: { status: 404, message: "The push notification {id} does not exist." },
+
+  // The campaigns service (`/v3/campaigns`, docs rest-api/campaigns-apis/overview): its own codes, answered with
+  // `source: "campaigns-service"`; messages carry no ids (devMessages and details do), validation details are a list.
+  ERR_VALIDATION: { status: 400, message: "Validation failed.", devMessage: "Validation failed: {problems}" },
+  ERR_UNAUTHORIZED: { status: 401, message: "{reason}" },
+  ERR_FORBIDDEN: { status: 403, message: "{reason}" },
+  ERR_NOT_FOUND: { status: 404, message: "Resource not found.", devMessage: "Cannot {method} {path}" },
+  ERR_CONFLICT: { status: 409, message: "{reason}", devMessage: "{devReason}" },
+  ERR_TEMPLATE_NOT_FOUND: { status: 404, message: "Template not found", devMessage: "Template not found: {id}" },
+  ERR_CATEGORY_NOT_FOUND: { status: 404, message: "Category not found", devMessage: "Category not found: {id}" },
+  ERR_CHANNEL_NOT_FOUND: { status: 404, message: "Channel not found", devMessage: "Channel not found: {id}" },
+  ERR_CAMPAIGN_NOT_FOUND: { status: 404, message: "Campaign not found", devMessage: "Campaign not found: {id}" },
+  ERR_FEED_ITEM_NOT_FOUND: { status: 404, message: "Feed item not found", devMessage: "Feed item not found: {id}" },
+  ERR_PUSH_NOTIFICATION_NOT_FOUND: { status: 404, message: "Push notification not found", devMessage: "Push notification not found: {id}" },
+  ERR_USER_NOT_FOUND: { status: 404, message: "User not found", devMessage: "User not found: {id}" },
+  ERR_IMPORT_NOT_FOUND: { status: 404, message: "No active import found", devMessage: "No import found for campaign {id}" },
 
   // API keys
   ERR_APIKEY_NOT_FOUND: { status: 404, message: "The apiKey {key} does not exist. Please use a correct apiKey." },
@@ -405,6 +421,8 @@ export class ApiError extends Error {
   hint?: string;
   /** Who answers, when not the plane's service: the emulator itself (strict mode), another of the platform's services. */
   source?: string;
+  /** A service whose `details` are not field sentences (the campaigns service: a list, or an object of ids). */
+  serviceDetails?: readonly string[] | Record<string, string>;
   constructor(
     readonly code: string,
     status: number,
@@ -425,7 +443,8 @@ export class ApiError extends Error {
       source: this.source ?? source,
       code: this.code,
     };
-    if (this.details) error.details = this.details;
+    if (this.serviceDetails) error.details = this.serviceDetails;
+    else if (this.details) error.details = this.details;
     return { error };
   }
 }

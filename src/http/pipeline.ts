@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { mergePath } from "hono/utils/url";
 import type { Ctx, Env } from "./context.js";
 import { ANSWERED_ERROR, ApiError, type AnsweredError } from "./errors.js";
+import { isCampaignsPath } from "./addressing.js";
 
 /**
  * The platform planes' request pipeline. Each route gets one handler that runs its plane's stages (journal,
@@ -84,12 +85,12 @@ export function mount(
 /** The code of the error a request was answered with, kept on the context for coverage (control/coverage.ts). */
 export const ERROR_CODE = Symbol("errorCode");
 
-/** Renders an ApiError in the platform's envelope (source "emulator" on the control plane). */
+/** Renders an ApiError in the platform's envelope (source "emulator" on the control plane, "campaigns-service" there). */
 export function renderError(c: Ctx, err: ApiError): Response {
   (c as Ctx & { [ERROR_CODE]?: string })[ERROR_CODE] = err.code;
   const res = (c.env as { outgoing?: { [ANSWERED_ERROR]?: AnsweredError } } | undefined)?.outgoing;
   if (res) res[ANSWERED_ERROR] = { code: err.code, hint: err.hint };
   if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-  const source = c.req.path.startsWith("/_emulator") ? "emulator" : "chat-api";
+  const source = c.req.path.startsWith("/_emulator") ? "emulator" : isCampaignsPath(c.req.path) ? "campaigns-service" : "chat-api";
   return c.json(err.toBody(source), err.status as ContentfulStatusCode);
 }

@@ -6,6 +6,7 @@ import type { JsonObject, MessageRecord } from "../store/types.js";
 import { FilteredLog } from "../delivery/live-log.js";
 import { DeliveryQueue, type Attempt, type DeliveryStatus, type Endpoint } from "../delivery/queue.js";
 import { ClockTimers } from "../util/clock-timers.js";
+import { CAMPAIGN_PUSH_SENT } from "../store/campaigns.js";
 import { randomHex } from "../util/random.js";
 import { actorEntity, messageView } from "../views/messages.js";
 import { suppression } from "./decide.js";
@@ -43,6 +44,9 @@ export interface Notification {
   member?: string;
   reactionSender?: string;
   reactionReceiver?: string;
+  /** A campaign push (the campaigns service's): its id, and its campaign's. */
+  pushNotificationId?: string;
+  campaignId?: string | null;
   title?: string;
   body?: string;
   payload?: unknown;
@@ -114,6 +118,7 @@ export class Outbox extends FilteredLog<Notification, NotificationFilter> {
   /** The store's event sink. Idle apps (no token, no provider with a URL or contact channel) cost one check. */
   handle(event: DomainEvent): void {
     if (this.closed || !event.app.notifications.active) return;
+    if (event.trigger === CAMPAIGN_PUSH_SENT) return this.campaignPush(event);
     const plan = planOf(event);
     if (!plan) return;
     const app = event.app;
@@ -139,6 +144,63 @@ export class Outbox extends FilteredLog<Notification, NotificationFilter> {
     this.closed = true;
     this.queue.close();
     this.timers.stop();
+  }
+
+  /**
+   * A campaign push to its receiver's devices (the campaigns service's sends): one record per push token, sent as
+   * the token's provider would take it, and one for a custom push provider. The payload carries the push's content
+   * and ids (`type: "campaign_push"`); the platform does not publish its own.
+   */
+  private campaignPush(event: DomainEvent): void {
+    const app = event.app;
+    const { push } = event.data() as { push: { id: string; receiver: string; announcementId: string; campaignId: string | null; sentAt: number; content?: JsonObject } };
+    const now = this.clock.nowMs();
+    const title = String(push.content?.title ?? "");
+    const body = String(push.content?.body ?? "");
+    const base = (provider: ProviderName, token?: PushTokenRecord): Notification => ({
+      id: 0,
+      _id: randomHex(24),
+      appId: app.meta.appId,
+      uid: push.receiver,
+      channel: "push",
+      provider,
+      ...(token && { tokenType: token.platform, pushToken: token.pushToken }),
+      event: CAMPAIGN_PUSH_SENT,
+      trigger: CAMPAIGN_PUSH_SENT,
+      conversationId: "",
+      messageId: 0,
+      messageSentAtMS: push.sentAt * 1000,
+      sender: "campaigns-service",
+      receiver: push.receiver,
+      receiverType: "user",
+      title,
+      body,
+      pushNotificationId: push.id,
+      campaignId: push.campaignId,
+      notificationTriggered: false,
+      status: "suppressed",
+      attempts: [],
+      createdAt: now,
+      processingStartedAtMS: now,
+    });
+    const data = { type: "campaign_push", pushNotificationId: push.id, announcementId: push.announcementId, campaignId: push.campaignId ?? "", title, body };
+    for (const t of app.notifications.tokensOf(push.receiver)) {
+      if (t.pushTokenType === "voip") continue;
+      const record = base(providerOf(t), t);
+      const provider = resolveProvider(app, t);
+      if (!provider) {
+        this.add(record, "INVALID_PUSH_PROVIDER_ID");
+        continue;
+      }
+      record.providerId = provider.providerId;
+      record.payload = provider.kind === "fcm" ? { token: t.pushToken, data, notification: { title, body }, type: "fcm" } : { token: t.pushToken, aps: { alert: { title, body } }, data, type: "apns" };
+      this.send(record);
+    }
+    if (enabled(app.notifications.channels.customPush)) {
+      const record = base("custom");
+      record.payload = envelope(app, "campaign-push-payload-generated", { to: { uid: push.receiver }, notificationDetails: data });
+      this.deliver(app, record, "customPush");
+    }
   }
 
   // ---- one receiver ----

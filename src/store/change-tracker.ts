@@ -43,11 +43,10 @@ type Json = unknown;
  * How deep each part is compared and copied. A store record's own fields change in place, but its nested values
  * are replaced, never mutated (see types.ts): a list of records is compared down to the records' fields (2), and
  * the app's meta down to its fields (1); the management data replaces each of its values (an extension's state,
- * the settings map, the lists) when it changes (2). Deeper values are compared by reference. Campaigns keep
- * nested state of their own and are compared to the end. The durability and fuzz tests check these depths
- * (`verify`).
+ * the settings map, the lists) when it changes (2). Deeper values are compared by reference. The durability and
+ * fuzz tests check these depths (`verify`).
  */
-const DEPTHS: Record<string, number> = { app: 1, campaigns: Infinity };
+const DEPTHS: Record<string, number> = { app: 1 };
 const depthOf = (part: string) => DEPTHS[part] ?? 2;
 /**
  * The parts whose classes note what changes (see noted.ts), and how their records are grouped and named, in the
@@ -96,6 +95,8 @@ const COUNTED: Record<string, (a: AppState) => number> = {
   threadSubscriptions: (a) => a.threadSubscriptions.version,
   interactions: (a) => a.interactions.version,
   notifications: (a) => a.notifications.revision,
+  // The campaigns service's records (feed items, events, campaigns with their recipients) change in place.
+  campaigns: (a) => a.campaigns.revision,
 };
 /** The parts whose classes note what changes: messages (there can be millions), moderation, the grouped and the counted ones. */
 const NOTED = new Set(["messages", "moderation", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);

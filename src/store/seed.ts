@@ -35,7 +35,19 @@ import type {
 import { randomHex, randomUuid } from "../util/random.js";
 import { firstPatternProblem } from "../util/safe-regex.js";
 import { emptyManagement, parseManagement } from "./management.js";
-import type { CampaignsData, FeedItemRecord, PushRecord } from "./campaigns.js";
+import {
+  CHANNEL_TYPES,
+  EVENT_TYPES,
+  type CampaignRecord,
+  type CampaignsData,
+  type ChannelContent,
+  type ChannelRecord,
+  type EventRecord,
+  type FeedItemRecord,
+  type PushRecord,
+  type TemplateRecord,
+  type UploadRecord,
+} from "./campaigns.js";
 import {
   CHANNEL_PROVIDERS,
   type ChannelProviderName,
@@ -849,25 +861,105 @@ function moderationData(c: Checker, raw: unknown, path: string): ModerationData 
 }
 
 /** Saves or thread subscriptions (absent in files older than them). */
-/** The `campaigns` entry (feed items, campaign pushes, template categories) of a state file, as `toData` writes it. */
+/** One of `allowed`. */
+function pick<T extends string>(c: Checker, v: unknown, allowed: readonly T[], path: string): T {
+  if (!allowed.includes(v as T)) c.fail(path, `must be one of ${allowed.join(", ")}`);
+  return v as T;
+}
+
+/** Variable values by name (text). */
+function textMap(c: Checker, v: unknown, path: string): Record<string, string> {
+  if (v === undefined) return {};
+  const o = c.obj(v, path);
+  for (const [k, x] of Object.entries(o)) if (typeof x !== "string") c.fail(`${path}.${k}`, "must be a string");
+  return o as Record<string, string>;
+}
+
+const STEP_FIELDS = ["messageRetentionHours", "sequenceOrder", "waitMinutes"] as const;
+
+function channelContent(c: Checker, ro: Obj, q: string): ChannelContent {
+  const out: ChannelContent = { channelType: pick(c, ro.channelType, CHANNEL_TYPES, `${q}.channelType`), content: c.json(ro.content, `${q}.content`) ?? {} };
+  setIf(out, "channelId", c.optStr(ro.channelId, `${q}.channelId`, 100));
+  if (ro.dataType !== undefined) out.dataType = pick(c, ro.dataType, ["ui_template", "data_template"] as const, `${q}.dataType`);
+  setIf(out, "categoryFilterEnabled", c.bool(ro.categoryFilterEnabled, `${q}.categoryFilterEnabled`));
+  setIf(out, "templateLabelEnabled", c.bool(ro.templateLabelEnabled, `${q}.templateLabelEnabled`));
+  for (const k of STEP_FIELDS)
+    if (ro[k] !== undefined) {
+      if (typeof ro[k] !== "number" || !(ro[k] > 0)) c.fail(`${q}.${k}`, "must be a positive number");
+      out[k] = ro[k];
+    }
+  setIf(out, "stopCondition", c.optStr(ro.stopCondition, `${q}.stopCondition`, 20));
+  return out;
+}
+
+/** The `campaigns` entry (the campaigns service's records and what its sends made) of a state file, as `toData` writes it. */
 function campaigns(c: Checker, raw: unknown, path: string): CampaignsData | undefined {
   if (raw === undefined) return undefined;
   const o = c.obj(raw, path);
-  const each = <T>(key: string, read: (ro: Obj, q: string) => T): T[] =>
-    c.arr(o[key], `${path}.${key}`).map((r, i) => read(c.obj(r, `${path}.${key}[${i}]`), `${path}.${key}[${i}]`));
+  const each = <T>(key: string, read: (ro: Obj, q: string) => T, from: Obj = o, at = path): T[] =>
+    c.arr(from[key], `${at}.${key}`).map((r, i) => read(c.obj(r, `${at}.${key}[${i}]`), `${at}.${key}[${i}]`));
   const receipts = <T extends object>(record: T, ro: Obj, q: string, keys: string[]): T => {
     for (const k of keys) setIf(record as Record<string, unknown>, k, c.optInt(ro[k], `${q}.${k}`));
     return record;
   };
-  return {
-    lastId: c.int(o.lastId ?? 0, `${path}.lastId`),
-    categories: each("categories", (ro, q) => ({
+  const engagements = (ro: Obj, q: string) =>
+    each("engagements", (eo, eq) => ({ topic: c.str(eo.topic, `${eq}.topic`, 100), at: c.int(eo.at, `${eq}.at`) }), ro, q);
+  const origin = <T extends object>(record: T, ro: Obj, q: string): T => {
+    const r = record as Record<string, unknown>;
+    // A push's `campaignId` may be null (a push of no campaign): read with the push.
+    for (const k of ["templateId", "campaignId", "notificationId", "channelId"]) if (ro[k] !== null) setIf(r, k, c.optStr(ro[k], `${q}.${k}`, 100));
+    for (const k of ["templateVersion", "step"]) setIf(r, k, c.optInt(ro[k], `${q}.${k}`));
+    return record;
+  };
+  const templates = each("templates", (ro, q): TemplateRecord => {
+    const versions = each(
+      "versions",
+      (vo, vq) => ({
+        version: c.int(vo.version, `${vq}.version`),
+        channels: each("channels", (co, cq) => channelContent(c, co, cq), vo, vq),
+        variableSchema: each("variableSchema", (so, sq) => {
+          const v: { key: string; default?: string } = { key: c.str(so.key, `${sq}.key`, 100) };
+          setIf(v, "default", c.optStr(so.default, `${sq}.default`));
+          return v;
+        }, vo, vq),
+        createdAt: c.int(vo.createdAt, `${vq}.createdAt`),
+      }),
+      ro,
+      q,
+    );
+    const t: TemplateRecord = {
       id: c.str(ro.id, `${q}.id`, 100),
-      name: c.str(ro.name, `${q}.name`, 100),
-      label: c.str(ro.label, `${q}.label`, 100),
+      templateId: c.str(ro.templateId, `${q}.templateId`, 100),
+      name: c.str(ro.name, `${q}.name`, 255),
+      tags: c.tags(ro.tags, `${q}.tags`),
+      status: pick(c, ro.status, ["draft", "approved", "archived"] as const, `${q}.status`),
+      config: c.json(ro.config, `${q}.config`) ?? {},
+      currentVersion: c.int(ro.currentVersion, `${q}.currentVersion`),
+      versions,
       createdAt: c.int(ro.createdAt, `${q}.createdAt`),
       updatedAt: c.int(ro.updatedAt, `${q}.updatedAt`),
-    })),
+    };
+    if (versions.length === 0 || t.currentVersion < 1 || t.currentVersion > versions.length) c.fail(`${q}.currentVersion`, "must name one of the template's versions");
+    setIf(t, "templateCategory", c.optStr(ro.templateCategory, `${q}.templateCategory`, 100));
+    setIf(t, "label", c.optStr(ro.label, `${q}.label`, 100));
+    setIf(t, "alternativeText", c.optStr(ro.alternativeText, `${q}.alternativeText`, 1000));
+    return t;
+  });
+  const versionsOf = new Map(templates.map((t) => [t.id, t.versions.length]));
+  const timed = ["scheduledAt", "sentAt", "completedAt", "cancelledAt"];
+  return {
+    lastId: c.int(o.lastId ?? 0, `${path}.lastId`),
+    categories: each("categories", (ro, q) => {
+      const cat = {
+        id: c.str(ro.id, `${q}.id`, 100),
+        name: c.str(ro.name, `${q}.name`, 100),
+        label: c.str(ro.label, `${q}.label`, 100),
+        createdAt: c.int(ro.createdAt, `${q}.createdAt`),
+        updatedAt: c.int(ro.updatedAt, `${q}.updatedAt`),
+      };
+      setIf(cat as { description?: string }, "description", c.optStr(ro.description, `${q}.description`, 1000));
+      return cat;
+    }),
     items: each("items", (ro, q): FeedItemRecord => {
       const item: FeedItemRecord = {
         id: c.str(ro.id, `${q}.id`, 100),
@@ -877,13 +969,11 @@ function campaigns(c: Checker, raw: unknown, path: string): CampaignsData | unde
         metadata: c.json(ro.metadata, `${q}.metadata`) ?? {},
         tags: c.tags(ro.tags, `${q}.tags`),
         sentAt: c.int(ro.sentAt, `${q}.sentAt`),
-        engagements: c.arr(ro.engagements, `${q}.engagements`).map((e, i) => {
-          const eo = c.obj(e, `${q}.engagements[${i}]`);
-          return { topic: c.str(eo.topic, `${q}.engagements[${i}].topic`, 100), at: c.int(eo.at, `${q}.engagements[${i}].at`) };
-        }),
+        engagements: engagements(ro, q),
       };
-      setIf(item, "channelId", c.optStr(ro.channelId, `${q}.channelId`, 100));
-      return receipts(item, ro, q, ["deliveredAt", "readAt"]);
+      origin(item, ro, q);
+      if (ro.variables !== undefined) item.variables = textMap(c, ro.variables, `${q}.variables`);
+      return receipts(item, ro, q, ["deliveredAt", "readAt", "deletedAt", "expiresAt"]);
     }),
     pushes: each("pushes", (ro, q): PushRecord => {
       const p: PushRecord = {
@@ -893,7 +983,98 @@ function campaigns(c: Checker, raw: unknown, path: string): CampaignsData | unde
         campaignId: ro.campaignId === null || ro.campaignId === undefined ? null : c.str(ro.campaignId, `${q}.campaignId`, 100),
         sentAt: c.int(ro.sentAt, `${q}.sentAt`),
       };
+      origin(p, ro, q);
+      setIf(p, "content", c.json(ro.content, `${q}.content`));
+      if (ro.engagements !== undefined) p.engagements = engagements(ro, q);
       return receipts(p, ro, q, ["deliveredAt", "clickedAt"]);
+    }),
+    templates,
+    channels: each("channels", (ro, q): ChannelRecord => ({
+      id: c.str(ro.id, `${q}.id`, 100),
+      name: c.str(ro.name, `${q}.name`, 100),
+      type: pick(c, ro.type, CHANNEL_TYPES, `${q}.type`),
+      channelId: c.str(ro.channelId, `${q}.channelId`, 100),
+      enabled: c.bool(ro.enabled, `${q}.enabled`) ?? false,
+      metadata: c.json(ro.metadata, `${q}.metadata`) ?? {},
+      createdAt: c.int(ro.createdAt, `${q}.createdAt`),
+      updatedAt: c.int(ro.updatedAt, `${q}.updatedAt`),
+    })),
+    campaigns: each("campaigns", (ro, q): CampaignRecord => {
+      const cam: CampaignRecord = {
+        id: c.str(ro.id, `${q}.id`, 100),
+        name: c.str(ro.name, `${q}.name`, 255),
+        templateId: c.str(ro.templateId, `${q}.templateId`, 100),
+        templateVersion: c.int(ro.templateVersion, `${q}.templateVersion`),
+        variables: textMap(c, ro.variables, `${q}.variables`),
+        config: c.json(ro.config, `${q}.config`) ?? {},
+        status: pick(c, ro.status, ["draft", "scheduled", "sending", "completed", "cancelled"] as const, `${q}.status`),
+        createdAt: c.int(ro.createdAt, `${q}.createdAt`),
+        updatedAt: c.int(ro.updatedAt, `${q}.updatedAt`),
+        recipients: each("recipients", (rr, rq) => {
+          const r = {
+            id: c.str(rr.id, `${rq}.id`, 100),
+            userId: c.str(rr.userId, `${rq}.userId`, 100).toLowerCase(),
+            variables: textMap(c, rr.variables, `${rq}.variables`),
+            status: pick(c, rr.status, ["pending", "processing", "completed", "failed"] as const, `${rq}.status`),
+            createdAt: c.int(rr.createdAt, `${rq}.createdAt`),
+            updatedAt: c.int(rr.updatedAt, `${rq}.updatedAt`),
+          };
+          setIf(r as { error?: string }, "error", c.optStr(rr.error, `${rq}.error`, 1000));
+          return r;
+        }, ro, q),
+      };
+      const most = versionsOf.get(cam.templateId);
+      if (most === undefined) c.fail(`${q}.templateId`, "must name one of the app's templates");
+      if (cam.templateVersion < 1 || cam.templateVersion > most) c.fail(`${q}.templateVersion`, "must name one of the template's versions");
+      setIf(cam, "notificationId", c.optStr(ro.notificationId, `${q}.notificationId`, 100));
+      receipts(cam, ro, q, timed);
+      if (cam.status === "scheduled" && cam.scheduledAt === undefined) c.fail(`${q}.scheduledAt`, "is required for a scheduled campaign");
+      if (ro.nextStep !== undefined) {
+        const n = c.obj(ro.nextStep, `${q}.nextStep`);
+        cam.nextStep = { step: c.int(n.step, `${q}.nextStep.step`), dueAt: c.int(n.dueAt, `${q}.nextStep.dueAt`) };
+      }
+      if (ro.import !== undefined) {
+        const io = c.obj(ro.import, `${q}.import`);
+        const iq = `${q}.import`;
+        cam.import = {
+          id: c.str(io.id, `${iq}.id`, 100),
+          s3Key: c.str(io.s3Key, `${iq}.s3Key`, 200),
+          status: pick(c, io.status, ["processing", "completed", "failed"] as const, `${iq}.status`),
+          totalRows: c.int(io.totalRows, `${iq}.totalRows`),
+          accepted: c.int(io.accepted, `${iq}.accepted`),
+          refused: each("refused", (fo, fq) => {
+            const f = { row: c.int(fo.row, `${fq}.row`), reason: c.str(fo.reason, `${fq}.reason`, 1000) };
+            setIf(f as { userId?: string }, "userId", c.optStr(fo.userId, `${fq}.userId`, 1000));
+            return f;
+          }, io, iq),
+          createdAt: c.int(io.createdAt, `${iq}.createdAt`),
+        };
+        setIf(cam.import, "completedAt", c.optInt(io.completedAt, `${iq}.completedAt`));
+      }
+      return cam;
+    }),
+    uploads: each("uploads", (ro, q): UploadRecord => {
+      const u: UploadRecord = {
+        s3Key: c.str(ro.s3Key, `${q}.s3Key`, 200),
+        campaignId: c.str(ro.campaignId, `${q}.campaignId`, 100),
+        signature: c.str(ro.signature, `${q}.signature`, 100),
+        expiresAt: c.int(ro.expiresAt, `${q}.expiresAt`),
+      };
+      setIf(u, "csv", c.optStr(ro.csv, `${q}.csv`, 5 * 1024 * 1024));
+      return u;
+    }),
+    events: each("events", (ro, q): EventRecord => {
+      const e: EventRecord = {
+        at: c.int(ro.at, `${q}.at`),
+        type: pick(c, ro.type, EVENT_TYPES, `${q}.type`),
+        userId: c.str(ro.userId, `${q}.userId`, 100),
+        channelType: pick(c, ro.channelType, CHANNEL_TYPES, `${q}.channelType`),
+        notificationId: c.str(ro.notificationId, `${q}.notificationId`, 100),
+      };
+      for (const k of ["templateId", "campaignId", "topic"] as const) setIf(e, k, c.optStr(ro[k], `${q}.${k}`, 100));
+      setIf(e, "reason", c.optStr(ro.reason, `${q}.reason`, 1000));
+      setIf(e, "step", c.optInt(ro.step, `${q}.step`));
+      return e;
     }),
   };
 }

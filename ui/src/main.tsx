@@ -14,6 +14,7 @@ import { RolesView } from "./views/roles";
 import { WebhooksView } from "./views/webhooks";
 import { ExtensionsView } from "./views/extensions";
 import { ModerationView } from "./views/moderation";
+import { CampaignsView } from "./views/campaigns";
 import { RequestsView } from "./views/requests";
 import { DeliveriesView } from "./views/deliveries";
 import { RealtimeView } from "./views/realtime";
@@ -32,6 +33,7 @@ const APP_NAV: [string, string][] = [
   ["webhooks", "Webhooks"],
   ["extensions", "Extensions"],
   ["moderation", "Moderation"],
+  ["campaigns", "Campaigns"],
 ];
 
 const EMULATOR_NAV: [string, string][] = [
@@ -118,6 +120,8 @@ function Main({ route, dir, app }: { route: Route; dir: Directory; app: AppInfo 
         return <ExtensionsView {...props} />;
       case "moderation":
         return <ModerationView {...props} />;
+      case "campaigns":
+        return <CampaignsView {...props} />;
       default:
         return <ConversationsView {...props} />;
     }

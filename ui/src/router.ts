@@ -7,7 +7,7 @@ export interface Route {
   param?: string;
 }
 
-export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions", "moderation"] as const;
+export const APP_SECTIONS = ["users", "groups", "conversations", "keys", "roles", "webhooks", "extensions", "moderation", "campaigns"] as const;
 export const GLOBAL_SECTIONS = ["requests", "coverage", "realtime", "deliveries", "notifications", "rules", "control"] as const;
 
 /** A malformed escape (`%E0%A4%A`) is kept as typed rather than leave the page blank. */

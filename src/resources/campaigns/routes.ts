@@ -5,72 +5,39 @@ import { apiError, badRequest } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
 import { Query, readBody, validate } from "../../http/validate.js";
 import type { AppState } from "../../store/app-state.js";
-import type { CategoryRecord, FeedItemRecord, PushRecord } from "../../store/campaigns.js";
+import { visible, type FeedItemRecord, type PushRecord } from "../../store/campaigns.js";
+import { engage, mark, MAX_ENGAGEMENTS, TOPIC, type Receipt } from "./engagement.js";
+import { categoryView, feedItemView, pushView } from "./views.js";
 
 /**
  * The campaign service as the SDK calls it on the client plane (`campaigns/...`, its own endpoint table rows):
  * the token owner's notification feed (list, item, unread count, delivered, read, engagement), campaign pushes
- * (delivered, clicked) and the app's template categories. Each user sees and marks their own items only.
+ * (delivered, clicked) and the app's template categories. Each user sees and marks their own items only; soft-deleted
+ * and expired items are not shown. The REST API's feed operations (service/feed.ts) work on the same records.
  */
 
 const FEED_LIMIT = { def: 20, min: 1, max: 100 };
 const CATEGORY_LIMIT = { def: 50, min: 1, max: 100 };
-
-export function feedItemView(item: FeedItemRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    id: item.id,
-    templateCategory: item.templateCategory,
-    content: item.content,
-    metadata: item.metadata,
-    tags: item.tags,
-    sender: "server",
-    receiver: item.receiver,
-    receiverType: "user",
-    sentAt: item.sentAt,
-    deliveredAt: item.deliveredAt ?? null,
-    readAt: item.readAt ?? null,
-  };
-  if (item.channelId !== undefined) out.channelId = item.channelId;
-  return out;
-}
-
-export function categoryView(cat: CategoryRecord): Record<string, unknown> {
-  return { id: cat.id, name: cat.name, label: cat.label, createdAt: cat.createdAt, updatedAt: cat.updatedAt };
-}
-
-export function pushView(p: PushRecord): Record<string, unknown> {
-  return {
-    id: p.id,
-    announcementId: p.announcementId,
-    campaignId: p.campaignId,
-    source: "campaign",
-    receiver: p.receiver,
-    sentAt: p.sentAt,
-    deliveredAt: p.deliveredAt ?? null,
-    clickedAt: p.clickedAt ?? null,
-  };
-}
 
 /** One of the viewer's records by path id (another user's is as unknown as a missing one). */
 function own<T extends { receiver: string }>(c: Ctx, records: ReadonlyMap<string, T>, param: string, code: "FEED_ITEM_NOT_FOUND" | "PUSH_NOTIFICATION_NOT_FOUND"): T {
   const viewer = onBehalfOf(c, "required");
   const id = c.req.param(param)!;
   const record = records.get(id);
-  if (!record || record.receiver !== viewer.uid) throw apiError(code, { id });
+  const deleted = record && (record as { deletedAt?: number }).deletedAt !== undefined;
+  if (!record || deleted || record.receiver !== viewer.uid) throw apiError(code, { id });
   return record;
 }
 const ownItem = (c: Ctx) => own(c, c.get("app").campaigns.items, "feedItemId", "FEED_ITEM_NOT_FOUND");
 const ownPush = (c: Ctx) => own(c, c.get("app").campaigns.pushes, "pushNotificationId", "PUSH_NOTIFICATION_NOT_FOUND");
 
-/** Sets the receipt times not set yet to now. */
-function mark<T extends { deliveredAt?: number; readAt?: number; clickedAt?: number }>(c: Ctx, record: T, keys: readonly ("deliveredAt" | "readAt" | "clickedAt")[]): T {
-  const now = c.get("emulator").clock.now();
-  for (const k of keys) record[k] ??= now;
-  return record;
+/** Marks the record's receipts (recorded as events for analytics, engagement.ts). */
+function marked<T extends FeedItemRecord | PushRecord>(c: Ctx, record: T, keys: readonly Receipt[]): T {
+  return mark(c.get("app").campaigns, record, keys, c.get("emulator").clock.now());
 }
 
 /** The feed filters the SDK's request builder sends (and the campaign service's documented ones it reads). */
-function feedFilter(q: Query): (item: FeedItemRecord) => boolean {
+function feedFilter(q: Query, now: number): (item: FeedItemRecord) => boolean {
   const readState = q.oneOf("readState", ["read", "unread", "all"] as const);
   const category = q.str("templateCategory");
   const channelId = q.str("channelId");
@@ -79,6 +46,7 @@ function feedFilter(q: Query): (item: FeedItemRecord) => boolean {
   const from = q.optInt("dateFrom");
   const to = q.optInt("dateTo");
   return (item) =>
+    visible(item, now) &&
     (readState === undefined || readState === "all" || (readState === "read") === (item.readAt !== undefined)) &&
     (category === undefined || item.templateCategory === category) &&
     (channelId === undefined || item.channelId === channelId) &&
@@ -95,7 +63,7 @@ function feedFilter(q: Query): (item: FeedItemRecord) => boolean {
 function feedPage(c: Ctx, viewer: string) {
   const q = new Query(c);
   const limit = q.int("limit", FEED_LIMIT);
-  const keep = feedFilter(q);
+  const keep = feedFilter(q, c.get("emulator").clock.now());
   const cursorId = q.str("id");
   q.optInt("sentAt"); // the cursor's time: the id places it already
   const affix = q.oneOf("affix", ["append", "prepend"] as const) ?? "append";
@@ -111,7 +79,7 @@ function feedPage(c: Ctx, viewer: string) {
   const last = items.at(-1);
   const meta: Record<string, unknown> = { current: { limit, count: items.length } };
   if (last && items.length === limit) meta.next = { sentAt: last.sentAt, id: last.id, affix: "append" };
-  return c.json({ data: items.map(feedItemView), meta });
+  return c.json({ data: items.map((item) => feedItemView(item)), meta });
 }
 
 function unreadCount(c: Ctx) {
@@ -120,8 +88,9 @@ function unreadCount(c: Ctx) {
   const category = q.str("templateCategory");
   q.done();
   let count = 0;
+  const now = c.get("emulator").clock.now();
   for (const item of c.get("app").campaigns.feedOf(viewer.uid))
-    if (item.readAt === undefined && (category === undefined || item.templateCategory === category)) count++;
+    if (item.readAt === undefined && visible(item, now) && (category === undefined || item.templateCategory === category)) count++;
   return ok(c, { count });
 }
 
@@ -154,19 +123,18 @@ export const campaignsClient = new Hono<Env>()
   .get("/campaigns/notification-feed/unread-count", unreadCount)
   .get("/campaigns/notification-feed/:feedItemId", (c) => ok(c, feedItemView(ownItem(c))))
   // Marking again keeps the first time; reading (clicking) implies delivery.
-  .post("/campaigns/notification-feed/:feedItemId/delivered", (c) => ok(c, feedItemView(mark(c, ownItem(c), ["deliveredAt"]))))
-  .post("/campaigns/notification-feed/:feedItemId/read", (c) => ok(c, feedItemView(mark(c, ownItem(c), ["deliveredAt", "readAt"]))))
+  .post("/campaigns/notification-feed/:feedItemId/delivered", (c) => ok(c, feedItemView(marked(c, ownItem(c), ["deliveredAt"]))))
+  .post("/campaigns/notification-feed/:feedItemId/read", (c) => ok(c, feedItemView(marked(c, ownItem(c), ["deliveredAt", "readAt"]))))
   .post("/campaigns/notification-feed/:feedItemId/engagement", async (c) => {
     const item = ownItem(c);
     const body = await readBody(c);
-    validate(body, { topic: { required: true, type: "string", max: 100 } });
-    if (item.engagements.length >= 100) throw badRequest({ topic: ["The feed item has the most engagements it may record (100)."] });
-    const engagement = { topic: body.topic as string, at: c.get("emulator").clock.now() };
-    item.engagements.push(engagement);
-    return ok(c, { feedItemId: item.id, topic: engagement.topic, engagedAt: engagement.at });
+    validate(body, { topic: TOPIC });
+    const now = c.get("emulator").clock.now();
+    if (!engage(c.get("app").campaigns, item, body.topic as string, now)) throw badRequest({ topic: [`The feed item has the most engagements it may record (${MAX_ENGAGEMENTS}).`] });
+    return ok(c, { feedItemId: item.id, topic: body.topic, engagedAt: now });
   })
-  .put("/campaigns/push-notifications/:pushNotificationId/delivered", (c) => ok(c, pushView(mark(c, ownPush(c), ["deliveredAt"]))))
-  .put("/campaigns/push-notifications/:pushNotificationId/clicked", (c) => ok(c, pushView(mark(c, ownPush(c), ["deliveredAt", "clickedAt"]))))
+  .put("/campaigns/push-notifications/:pushNotificationId/delivered", (c) => ok(c, pushView(marked(c, ownPush(c), ["deliveredAt"]))))
+  .put("/campaigns/push-notifications/:pushNotificationId/clicked", (c) => ok(c, pushView(marked(c, ownPush(c), ["deliveredAt", "clickedAt"]))))
   .get("/campaigns/templates/categories", (c) => {
     onBehalfOf(c, "required");
     return categoryPage(c, c.get("app"));
