@@ -6,7 +6,7 @@ import { APP_ID, emulator, MGMT, type TestEmulator } from "./helpers.js";
 
 /**
  * Strict mode refuses before anything changes (issue: "bad input gets the error and changes nothing"): for every
- * declared write operation of the REST and management planes, a request that is valid but for one unknown body
+ * declared write operation of the REST, management, data-import and campaigns APIs, a request that is valid but for one unknown body
  * field (or query parameter) is refused with ERR_EMULATOR_STRICT, and the whole state is byte-identical after it.
  */
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   expect((await e.put("/_emulator/advice", { strict: true }, { key: null })).status).toBe(200);
 });
 
-const WRITES = () => DECLARED.filter((op) => op.method !== "GET" && (op.plane === "rest" || op.plane === "management" || op.plane === "data-import"));
+const WRITES = () => DECLARED.filter((op) => op.method !== "GET" && ["rest", "management", "data-import", "campaigns"].includes(op.plane));
 
 /** Path parameters: any value will do, since the refusal comes before the handler looks anything up. */
 const PARAMS: Record<string, string> = { uid: "superhero1", guid: "supergroup", appId: APP_ID };
@@ -57,7 +57,7 @@ function validBody(op: Operation): Record<string, unknown> {
 
 async function refused(op: Operation, unknown: string) {
   const before = (await e.get("/_emulator/state", { key: null })).body;
-  const base = op.plane === "management" ? `/apimgmt${pathOf(op)}` : `/v3${pathOf(op)}`;
+  const base = op.plane === "management" ? `/apimgmt${pathOf(op)}` : op.plane === "campaigns" ? `/v3/campaigns${pathOf(op)}` : `/v3${pathOf(op)}`;
   // Management: the key and secret headers; `/tenants` takes them as HTTP Basic authentication.
   const basic = `Basic ${Buffer.from(`${MGMT.key}:${MGMT.secret}`).toString("base64")}`;
   const headers = op.plane === "management" ? (op.path === "/tenants" ? { authorization: basic } : { ...MGMT }) : {};

@@ -1,9 +1,9 @@
-import { Hono } from "hono";
 import { onBehalfOf } from "../../http/auth.js";
-import type { Ctx, Env } from "../../http/context.js";
+import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest } from "../../http/errors.js";
 import { ok } from "../../http/reply.js";
-import { Query, readBody, validate } from "../../http/validate.js";
+import { operation, routes } from "../../http/operation.js";
+import { q, type ParsedQuery } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import { visible, type FeedItemRecord, type PushRecord } from "../../store/campaigns.js";
 import { engage, mark, MAX_ENGAGEMENTS, TOPIC, type Receipt } from "./engagement.js";
@@ -16,8 +16,24 @@ import { categoryView, feedItemView, pushView } from "./views.js";
  * and expired items are not shown. The REST API's feed operations (service/feed.ts) work on the same records.
  */
 
-const FEED_LIMIT = { def: 20, min: 1, max: 100 };
-const CATEGORY_LIMIT = { def: 50, min: 1, max: 100 };
+/** The feed filters the SDK's request builder sends (and the campaign service's documented ones it reads). */
+const FEED_FILTERS = {
+  readState: q.oneOf(["read", "unread", "all"]),
+  templateCategory: q.str(),
+  channelId: q.str(),
+  tags: q.list(),
+  tagMatch: q.oneOf(["any", "all"]),
+  dateFrom: q.int(),
+  dateTo: q.int(),
+};
+const FEED_QUERY = {
+  limit: q.int({ def: 20, min: 1, max: 100 }),
+  ...FEED_FILTERS,
+  id: q.str(),
+  sentAt: q.int({ description: "the cursor's time: the id places it already" }),
+  affix: q.oneOf(["append", "prepend"]),
+};
+const CATEGORY_QUERY = { limit: q.int({ def: 50, min: 1, max: 100 }), cursor: q.str() };
 
 /** One of the viewer's records by path id (another user's is as unknown as a missing one). */
 function own<T extends { receiver: string }>(c: Ctx, records: ReadonlyMap<string, T>, param: string, code: "FEED_ITEM_NOT_FOUND" | "PUSH_NOTIFICATION_NOT_FOUND"): T {
@@ -36,15 +52,10 @@ function marked<T extends FeedItemRecord | PushRecord>(c: Ctx, record: T, keys: 
   return mark(c.get("app").campaigns, record, keys, c.get("emulator").clock.now());
 }
 
-/** The feed filters the SDK's request builder sends (and the campaign service's documented ones it reads). */
-function feedFilter(q: Query, now: number): (item: FeedItemRecord) => boolean {
-  const readState = q.oneOf("readState", ["read", "unread", "all"] as const);
-  const category = q.str("templateCategory");
-  const channelId = q.str("channelId");
-  const tags = q.list("tags");
-  const tagMatch = q.oneOf("tagMatch", ["any", "all"] as const) ?? "any";
-  const from = q.optInt("dateFrom");
-  const to = q.optInt("dateTo");
+/** Which of the feed's items the filters keep. */
+function feedFilter(query: ParsedQuery<typeof FEED_FILTERS>, now: number): (item: FeedItemRecord) => boolean {
+  const { readState, templateCategory: category, channelId, tags, dateFrom: from, dateTo: to } = query;
+  const tagMatch = query.tagMatch ?? "any";
   return (item) =>
     visible(item, now) &&
     (readState === undefined || readState === "all" || (readState === "read") === (item.readAt !== undefined)) &&
@@ -60,14 +71,10 @@ function feedFilter(q: Query, now: number): (item: FeedItemRecord) => boolean {
  * is the cursor the SDK sends back as query parameters for the next (older) page; `affix=prepend` with an `id`
  * asks for the items newer than it instead (still newest first).
  */
-function feedPage(c: Ctx, viewer: string) {
-  const q = new Query(c);
-  const limit = q.int("limit", FEED_LIMIT);
-  const keep = feedFilter(q, c.get("emulator").clock.now());
-  const cursorId = q.str("id");
-  q.optInt("sentAt"); // the cursor's time: the id places it already
-  const affix = q.oneOf("affix", ["append", "prepend"] as const) ?? "append";
-  q.done();
+function feedPage(c: Ctx, viewer: string, query: ParsedQuery<typeof FEED_QUERY>) {
+  const { limit, id: cursorId } = query;
+  const keep = feedFilter(query, c.get("emulator").clock.now());
+  const affix = query.affix ?? "append";
   const feed = c.get("app").campaigns.feedOf(viewer);
   const at = cursorId === undefined ? -1 : feed.findLastIndex((item) => item.id === cursorId);
   if (cursorId !== undefined && at < 0) throw badRequest({ id: [`The feed item ${cursorId} is not in this feed.`] });
@@ -82,11 +89,8 @@ function feedPage(c: Ctx, viewer: string) {
   return c.json({ data: items.map((item) => feedItemView(item)), meta });
 }
 
-function unreadCount(c: Ctx) {
+function unreadCount(c: Ctx, category: string | undefined) {
   const viewer = onBehalfOf(c, "required");
-  const q = new Query(c);
-  const category = q.str("templateCategory");
-  q.done();
   let count = 0;
   const now = c.get("emulator").clock.now();
   for (const item of c.get("app").campaigns.feedOf(viewer.uid))
@@ -95,11 +99,8 @@ function unreadCount(c: Ctx) {
 }
 
 /** Categories by name, `limit` (default 50, at most 100) at a time; the SDK sends `meta.next` back as `cursor`. */
-function categoryPage(c: Ctx, app: AppState) {
-  const q = new Query(c);
-  const limit = q.int("limit", CATEGORY_LIMIT);
-  const raw = q.str("cursor");
-  q.done();
+function categoryPage(c: Ctx, app: AppState, query: ParsedQuery<typeof CATEGORY_QUERY>) {
+  const { limit, cursor: raw } = query;
   let after: string | undefined;
   if (raw !== undefined) {
     try {
@@ -118,24 +119,63 @@ function categoryPage(c: Ctx, app: AppState) {
   return c.json({ data: page.map(categoryView), meta });
 }
 
-export const campaignsClient = new Hono<Env>()
-  .get("/campaigns/notification-feed", (c) => feedPage(c, onBehalfOf(c, "required").uid))
-  .get("/campaigns/notification-feed/unread-count", unreadCount)
-  .get("/campaigns/notification-feed/:feedItemId", (c) => ok(c, feedItemView(ownItem(c))))
+const client = { plane: "client", headers: ["onBehalfOf"] } as const;
+
+export const campaignsClient = routes(
+  operation({ ...client, method: "GET", path: "/campaigns/notification-feed", query: FEED_QUERY, handler: (c, { query }) => feedPage(c, onBehalfOf(c, "required").uid, query) }),
+  operation({
+    ...client,
+    method: "GET",
+    path: "/campaigns/notification-feed/unread-count",
+    query: { templateCategory: q.str() },
+    handler: (c, { query }) => unreadCount(c, query.templateCategory),
+  }),
+  operation({ ...client, method: "GET", path: "/campaigns/notification-feed/:feedItemId", handler: (c) => ok(c, feedItemView(ownItem(c))) }),
   // Marking again keeps the first time; reading (clicking) implies delivery.
-  .post("/campaigns/notification-feed/:feedItemId/delivered", (c) => ok(c, feedItemView(marked(c, ownItem(c), ["deliveredAt"]))))
-  .post("/campaigns/notification-feed/:feedItemId/read", (c) => ok(c, feedItemView(marked(c, ownItem(c), ["deliveredAt", "readAt"]))))
-  .post("/campaigns/notification-feed/:feedItemId/engagement", async (c) => {
-    const item = ownItem(c);
-    const body = await readBody(c);
-    validate(body, { topic: TOPIC });
-    const now = c.get("emulator").clock.now();
-    if (!engage(c.get("app").campaigns, item, body.topic as string, now)) throw badRequest({ topic: [`The feed item has the most engagements it may record (${MAX_ENGAGEMENTS}).`] });
-    return ok(c, { feedItemId: item.id, topic: body.topic, engagedAt: now });
-  })
-  .put("/campaigns/push-notifications/:pushNotificationId/delivered", (c) => ok(c, pushView(marked(c, ownPush(c), ["deliveredAt"]))))
-  .put("/campaigns/push-notifications/:pushNotificationId/clicked", (c) => ok(c, pushView(marked(c, ownPush(c), ["deliveredAt", "clickedAt"]))))
-  .get("/campaigns/templates/categories", (c) => {
-    onBehalfOf(c, "required");
-    return categoryPage(c, c.get("app"));
-  });
+  operation({
+    ...client,
+    method: "POST",
+    path: "/campaigns/notification-feed/:feedItemId/delivered",
+    handler: (c) => ok(c, feedItemView(marked(c, ownItem(c), ["deliveredAt"]))),
+  }),
+  operation({
+    ...client,
+    method: "POST",
+    path: "/campaigns/notification-feed/:feedItemId/read",
+    handler: (c) => ok(c, feedItemView(marked(c, ownItem(c), ["deliveredAt", "readAt"]))),
+  }),
+  operation({
+    ...client,
+    method: "POST",
+    path: "/campaigns/notification-feed/:feedItemId/engagement",
+    body: { topic: TOPIC },
+    handler: (c, { body }) => {
+      const item = ownItem(c);
+      const now = c.get("emulator").clock.now();
+      if (!engage(c.get("app").campaigns, item, body.topic as string, now)) throw badRequest({ topic: [`The feed item has the most engagements it may record (${MAX_ENGAGEMENTS}).`] });
+      return ok(c, { feedItemId: item.id, topic: body.topic, engagedAt: now });
+    },
+  }),
+  operation({
+    ...client,
+    method: "PUT",
+    path: "/campaigns/push-notifications/:pushNotificationId/delivered",
+    handler: (c) => ok(c, pushView(marked(c, ownPush(c), ["deliveredAt"]))),
+  }),
+  operation({
+    ...client,
+    method: "PUT",
+    path: "/campaigns/push-notifications/:pushNotificationId/clicked",
+    handler: (c) => ok(c, pushView(marked(c, ownPush(c), ["deliveredAt", "clickedAt"]))),
+  }),
+  operation({
+    ...client,
+    method: "GET",
+    path: "/campaigns/templates/categories",
+    query: CATEGORY_QUERY,
+    handler: (c, { query }) => {
+      onBehalfOf(c, "required");
+      return categoryPage(c, c.get("app"), query);
+    },
+  }),
+);
