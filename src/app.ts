@@ -10,6 +10,7 @@ import type { Ctx, Env } from "./http/context.js";
 import { ApiError, apiError, withHint } from "./http/errors.js";
 import { chain, mount, renderError, settle, type Handler, type Out, type Stage } from "./http/pipeline.js";
 import { wasCachedRead } from "./http/reply.js";
+import { ANSWER_HELD } from "./http/lane.js";
 import { WriteRefused } from "./store/persistence.js";
 import { control } from "./control/routes.js";
 import { adviceStage, ConnectionReset, countedRoute, faultsStage, journalStage } from "./control/middleware.js";
@@ -115,9 +116,18 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
     if (res.status >= 400 || c.req.method === "GET") return res;
     emulator.store.changed();
     return persistence?.hold()?.then(
-      () => res,
+      () => kept(c, res),
       (e: unknown) => answer(c, e),
     ) ?? res;
+  };
+  /**
+   * A write's answer whose own changes are in the change log: the lane writes it without waiting for the changes
+   * other requests made since (the answers of reads wait for those, so that none shows a change not yet kept).
+   */
+  const kept = (c: Ctx, res: Response): Response => {
+    const outgoing = (c.env as { outgoing?: { [ANSWER_HELD]?: boolean } } | undefined)?.outgoing;
+    if (outgoing) outgoing[ANSWER_HELD] = true;
+    return res;
   };
   /** Everything thrown below it answered in the envelope (so that the journal records the answer). */
   const envelope: Stage = (c, next) => settle(c, next, committed, answer);

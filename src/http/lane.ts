@@ -36,7 +36,10 @@ export interface AnswerHold {
   wait(): Promise<void> | undefined;
   now(): void;
 }
-/** Set on a response whose answer the lane wrote after its hold (the response class then checks nothing more). */
+/**
+ * Set on a response whose answer may be written without waiting: the lane waited for its hold, or (a write) its own
+ * changes were kept before the answer was made. The response class then checks nothing more.
+ */
 export const ANSWER_HELD = Symbol("answer held");
 type CachedAnswer = [number, string | Uint8Array | null, OutgoingHttpHeaders | Headers | undefined];
 
@@ -123,7 +126,8 @@ export function laneFor(app: Hono<Env>, hold?: AnswerHold): ((req: IncomingMessa
  * them (a write that was refused was refused to its own client).
  */
 function writeWhenHeld(res: ServerResponse, answer: Response, slot: symbol, hold: AnswerHold | undefined): void {
-  const held = hold && heldBack(res, hold);
+  // A write whose own changes were kept before its answer was made (app.ts) waits for nothing more.
+  const held = hold && !(res as { [ANSWER_HELD]?: boolean })[ANSWER_HELD] && heldBack(res, hold);
   if (held) held.finally(() => writeOrDrop(res, answer, slot)).catch(() => {});
   else writeOrDrop(res, answer, slot);
 }
