@@ -101,6 +101,7 @@ describe("change-log replay", () => {
     ["[null]", "[null]", /change 1 is not a change record/],
     ["a line that is not a list", '{"a":1}', /it is not a list of changes/],
     ["a malformed change", `[["messages","${APP_ID}",5,[]]]`, /change 1 \(messages\) is malformed/],
+    ["a malformed campaigns change", `[["campaigns","${APP_ID}",{"events":[1]}]]`, /change 1 \(campaigns\) is malformed/],
     ["members of a group that does not exist", `[["people","${APP_ID}","nogroup",[],[]]]`, /names group "nogroup"/],
     ["a part of an app of the wrong shape", `[["set","${APP_ID}","users","oops"]]`, /with it, the state does not load: apps\[\d+\]\.users must be an array/],
     ["a record the state file would refuse", `[["set","${APP_ID}","users",[{"uid":"no spaces"}]]]`, /with it, the state does not load: apps\[\d+\]\.users\[0\]\./],

@@ -145,13 +145,51 @@ export function round(t: string): Write[] {
     // The campaigns service: records that change in place (a template send's feed item, then its read).
     {
       name: "campaign template",
-      request: () => ({ method: "POST", path: "/v3/campaigns/templates", body: { name: `${t} tpl`, templateId: `${t}tpl`, status: "approved", channels: [{ channelType: "in_app", content: { title: "{{x}}" } }] } }),
+      request: () => ({ method: "POST", path: "/v3/campaigns/templates", body: { name: `${t} tpl`, templateId: `${t}tpl`, status: "approved", channels: [{ channelType: "in_app", content: { title: "{{x}}" } }, { channelType: "push", content: { title: "{{x}}" } }] } }),
       found: (app) => app.campaigns?.templates?.some((x: any) => x.templateId === `${t}tpl`),
     },
     {
       name: "campaign send",
       request: () => ({ method: "POST", path: "/v3/campaigns/notifications/messages", body: { templateId: `${t}tpl`, receivers: [a] } }),
       found: (app) => app.campaigns?.items?.some((x: any) => x.receiver === a),
+    },
+    // Not a write: the feed item's and the push's ids, for the receipts after it (each noted, not the whole part).
+    {
+      name: "campaign feed (its item)",
+      request: () => ({ method: "GET", path: "/v3/campaigns/notification-feed?limit=1", onBehalfOf: a }),
+      keep: (reply, ids) => (ids.item = reply.data[0].id),
+      found: () => true,
+    },
+    {
+      name: "campaign pushes (its push)",
+      request: () => ({ method: "GET", path: "/v3/campaigns/push-notifications?limit=1", onBehalfOf: a }),
+      keep: (reply, ids) => (ids.push = reply.data[0].id),
+      found: () => true,
+    },
+    {
+      name: "campaign feed item delivered",
+      request: (ids) => ({ method: "POST", path: `/v3/campaigns/notification-feed/${ids.item}/delivered`, onBehalfOf: a }),
+      found: (app, ids) => app.campaigns?.items?.find((x: any) => x.id === ids.item)?.deliveredAt !== undefined && app.campaigns.events.some((x: any) => x.userId === a && x.type === "delivered"),
+    },
+    {
+      name: "campaign feed item engagement",
+      request: (ids) => ({ method: "POST", path: `/v3/campaigns/notification-feed/${ids.item}/engagement`, body: { topic: "clicked" }, onBehalfOf: a }),
+      found: (app, ids) => app.campaigns?.items?.find((x: any) => x.id === ids.item)?.engagements.length === 1,
+    },
+    {
+      name: "campaign push clicked",
+      request: (ids) => ({ method: "PUT", path: `/v3/campaigns/push-notifications/${ids.push}/clicked`, onBehalfOf: a }),
+      found: (app, ids) => app.campaigns?.pushes?.find((x: any) => x.id === ids.push)?.clickedAt !== undefined,
+    },
+    {
+      name: "campaign push engagement",
+      request: (ids) => ({ method: "POST", path: `/v3/campaigns/push-notifications/${ids.push}/engagement`, body: { topic: "opened" }, onBehalfOf: a }),
+      found: (app, ids) => app.campaigns?.pushes?.find((x: any) => x.id === ids.push)?.engagements?.length === 1,
+    },
+    {
+      name: "campaign feed item deleted",
+      request: (ids) => ({ method: "DELETE", path: `/v3/campaigns/notification-feed/${ids.item}` }),
+      found: (app, ids) => app.campaigns?.items?.find((x: any) => x.id === ids.item)?.deletedAt !== undefined,
     },
     {
       name: "campaign template version",

@@ -83,7 +83,7 @@ async function exported(): Promise<any> {
   const messageId = app.messages[0].id;
   expect(app.notifications.tokens.length + app.bots.length + app.calls.length).toBeGreaterThan(0);
   // The campaigns service's records as its operations leave them, every kind of them.
-  expect(Object.keys(app.campaigns).sort()).toEqual(["campaigns", "categories", "channels", "events", "items", "lastId", "pushes", "templates", "uploads"]);
+  expect(Object.keys(app.campaigns).sort()).toEqual(["campaigns", "categories", "channels", "eventCount", "events", "items", "lastId", "pushes", "templates", "uploads"]);
   app.webhooks.push({ id: "wh1", name: "Hook", webhookURL: "https://example.com/hook", useBasicAuth: false, enabled: true, retryOnFailure: false, version: 2, triggers: ["message_sent"], createdAt: NOW, updatedAt: NOW });
   app.agents.push({ uid: "superhero3", kind: "builder", fields: { name: "Helper" }, createdAt: NOW * 1000, updatedAt: NOW * 1000 });
   app.authTokens.push({ uid: "superhero1", authToken: "superhero1_token", createdAt: NOW, platform: "web" });

@@ -223,17 +223,33 @@ export interface CampaignsData {
   campaigns?: CampaignRecord[];
   uploads?: UploadRecord[];
   events?: EventRecord[];
+  /** Events ever recorded (the oldest past MAX_EVENTS are gone): where the change log's added events go (change-tracker.ts). */
+  eventCount?: number;
   lastId: number;
+}
+
+/** The parts of the campaigns data the change log takes whole when `revision` moved: few records, changed by management writes. */
+export type CampaignsRest = Omit<CampaignsData, "items" | "pushes" | "events" | "eventCount">;
+
+/** What the change log has not taken yet (set by it, change-tracker.ts): feed items and pushes created or changed (the record) or removed (null), by id, in order; events recorded. */
+export interface CampaignsNotes {
+  items: Map<string, FeedItemRecord | null>;
+  pushes: Map<string, PushRecord | null>;
+  events: number;
 }
 
 export class Campaigns {
   /** Revisions across every instance: a loaded copy never repeats the one it replaces. */
   private static revisions = 0;
   /**
-   * Moves on every change (the change log takes the campaigns part whole when it moved, change-tracker.ts): records
-   * change in place, so whoever changes one calls `touch()` (adding items, pushes and events touches).
+   * Moves on every change of the small parts (CampaignsRest: the change log takes them whole when it moved,
+   * change-tracker.ts): their records change in place, so whoever changes one calls `touch()`. Feed items, pushes
+   * and events grow with use: they are noted one by one instead (`changed()`; adding them notes them).
    */
   revision = ++Campaigns.revisions;
+  noted: CampaignsNotes | undefined;
+  /** Events ever recorded (see CampaignsData). */
+  eventCount = 0;
   readonly categories = new Map<string, CategoryRecord>();
   readonly items = new Map<string, FeedItemRecord>();
   /** Each user's items by `sentAt` (oldest first): the feed reads it newest first. */
@@ -267,6 +283,7 @@ export class Campaigns {
     }
     for (const u of copy.uploads ?? []) out.uploads.set(u.s3Key, u);
     out.events = copy.events ?? [];
+    out.eventCount = Math.max(copy.eventCount ?? 0, out.events.length);
     return out;
   }
 
@@ -274,14 +291,33 @@ export class Campaigns {
   toData(): CampaignsData | undefined {
     const extra = this.templates.size + this.channels.size + this.campaigns.size + this.uploads.size + this.events.length;
     if (this.items.size === 0 && this.pushes.size === 0 && this.categories.size === 0 && extra === 0) return undefined;
-    const data: CampaignsData = { items: [...this.items.values()], pushes: [...this.pushes.values()], categories: [...this.categories.values()], lastId: this.lastId };
-    // Older files have only the first three lists: the others are written when they hold something.
+    const data: CampaignsData = { ...this.restOf(), items: [...this.items.values()], pushes: [...this.pushes.values()] };
+    if (this.events.length > 0) {
+      data.events = this.events;
+      data.eventCount = this.eventCount;
+    }
+    return structuredClone(data);
+  }
+
+  /** A copy of the parts the change log takes whole, without the records that grow with use. */
+  rest(): CampaignsRest {
+    return structuredClone(this.restOf());
+  }
+
+  private restOf(): CampaignsRest {
+    const data: CampaignsRest = { categories: [...this.categories.values()], lastId: this.lastId };
+    // Older files have only the items, pushes and categories: the other lists are written when they hold something.
     if (this.templates.size > 0) data.templates = [...this.templates.values()];
     if (this.channels.size > 0) data.channels = [...this.channels.values()];
     if (this.campaigns.size > 0) data.campaigns = [...this.campaigns.values()];
     if (this.uploads.size > 0) data.uploads = [...this.uploads.values()];
-    if (this.events.length > 0) data.events = this.events;
-    return structuredClone(data);
+    return data;
+  }
+
+  /** A feed item or push changed in place. */
+  changed(record: FeedItemRecord | PushRecord): void {
+    if ("templateCategory" in record) this.noted?.items.set(record.id, record);
+    else this.noted?.pushes.set(record.id, record);
   }
 
   nextId(prefix: string): string {
@@ -294,14 +330,18 @@ export class Campaigns {
   }
 
   addItem(item: FeedItemRecord): void {
-    this.touch();
     this.items.set(item.id, item);
+    this.noted?.items.set(item.id, item);
     let list = this.byReceiver.get(item.receiver);
     if (!list) this.byReceiver.set(item.receiver, (list = []));
     // In `sentAt` order (a control-plane item may be dated in the past); same time: the order made.
     if (list.length === 0 || list[list.length - 1].sentAt <= item.sentAt) list.push(item);
     else list.splice(list.findLastIndex((i) => i.sentAt <= item.sentAt) + 1, 0, item);
-    if (list.length > MAX_FEED_ITEMS_PER_USER) this.items.delete(list.shift()!.id);
+    if (list.length > MAX_FEED_ITEMS_PER_USER) {
+      const oldest = list.shift()!;
+      this.items.delete(oldest.id);
+      this.noted?.items.set(oldest.id, null);
+    }
   }
 
   feedOf(uid: string): readonly FeedItemRecord[] {
@@ -309,14 +349,15 @@ export class Campaigns {
   }
 
   addPush(p: PushRecord): void {
-    this.touch();
     this.pushes.set(p.id, p);
+    this.noted?.pushes.set(p.id, p);
     let list = this.pushesByReceiver.get(p.receiver);
     if (!list) this.pushesByReceiver.set(p.receiver, (list = []));
     list.push(p);
     if (this.pushes.size > MAX_PUSH_NOTIFICATIONS) {
       const oldest = this.pushes.values().next().value!;
       this.pushes.delete(oldest.id);
+      this.noted?.pushes.set(oldest.id, null);
       const own = this.pushesByReceiver.get(oldest.receiver);
       if (own?.[0] === oldest) own.shift();
     }
@@ -327,9 +368,10 @@ export class Campaigns {
   }
 
   addEvent(e: EventRecord): void {
-    this.touch();
+    this.eventCount++;
+    if (this.noted) this.noted.events++;
     this.events.push(e);
-    if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
+    trimEvents(this.events);
   }
 
   /** A template by its id or its slug. */
@@ -339,4 +381,9 @@ export class Campaigns {
     for (const t of this.templates.values()) if (t.templateId === idOrSlug) return t;
     return undefined;
   }
+}
+
+/** Drops the oldest events past MAX_EVENTS (the live store and a replay alike). */
+export function trimEvents(events: EventRecord[]): void {
+  if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
 }

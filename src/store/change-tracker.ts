@@ -9,6 +9,7 @@ import { firstWhere } from "../util/search.js";
 import { blockedId, flagId, type BlockedEntry, type FlagEntry, type ModerationData } from "./moderation.js";
 import type { AppData, AuthTokenRecord, CallRecord, ConversationState, GroupData, GroupRecord, MessageRecord, ReactionRecord, StateData, UserRecord } from "./types.js";
 import type { PeopleNotes } from "./groups.js";
+import { Campaigns, trimEvents, type CampaignsData, type CampaignsRest, type EventRecord, type FeedItemRecord, type PushRecord } from "./campaigns.js";
 
 /**
  * One change of the saved state, as the change log holds it (JSON). Each carries the after-image of what it
@@ -35,7 +36,22 @@ export type Change =
   /** Changes of an app's blocked-message queue or flags, in order, by message id. */
   | ["queued", string, "blocked" | "flags", ListChange<number, unknown>[]]
   /** A group's members and bans added or changed (a record) and removed (null), in order; the group itself unchanged. */
-  | ["people", string, string, PeopleNotes["members"], PeopleNotes["bans"]];
+  | ["people", string, string, PeopleNotes["members"], PeopleNotes["bans"]]
+  /** What changed in an app's campaigns data (the part itself there already): see CampaignsChange. */
+  | ["campaigns", string, CampaignsChange];
+
+/**
+ * The campaigns data's changes: its small parts whole when they changed (`rest`), feed items and pushes created or
+ * changed (the record, added at the end when new) and removed (null), in order, and the events recorded since
+ * (`events`: the count of events ever recorded after them, and the newest of them; a replay adds those past the
+ * state's count, so applying it again adds none).
+ */
+export interface CampaignsChange {
+  rest?: CampaignsRest;
+  items?: ListChange<string, FeedItemRecord>[];
+  pushes?: ListChange<string, PushRecord>[];
+  events?: [number, EventRecord[]];
+}
 
 type Json = unknown;
 
@@ -95,17 +111,15 @@ const COUNTED: Record<string, (a: AppState) => number> = {
   threadSubscriptions: (a) => a.threadSubscriptions.version,
   interactions: (a) => a.interactions.version,
   notifications: (a) => a.notifications.revision,
-  // The campaigns service's records (feed items, events, campaigns with their recipients) change in place.
-  campaigns: (a) => a.campaigns.revision,
 };
-/** The parts whose classes note what changes: messages (there can be millions), moderation, the grouped and the counted ones. */
-const NOTED = new Set(["messages", "moderation", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);
+/** The parts whose classes note what changes: messages (there can be millions), moderation, campaigns, the grouped and the counted ones. */
+const NOTED = new Set(["messages", "moderation", "campaigns", ...Object.keys(GROUPED), ...Object.keys(COUNTED)]);
 /** The others, compared at each write, with their depths. */
 const COMPARED = PART_KEYS.filter((key) => !NOTED.has(key)).map((key) => [key, depthOf(key)] as const);
 const COUNTED_PARTS = Object.entries(COUNTED);
 const GROUPED_PARTS = Object.keys(GROUPED) as GroupedPart[];
 /** The parts `verify` copies to the end: those compared only so deep or taken by a count. */
-const VERIFIED = [...COMPARED.map(([key]) => key), ...Object.keys(COUNTED), "moderation"];
+const VERIFIED = [...COMPARED.map(([key]) => key), ...Object.keys(COUNTED), "moderation", "campaigns"];
 
 /** A copy of plain data (what toData() returns) down to `depth`, sharing what is deeper. */
 function clone(v: Json, depth: number): Json {
@@ -149,6 +163,8 @@ interface Tracked {
   versions: Map<string, number>;
   /** The moderation data's revision as last logged. */
   moderation: number;
+  /** The campaigns data as last logged: its instance (a loaded one replaces it) and the revision of its small parts. */
+  campaigns: { of: Campaigns; revision: number };
   /** With `verify`: each compared or counted part as last logged, copied to the end (moderation: with its changes since). */
   deep?: Map<string, Json>;
 }
@@ -215,8 +231,10 @@ export class ChangeTracker {
     const versions = new Map(Object.entries(COUNTED).map(([part, version]) => [part, version(state)]));
     state.moderation.noted = [];
     state.moderation.queued = { blocked: [], flags: [] };
+    const campaigns = { of: state.campaigns, revision: state.campaigns.revision };
+    state.campaigns.noted = { items: new Map(), pushes: new Map(), events: 0 };
     const deep = this.verify ? new Map(VERIFIED.map((key) => [key, clone(data[key as keyof AppData], Infinity)])) : undefined;
-    this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, deep });
+    this.apps.set(appId, { state, parts, versions, moderation: state.moderation.revision, campaigns, deep });
     return data;
   }
 
@@ -249,6 +267,7 @@ export class ChangeTracker {
     for (const part of GROUPED_PARTS) this.grouped(appId, state, part, out);
     if (state.groups.bornNoted!.size > 0) state.groups.bornNoted = new Set();
     this.moderation(appId, tracked, out);
+    this.campaigns(appId, tracked, out);
     const messages = tracked.state.messages;
     if (messages.reloaded) {
       messages.reloaded = false;
@@ -300,6 +319,37 @@ export class ChangeTracker {
     applyModerated(copy.moderated, moved);
     for (const kind of QUEUES) applyQueued(copy, kind, clone(queued[kind], Infinity) as ListChange<number, unknown>[]);
     if (!equal(m.toData(), copy, Infinity)) throw new Error(`the moderation data of app ${appId} changed without its revision moving`);
+  }
+
+  /** The campaigns data whole when it was replaced (loaded); otherwise what changed in it, if anything. */
+  private campaigns(appId: string, tracked: Tracked, out: Change[]): void {
+    const live = tracked.state.campaigns;
+    if (live !== tracked.campaigns.of) {
+      tracked.campaigns = { of: live, revision: live.revision };
+      live.noted = { items: new Map(), pushes: new Map(), events: 0 };
+      const data = live.toData();
+      out.push(["set", appId, "campaigns", data ?? null]);
+      tracked.deep?.set("campaigns", clone(data, Infinity));
+      return;
+    }
+    const notes = live.noted!;
+    const change: CampaignsChange = {};
+    if (live.revision !== tracked.campaigns.revision) {
+      tracked.campaigns.revision = live.revision;
+      change.rest = live.rest();
+    }
+    if (notes.items.size > 0) change.items = [...notes.items];
+    if (notes.pushes.size > 0) change.pushes = [...notes.pushes];
+    if (notes.events > 0) change.events = [live.eventCount, live.events.slice(-notes.events)];
+    live.noted = { items: new Map(), pushes: new Map(), events: 0 };
+    if (change.rest || change.items || change.pushes || change.events) out.push(["campaigns", appId, change]);
+    if (!tracked.deep) return;
+    // The copy gets what a replay would, from a copy of what was logged (the records are live until serialized).
+    const copy = (tracked.deep.get("campaigns") as CampaignsData | undefined) ?? noCampaigns();
+    const after = applyCampaigns(copy, clone(change, Infinity) as CampaignsChange);
+    tracked.deep.set("campaigns", after);
+    // Compared as saved: data with nothing kept (ids taken by a refused write, say) saves as none.
+    if (!equal(live.toData(), Campaigns.from(after).toData(), Infinity)) throw new Error(`the campaigns data of app ${appId} changed without its change being noted`);
   }
 
   /** The records of a grouped part noted since the last call. */
@@ -417,6 +467,11 @@ export class Replay {
         group.bannedUsers = applyListChanges(group.bannedUsers ?? [], change[4], (b) => b.uid);
         break;
       }
+      case "campaigns": {
+        const app = this.appOf(change[1])!;
+        app.campaigns = applyCampaigns(app.campaigns ?? noCampaigns(), change[2]);
+        break;
+      }
       case "queued": {
         const app = this.appOf(change[1])!;
         app.moderation ??= defaultModeration(app.app.createdAt);
@@ -466,7 +521,7 @@ const listOf = (v: unknown, item: (x: unknown) => boolean) => Array.isArray(v) &
 const isKey = (v: unknown) => typeof v === "string" || typeof v === "number";
 const isListChange = (v: unknown) => Array.isArray(v) && v.length === 2 && (v[1] === null || isObj(v[1]));
 /** The number of items of each kind of change (kind included). */
-const ARITY: Record<Change[0], number> = { app: 2, drop: 2, order: 2, births: 2, set: 4, messages: 4, grouped: 5, moderated: 3, queued: 4, people: 5 };
+const ARITY: Record<Change[0], number> = { app: 2, drop: 2, order: 2, births: 2, set: 4, messages: 4, grouped: 5, moderated: 3, queued: 4, people: 5, campaigns: 3 };
 
 /**
  * Why a logged change cannot be applied ("is …"), or undefined: its kind, its shape, and the app (or group) it
@@ -507,6 +562,8 @@ function changeProblem(c: unknown[], apps: Set<string>, hasGroup: (appId: string
       return isStr(c[2]) && Object.hasOwn(GROUPED, c[2]) && listOf(c[3], isObj) && listOf(c[4], (k) => Array.isArray(k) && k.length === 2 && isKey(k[0]) && isKey(k[1]))
         ? undefined
         : bad;
+    case "campaigns":
+      return campaignsChangeProblem(c[2]) ? bad : undefined;
     case "people":
       if (!isStr(c[2]) || !listOf(c[3], isListChange) || !listOf(c[4], isListChange)) return bad;
       return hasGroup(c[1], c[2]) ? undefined : `(people) names group ${JSON.stringify(c[2].slice(0, 40))}, which app ${c[1]} does not have`;
@@ -563,4 +620,41 @@ function mergeMessages(list: MessageRecord[], put: MessageRecord[], gone: number
     if (list[i]?.id === id) list.splice(i, 1);
   }
   return list;
+}
+
+/** Whether a logged campaigns change is malformed. */
+function campaignsChangeProblem(v: unknown): boolean {
+  if (!isObj(v)) return true;
+  const records = (x: unknown) => x === undefined || listOf(x, (q) => isListChange(q) && isStr((q as unknown[])[0]));
+  const events = v.events;
+  const eventsOk = events === undefined || (Array.isArray(events) && events.length === 2 && Number.isInteger(events[0]) && listOf(events[1], isObj));
+  const rest = v.rest;
+  const restOk = rest === undefined || (isObj(rest) && Array.isArray(rest.categories) && Number.isInteger(rest.lastId));
+  return !(restOk && records(v.items) && records(v.pushes) && eventsOk);
+}
+
+const noCampaigns = (): CampaignsData => ({ items: [], pushes: [], categories: [], lastId: 0 });
+
+/** Applies a logged campaigns change to campaigns data in file form (changed in place and returned). */
+function applyCampaigns(data: CampaignsData, change: CampaignsChange): CampaignsData {
+  let out = data;
+  if (change.rest) {
+    const { items, pushes, events, eventCount } = data;
+    out = { ...change.rest, items, pushes };
+    if (events) out.events = events;
+    if (eventCount !== undefined) out.eventCount = eventCount;
+  }
+  if (change.items) out.items = applyListChanges(out.items, change.items, (r) => r.id);
+  if (change.pushes) out.pushes = applyListChanges(out.pushes, change.pushes, (r) => r.id);
+  if (change.events) {
+    const [count, added] = change.events;
+    const events = out.events ?? [];
+    const had = out.eventCount ?? events.length;
+    // Those the state has already (a checkpoint written while they were logged) are not added again.
+    if (count > had) events.push(...added.slice(Math.max(0, added.length - (count - had))));
+    trimEvents(events);
+    out.events = events;
+    out.eventCount = Math.max(count, had);
+  }
+  return out;
 }

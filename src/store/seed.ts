@@ -1076,6 +1076,7 @@ function campaigns(c: Checker, raw: unknown, path: string): CampaignsData | unde
       setIf(e, "step", c.optInt(ro.step, `${q}.step`));
       return e;
     }),
+    ...(o.eventCount !== undefined && { eventCount: c.int(o.eventCount, `${path}.eventCount`) }),
   };
 }
 

@@ -34,8 +34,8 @@ function event(campaigns: Campaigns, record: Marked, type: EventType, at: number
 export function mark<T extends Marked>(campaigns: Campaigns, record: T, keys: readonly Receipt[], now: number): T {
   for (const k of keys) {
     if (record[k] !== undefined) continue;
-    campaigns.touch();
     record[k] = now;
+    campaigns.changed(record);
     event(campaigns, record, EVENT_OF[k], now);
   }
   return record;
@@ -49,8 +49,8 @@ export function engage(campaigns: Campaigns, record: Marked, topic: string, now:
   const list = "templateCategory" in record ? record.engagements : (record.engagements ??= []);
   if (list.length >= MAX_ENGAGEMENTS) return false;
   const firstClick = topic === "clicked" && !list.some((e) => e.topic === "clicked");
-  campaigns.touch();
   list.push({ topic, at: now });
+  campaigns.changed(record);
   if (topic !== "clicked") event(campaigns, record, "interacted", now, topic);
   else if (!("templateCategory" in record)) mark(campaigns, record, ["deliveredAt", "clickedAt"], now);
   else {

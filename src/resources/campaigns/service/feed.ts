@@ -115,6 +115,7 @@ export const feedOperations = [
         throw withDetails(apiError("ERR_FORBIDDEN", { reason: "Deleting a feed item is admin-only: send it without the onbehalfof header." }), { feedItemId: c.req.param("id")! });
       const it = item(c);
       it.deletedAt = nowOf(c);
+      campaignsOf(c).changed(it);
       // The overview's example answer: the id and the deletion time as ISO 8601.
       return c.json({ data: { id: it.id, deletedAt: new Date(it.deletedAt * 1000).toISOString() } });
     },

@@ -26,16 +26,20 @@ export function asServiceError(c: Ctx, e: ApiError): ApiError {
   return out;
 }
 
+/** The feed's and pushes' writes: they note the records they change (Campaigns.changed), the rest untouched. */
+const NOTING = /\/v3\/campaigns\/(?:notification-feed|push-notifications)\//;
+
 /**
  * Errors of the stages after it (and of the route) in the service's envelope. A write that succeeded touched the
- * app's campaigns (its records change in place: the change log takes the part when its revision moved).
+ * app's campaigns (the records of its small parts change in place: the change log takes them when its revision
+ * moved), the feed's and pushes' writes aside.
  */
 export const serviceErrors: Stage = (c, next) =>
   settle(
     c,
     next,
     (_c, res) => {
-      if (res.status < 400 && c.req.method !== "GET") c.get("app")?.campaigns.touch();
+      if (res.status < 400 && c.req.method !== "GET" && !NOTING.test(c.req.path)) c.get("app")?.campaigns.touch();
       return res;
     },
     (_c, e) => {
