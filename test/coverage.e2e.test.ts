@@ -20,7 +20,7 @@ describe("chat-emulator exec --coverage", () => {
     const r = await exec(["--coverage", file], { GITHUB_STEP_SUMMARY: "" });
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
     const report = JSON.parse(readFileSync(file, "utf8"));
-    expect(report).toMatchObject({ appId: null, documented: 222, covered: 2, calls: 3 });
+    expect(report).toMatchObject({ appId: null, documented: 229, covered: 2, calls: 3 });
     expect(report.operations.find((o: { slug: string }) => o.slug === "list-users")).toMatchObject({
       calls: 2,
       plane: { rest: 2, client: 0 },
@@ -37,10 +37,10 @@ describe("chat-emulator exec --coverage", () => {
     const r = await exec(["--coverage", file], { GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(0);
     const markdown = readFileSync(file, "utf8");
-    expect(markdown).toContain("### API coverage: 2 of 222 documented operations (1%)");
+    expect(markdown).toContain("### API coverage: 2 of 229 documented operations (1%)");
     expect(markdown).toContain("| Users | 2 | 7 | 29% |");
     expect(markdown).toMatch(/\| list-users \| `GET \/users` \| 2 \| 2 \/ 0 \| 200 ×1, 401 ×1 \| AUTH_ERR_EMPTY_APIKEY ×1 \|/);
-    expect(markdown).toContain("<details><summary>Not covered (220)</summary>");
+    expect(markdown).toContain("<details><summary>Not covered (227)</summary>");
     expect(readFileSync(summary, "utf8")).toBe(`earlier step\n${markdown}\n`);
   });
 

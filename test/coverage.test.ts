@@ -41,7 +41,7 @@ describe("GET /_emulator/coverage", () => {
     await e.post("/v3/messages", { receiver: "superhero2", receiverType: "user", category: "message", type: "text", data: { text: "hi" } }, { onBehalfOf: "superhero1" });
 
     const body = await coverage();
-    expect(body).toMatchObject({ appId: null, documented: 222, covered: 4, calls: 5 });
+    expect(body).toMatchObject({ appId: null, documented: 229, covered: 4, calls: 5 });
     expect(op(body, "create-user")).toEqual({
       slug: "create-user",
       method: "POST",
@@ -57,9 +57,15 @@ describe("GET /_emulator/coverage", () => {
     expect(op(body, "delete-user")).toMatchObject({ calls: 0, statuses: {}, codes: {} });
     expect(body.areas.find((a: any) => a.area === "Users")).toEqual({ area: "Users", documented: 7, covered: 3 });
     expect(body.areas.find((a: any) => a.area === "Messages")).toEqual({ area: "Messages", documented: 17, covered: 1 });
-    // The chat REST API's 172 and the campaigns service's 50.
-    expect(body.areas.reduce((n: number, a: any) => n + a.documented, 0)).toBe(222);
+    // The chat REST API's 172, the campaigns service's 50, data import's 4 and the calls API's 3.
+    expect(body.areas.reduce((n: number, a: any) => n + a.documented, 0)).toBe(229);
     expect(body.areas.find((a: any) => a.area === "Campaigns")).toEqual({ area: "Campaigns", documented: 50, covered: 0 });
+    expect(body.areas.find((a: any) => a.area === "Data Import")).toEqual({ area: "Data Import", documented: 4, covered: 0 });
+    // The calls API's operations are counted on the calls plane.
+    expect((await e.get(`/${APP_ID}.call-us/v3/calls`)).status).toBe(200);
+    const after = await coverage();
+    expect(op(after, "list-calls")).toMatchObject({ area: "Calls", path: "/calls", calls: 1, statuses: { "200": 1 } });
+    expect(after.areas.find((a: any) => a.area === "Calls")).toEqual({ area: "Calls", documented: 3, covered: 1 });
   });
 
   it("counts a client-plane call under its REST twin's slug, by plane", async () => {

@@ -38,7 +38,7 @@ describe("chat-emulator/vitest (examples/vitest)", () => {
       expect(run.code).toBe(0);
     }
     const report = JSON.parse(readFileSync(coverage, "utf8"));
-    expect(report).toMatchObject({ appId: null, documented: 222 });
+    expect(report).toMatchObject({ appId: null, documented: 229 });
     expect(report.covered).toBeGreaterThan(0);
   });
 

@@ -1,5 +1,8 @@
 import { OPERATIONS as CHAT_OPERATIONS, type Operation } from "../http/operations.js";
 import { CAMPAIGN_OPERATIONS } from "../resources/campaigns/service/routes.js";
+import { DATA_IMPORT_OPERATIONS } from "../resources/data-import/routes.js";
+import { CALLS_OPERATIONS } from "../resources/calls/routes.js";
+import type { Operation as Declared } from "../http/operation.js";
 import type { Plane } from "./request.js";
 
 /**
@@ -9,19 +12,28 @@ import type { Plane } from "./request.js";
  * when its app was first seen. Reset between tests leaves it alone (a run spans many tests); `clear` empties it.
  */
 
+/** A declared operation as coverage lists it: its published id, and its path under `base`. */
+const documented = (area: string, base = "") => (op: Pick<Declared, "id" | "method" | "path">): Operation => ({
+  slug: op.id!,
+  method: op.method,
+  path: `${base}${op.path.replace(/:(\w+)/g, "{$1}")}`,
+  area,
+});
+
 /**
- * The chat REST API's operations, then the campaigns service's (its 50 declared operations, under `/campaigns` of
- * the REST plane's `/v3`, by their published operationIds, area "Campaigns").
+ * The chat REST API's operations, then those of the APIs beside it, from their declarations: the campaigns service
+ * (50, under `/campaigns` of the REST plane's `/v3`), data import (4, on the REST plane) and the calls API (3, on the
+ * calls plane), by their published operationIds. The management API's operations name no app, and coverage counts
+ * per app: they are not counted.
  */
 const OPERATIONS: readonly Operation[] = [
   ...CHAT_OPERATIONS,
-  ...CAMPAIGN_OPERATIONS.map((op) => ({
-    slug: op.id!,
-    method: op.method,
-    path: `/campaigns${op.path.replace(/:(\w+)/g, "{$1}")}`,
-    area: "Campaigns",
-  })),
+  ...CAMPAIGN_OPERATIONS.map(documented("Campaigns", "/campaigns")),
+  ...DATA_IMPORT_OPERATIONS.map(documented("Data Import")),
+  ...CALLS_OPERATIONS.filter((op) => op.id).map(documented("Calls")),
 ];
+/** Where each operation is served: the calls API's on the calls plane, every other on the REST plane. */
+const planeOf = (i: number) => (OPERATIONS[i].area === "Calls" ? "calls" : "rest");
 
 /** A documented operation's path or a route's path with its parameters unnamed: `/users/{}/messages`. */
 const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}]*\}/g, "{}")}`;
@@ -29,7 +41,7 @@ const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}
 /** Operations by method and path shape. A list: two slugs share `PATCH /moderation/blocked-messages/{}`. */
 const BY_SHAPE = new Map<string, number[]>();
 OPERATIONS.forEach((op, i) => {
-  const key = shape(op.method, op.path);
+  const key = `${planeOf(i)} ${shape(op.method, op.path)}`;
   BY_SHAPE.set(key, [...(BY_SHAPE.get(key) ?? []), i]);
 });
 
@@ -55,17 +67,18 @@ const CLIENT_TWINS: Record<string, string> = {
   "DELETE /notifications/push/v1/preferences/mute": "DELETE /notifications/v1/preferences/mute",
 };
 
-const PLANE_ROUTE = /^\/@(rest|client)\/:appId\/:region\/v3(?=\/|$)/;
+const PLANE_ROUTE = /^\/@(rest|client|calls)\/:appId\/:region\/v3(?=\/|$)/;
 
 /**
  * The operations a mounted route serves, from its method and internal path (`/@rest/:appId/:region/v3/users/:uid`);
- * undefined for routes of no documented operation (the management and calls planes, emulator extras).
+ * undefined for routes of no documented operation (the management plane, emulator extras).
  */
 export function operationsOf(method: string, routePath: string): readonly number[] | undefined {
   const plane = PLANE_ROUTE.exec(routePath);
   if (!plane) return undefined;
   const key = shape(method, routePath.slice(plane[0].length).replace(/:\w+(\{[^}]*\})?/g, "{}") || "/");
-  return BY_SHAPE.get((plane[1] === "client" && CLIENT_TWINS[key]) || key);
+  if (plane[1] === "calls") return BY_SHAPE.get(`calls ${key}`);
+  return BY_SHAPE.get(`rest ${(plane[1] === "client" && CLIENT_TWINS[key]) || key}`);
 }
 
 /**
