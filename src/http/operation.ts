@@ -77,7 +77,6 @@ export interface Operation<Q extends QuerySpec = QuerySpec> extends Declaration<
   /** The body fields and query parameters the declaration names, for advice. */
   readonly bodyNames: ReadonlySet<string>;
   readonly queryNames: ReadonlySet<string>;
-  readonly clientQueryNames: ReadonlySet<string>;
 }
 
 /** Every declared operation, in declaration order: what coverage, the served OpenAPI and the surface test read. */
@@ -94,8 +93,7 @@ export function operation<const Q extends QuerySpec = Record<never, never>>(d: D
     bodyJson: json,
     rawJson: d.body === "raw" && d.rawFields ? bodySchema(d.rawFields) : undefined,
     bodyNames: new Set(Object.keys(typeof d.body === "object" ? d.body : (d.rawFields ?? {}))),
-    queryNames: queryNames(query, false),
-    clientQueryNames: queryNames(query, true),
+    queryNames: queryNames(query),
   };
   DECLARED.push(op as unknown as Operation);
   return op;

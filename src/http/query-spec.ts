@@ -59,14 +59,16 @@ export const q = {
   bounds: <const K extends string>(ops: readonly K[], description?: string) => ({ kind: "bounds", ops, description }) as const,
 };
 
-/** The parameter names a spec reads (a list also as `name[]`, bounds as `name[op]`), for request advice. */
-export function queryNames(spec: QuerySpec, aliasPerPage: boolean): Set<string> {
+/**
+ * The parameter names a spec reads (a list also as `name[]`, bounds as `name[op]`), for request advice (on the REST
+ * and management planes, where the SDK's `per_page` alias is not read).
+ */
+export function queryNames(spec: QuerySpec): Set<string> {
   const names = new Set<string>();
   for (const [name, p] of Object.entries(spec)) {
     names.add(name);
     if (p.kind === "list") names.add(`${name}[]`);
     if (p.kind === "bounds") for (const op of p.ops) names.add(`${name}[${op}]`);
-    if (aliasPerPage && (name === "perPage" || name === "limit")) names.add("per_page");
   }
   return names;
 }
