@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import { header, type Ctx } from "../http/context.js";
 import { ERROR_CODE, renderError, settle, type Handler, type Out, type Stage } from "../http/pipeline.js";
-import { ADVICE_HEADER, ADVISED, adviceFor, adviceHeaderValue, NO_ADVICE, rawHeaders, refusedAdvice, strictRefusal, type Advice } from "../http/advice.js";
+import { ADVICE_HEADER, ADVISED, adviceFor, adviceHeaderValue, isAdvised, NO_ADVICE, rawHeaders, refusedAdvice, strictRefusal, type Advice } from "../http/advice.js";
 import { ApiError, ERRORS } from "../http/errors.js";
 import { bodyTextRead, readText } from "../http/validate.js";
 import { ANSWER_TEXT, answerJson } from "../http/reply.js";
@@ -153,8 +153,7 @@ type Advised = Ctx & { [ADVICE]?: readonly Advice[] };
  * The client and calls planes are the official SDKs' traffic and are not advised.
  */
 export const adviceStage: Stage = (c, next) => {
-  const path = c.req.path;
-  if (!path.startsWith("/@rest/") && !path.startsWith("/@mgmt")) return next(c);
+  if (!isAdvised(c)) return next(c);
   return settle(c, next, advise, rethrow);
 };
 

@@ -45,8 +45,8 @@ const AI_ANSWERS: Record<AiFeature, Json> = {
   bots: str(undefined, { maxLength: 10_000 }),
 };
 
-const schemas: Record<string, Json> = {
-  Error: obj(
+/** The error envelope of every plane (the served platform descriptions use it too: control/served-openapi.ts). */
+export const ERROR_SCHEMA: Json = obj(
     {
       error: obj(
         {
@@ -65,7 +65,10 @@ const schemas: Record<string, Json> = {
     },
     [],
     { description: "The error envelope of every plane; the control plane's carry `source: \"emulator\"`." },
-  ),
+);
+
+const schemas: Record<string, Json> = {
+  Error: ERROR_SCHEMA,
   Index: obj({
     version: str(),
     docs: str(undefined, { const: "docs/control-api.md" }),

@@ -1,6 +1,7 @@
 import { DECLARED, type Operation, type OperationPlane } from "../http/operation.js";
 import { queryParameters } from "../http/query-spec.js";
 import type { JsonSchema } from "../http/schema.js";
+import { ERROR_SCHEMA } from "./openapi.js";
 
 /**
  * What the emulator serves, described for users' own tools (clients generated from OpenAPI, request validators, API
@@ -110,26 +111,7 @@ export function servedOpenApi(plane: (typeof SERVED_PLANES)[number], origin: str
     paths,
     components: {
       securitySchemes: doc.security,
-      responses: {
-        Error: {
-          description: "An error, in the platform's envelope",
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["error"],
-                properties: {
-                  error: {
-                    type: "object",
-                    required: ["message", "devMessage", "source", "code"],
-                    properties: { message: { type: "string" }, devMessage: { type: "string" }, source: { type: "string" }, code: { type: "string" }, details: { type: "object" } },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
+      responses: { Error: { description: "An error, in the platform's envelope", content: { "application/json": { schema: ERROR_SCHEMA } } } },
     },
   });
   if (built.size < 64) built.set(key, text);

@@ -94,6 +94,15 @@ function meantHeader(name: string): string | null {
 const ignored = "ignored by the platform";
 const meaning = (suggestion: string | undefined) => (suggestion ? `; did you mean \`${suggestion}\`?` : "");
 
+/**
+ * Whether a request came on a plane request advice covers: the REST plane (the campaigns service and data import
+ * included) and the management plane, where backends call; not the SDKs' client and calls planes.
+ */
+export function isAdvised(c: Ctx): boolean {
+  const path = c.req.path;
+  return path.startsWith("/@rest/") || path.startsWith("/@mgmt");
+}
+
 /** The request's headers as Node read them (name, value, ...), or the Fetch headers in process. */
 export const rawHeaders = (c: Ctx): readonly string[] | Headers =>
   (c.env as { incoming?: { rawHeaders: string[] } } | undefined)?.incoming?.rawHeaders ?? c.req.raw.headers;

@@ -63,7 +63,10 @@ function validatorOf(schema: JsonSchema): Compiled {
 
 /** Checks `body` against `schema`; throws the platform's 400 ERR_BAD_REQUEST with every failing field's sentences. */
 export function checkBody(body: Record<string, unknown>, schema: JsonSchema): void {
-  const fn = compiled.get(schema) ?? validatorOf(schema);
+  checkWith(compiled.get(schema) ?? validatorOf(schema), schema, body);
+}
+
+function checkWith(fn: ValidateFunction, schema: JsonSchema, body: Record<string, unknown>): void {
   if (!fn(body)) throw badRequest(sentences(body, schema, fn.errors ?? []));
 }
 
@@ -87,10 +90,8 @@ export function checkFields(body: Record<string, unknown>, fields: Schema): void
     if (!schema && byContent.size >= MAX_BY_CONTENT) {
       const once = bodySchema(fields);
       const ajv = compiler();
-      const fn = ajv.compile(once);
       try {
-        if (!fn(body)) throw badRequest(sentences(body, once, fn.errors ?? []));
-        return;
+        return checkWith(ajv.compile(once), once, body);
       } finally {
         ajv.removeSchema(once);
       }
@@ -116,20 +117,21 @@ interface Failure {
   message: string;
 }
 
-/** JSON pointer (`/tags/0`) to the platform's dotted name (`tags.0`). */
-const dotted = (pointer: string) => pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).join(".");
+/** A JSON pointer's segments (`/tags/0`: `tags`, `0`). */
+const segments = (pointer: string) => (pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")));
 
 function sentences(body: Record<string, unknown>, schema: JsonSchema, errors: readonly ErrorObject[]): Details {
   const names = Object.keys((schema.properties as object | undefined) ?? {});
   const failures: Failure[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
-    let field = dotted(e.instancePath);
+    const path = segments(e.instancePath);
+    let field = path.join("."); // the platform's dotted name: `tags.0`
     // A missing field of a nested object (a rule's `conditions.0.value`) is named with the object's path.
     if (e.keyword === "required") field = [field, (e.params as { missingProperty: string }).missingProperty].filter((p) => p !== "").join(".");
     if (e.keyword === "additionalProperties") field = `${field}.${(e.params as { additionalProperty: string }).additionalProperty}`;
-    const top = e.instancePath === "" ? field : e.instancePath.split("/")[1].replace(/~1/g, "/").replace(/~0/g, "~");
-    const failure = sentence(e, field, valueAt(body, e.instancePath));
+    const top = path.length === 0 ? field : path[0];
+    const failure = sentence(e, field, valueAt(body, path));
     if (!failure) continue;
     // One sentence per field and rule: a type error can come with others ajv also reports.
     const key = `${failure.field}\u0000${failure.message}`;
@@ -152,9 +154,9 @@ function sentences(body: Record<string, unknown>, schema: JsonSchema, errors: re
 const depth = (field: string) => field.split(".").length;
 const itemOf = (field: string) => Number(/\.(\d+)(?:\.|$)/.exec(field)?.[1] ?? -1);
 
-function valueAt(body: unknown, pointer: string): unknown {
+function valueAt(body: unknown, path: readonly string[]): unknown {
   let v: unknown = body;
-  for (const part of pointer.split("/").slice(1)) v = (v as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  for (const part of path) v = (v as Record<string, unknown> | undefined)?.[part];
   return v;
 }
 

@@ -5,7 +5,7 @@ import { readBody, BODY_LIMIT_BYTES, type Body } from "./validate.js";
 import { bodySchema, type JsonSchema, type Schema } from "./schema.js";
 import { checkBody } from "./body-check.js";
 import { parseQuery, queryNames, type ParsedQuery, type QuerySpec } from "./query-spec.js";
-import { declared, NO_ADVICE, queryParams, refuseIfAdvised, type Advice } from "./advice.js";
+import { declared, isAdvised, NO_ADVICE, queryParams, refuseIfAdvised, type Advice } from "./advice.js";
 
 /**
  * Operations declared where their routes are: the platform's operation id, method, path, plane, body and query
@@ -99,12 +99,6 @@ export function operation<const Q extends QuerySpec = Record<never, never>>(d: D
   return op;
 }
 
-/** Whether the request came on a plane that request advice covers (the REST and management planes, not the SDK's). */
-const advised = (c: Ctx) => {
-  const path = c.req.path;
-  return path.startsWith("/@rest/") || path.startsWith("/@mgmt");
-};
-
 /** The operation a request with a raw body is running, for `rawBodyRead`. */
 const RUNNING = Symbol("operation");
 type Running = Ctx & { [RUNNING]?: Operation<any> };
@@ -115,7 +109,7 @@ type Running = Ctx & { [RUNNING]?: Operation<any> };
  */
 export function rawBodyRead(c: Ctx, body: Body): void {
   const op = (c as Running)[RUNNING];
-  if (op && advised(c)) {
+  if (op && isAdvised(c)) {
     declared(c, op, body, NO_ADVICE);
     if (c.get("emulator").control.advice.strict) refuseIfAdvised(c);
   }
@@ -135,7 +129,7 @@ function run<Q extends QuerySpec>(op: Operation<Q>, c: Ctx): Out {
 }
 
 function handle<Q extends QuerySpec>(op: Operation<Q>, c: Ctx, input: Input<Q>): Out {
-  if (advised(c)) {
+  if (isAdvised(c)) {
     declared(c, op, input.body === NO_BODY ? undefined : input.body, op.ignores ? ignoredIn(op, c, input) : NO_ADVICE);
     if (c.get("emulator").control.advice.strict) refuseIfAdvised(c);
   }

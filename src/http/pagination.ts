@@ -54,8 +54,10 @@ export function* backwards<T>(items: readonly T[]): Generator<T> {
   for (let i = items.length - 1; i >= 0; i--) yield items[i];
 }
 
-/** The page-style lists' query parameters, as an operation declares them (http/operation.ts): 100 a page at most 1000. */
-export const PAGE_QUERY = {
-  perPage: q.int({ def: 100, min: 1, max: 1000 }),
+/** A page-style list's query parameters, as an operation declares them (http/operation.ts): at most 1000 a page. */
+export const pageQuery = <const D extends number>(perPageDefault: D) => ({
+  perPage: q.int({ def: perPageDefault, min: 1, max: 1000 }),
   page: q.int({ def: 1, min: 1 }),
-};
+});
+/** The common default: 100 a page. */
+export const PAGE_QUERY = pageQuery(100);

@@ -1,6 +1,6 @@
 import type { Ctx } from "../../http/context.js";
 import { apiError, keyedMap } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
+import { pageOf, pageQuery } from "../../http/pagination.js";
 import { ok, page } from "../../http/reply.js";
 import { asBool } from "../../http/validate.js";
 import { operation, routes } from "../../http/operation.js";
@@ -82,7 +82,7 @@ export const apps = routes(
     method: "GET",
     path: "/apps",
     plane: "management",
-    query: { searchKey: q.str(), perPage: q.int({ def: 25, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) },
+    query: { searchKey: q.str(), ...pageQuery(25) },
     handler: (c, { query }) => {
       const searchKey = query.searchKey?.toLowerCase();
       const { perPage, page: pageNo } = query;

@@ -1,8 +1,7 @@
 import { apiError, badRequest } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
+import { PAGE_QUERY, pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok, page } from "../../http/reply.js";
 import { operation, routes } from "../../http/operation.js";
-import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { CollaboratorRole } from "../../store/management.js";
 import { appOwner, pathApp } from "../apps/routes.js";
@@ -75,7 +74,7 @@ export const collaborators = routes(
     method: "GET",
     path: "/apps/:appId/collaborators",
     plane: "management",
-    query: { perPage: q.int({ def: 100, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) },
+    query: PAGE_QUERY,
     handler: (c, { query }) => {
       const app = pathApp(c);
       const { data, pagination } = pageOf(app.management.collaborators, query.perPage, query.page);

@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
 import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest, keyedMap } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
+import { pageOf, pageQuery } from "../../http/pagination.js";
 import { bulkFailure, ok } from "../../http/reply.js";
 import type { Body } from "../../http/validate.js";
 import type { Schema } from "../../http/schema.js";
 import { bodySchema } from "../../http/schema.js";
 import { checkBody } from "../../http/body-check.js";
 import { operation, routes, type Method } from "../../http/operation.js";
-import { q } from "../../http/query-spec.js";
 import type { AppState } from "../../store/app-state.js";
 import type { JsonObject } from "../../store/types.js";
 import { EXTENSION_BY_ID, EXTENSIONS, type ExtensionSpec, type SettingsSpec } from "../../extensions/catalogue.js";
@@ -221,7 +220,7 @@ export const extensions = routes(
     method: "GET",
     path: "/apps/:appId/extensions",
     plane: "management",
-    query: { perPage: q.int({ def: 25, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) },
+    query: pageQuery(25),
     handler: (c, { query }) => {
       const app = pathApp(c);
       const { perPage, page: pageNo } = query;

@@ -6,6 +6,7 @@ import { asBool, RANGE, type Body } from "../../http/validate.js";
 import type { Schema } from "../../http/schema.js";
 import { operation, routes } from "../../http/operation.js";
 import { q } from "../../http/query-spec.js";
+import { PAGE_QUERY } from "../../http/pagination.js";
 import type { JsonObject, UserRecord } from "../../store/types.js";
 import { mintToken } from "../auth-tokens/tokens.js";
 import { listUsers } from "./list.js";
@@ -62,8 +63,7 @@ const LIST_QUERY = {
   tags: q.list(),
   onlyDeactivated: q.bool(),
   withDeactivated: q.bool(),
-  perPage: q.int({ def: 100, min: 1, max: 1000 }),
-  page: q.int({ def: 1, min: 1 }),
+  ...PAGE_QUERY,
   withTags: q.bool(),
   count: q.bool(),
   /**

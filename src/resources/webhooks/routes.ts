@@ -1,6 +1,6 @@
 import type { Ctx } from "../../http/context.js";
 import { apiError, badRequest, keyedMap } from "../../http/errors.js";
-import { pageOf } from "../../http/pagination.js";
+import { PAGE_QUERY, pageOf } from "../../http/pagination.js";
 import { bulkFailure, ok, page, success } from "../../http/reply.js";
 import { asBool, requireCredentials, type Body } from "../../http/validate.js";
 import type { Schema } from "../../http/schema.js";
@@ -95,7 +95,7 @@ export const webhooks = routes(
     path: "/apps/:appId/webhooks",
     plane: "management",
     headers: HEADERS,
-    query: { searchKey: q.str(), perPage: q.int({ def: 100, min: 1, max: 1000 }), page: q.int({ def: 1, min: 1 }) },
+    query: { searchKey: q.str(), ...PAGE_QUERY },
     handler: (c, { query }) => {
       const app = pathApp(c);
       const searchKey = query.searchKey?.toLowerCase();
