@@ -46,7 +46,7 @@ import { bots } from "./resources/bots/routes.js";
 import { aiAgents } from "./resources/ai-agents/routes.js";
 import { dataImport } from "./resources/data-import/routes.js";
 import { notifications } from "./resources/notifications/routes.js";
-import { campaignsAuth, campaignsService, csvUploads, serviceErrors, unknownPath, uploadApp } from "./resources/campaigns/service/routes.js";
+import { campaignRecords, campaignsAuth, campaignsService, csvUploads, serviceErrors, touchesCampaigns, unknownPath, uploadApp } from "./resources/campaigns/service/routes.js";
 
 /** The management plane's routes (`/apimgmt`), behind the key and secret headers. */
 function managementPlane(): Hono<Env> {
@@ -206,8 +206,9 @@ export function createApp(emulator: Emulator, log: (line: string) => void = cons
   mountOn(CLIENT, fileUploads, CLIENT.auth);
   mountOn(CLIENT, rest, CLIENT.auth, sdkServes);
   mountOn(CALLS, calls, CALLS.auth);
-  mountOn(CAMPAIGNS, campaignsService, CAMPAIGNS.auth);
-  mountOn(CAMPAIGNS, csvUploads, [serviceErrors, uploadApp]);
+  mountOn(CAMPAIGNS, campaignsService, [...CAMPAIGNS.auth, touchesCampaigns]);
+  mountOn(CAMPAIGNS, campaignRecords, CAMPAIGNS.auth);
+  mountOn(CAMPAIGNS, csvUploads, [serviceErrors, uploadApp, touchesCampaigns]);
 
   // What the client plane serves: its own routes and the REST routes the SDK calls.
   const clientOwn = new Set([clientSettingsRoute, media, clientOnly, callSignalling, fileUploads].flatMap((r) => r.routes.map((x) => `${x.method} ${x.path}`)));

@@ -5,7 +5,7 @@ import { categoryOperations, channelOperations, templateOperations } from "./cat
 import { feedOperations, pushOperations } from "./feed.js";
 
 export { csvUploads } from "./campaigns.js";
-export { campaignsAuth, serviceErrors, unknownPath, uploadApp } from "./service.js";
+export { campaignsAuth, serviceErrors, touchesCampaigns, unknownPath, uploadApp } from "./service.js";
 
 /**
  * The campaigns service's 50 operations (docs/campaigns.md), relative to `/v3/campaigns`. Static paths come before
@@ -21,4 +21,7 @@ export const CAMPAIGN_OPERATIONS = [
   ...analyticsOperations,
 ];
 
-export const campaignsService = routes(...CAMPAIGN_OPERATIONS);
+/** The operations whose records change in place (the app's campaigns are touched after each write: service.ts). */
+export const campaignsService = routes(...categoryOperations, ...templateOperations, ...channelOperations, ...campaignOperations, ...analyticsOperations);
+/** The feed's and pushes' operations, which note each record they change. */
+export const campaignRecords = routes(...feedOperations, ...pushOperations);

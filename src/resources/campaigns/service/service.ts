@@ -26,24 +26,33 @@ export function asServiceError(c: Ctx, e: ApiError): ApiError {
   return out;
 }
 
-/** The feed's and pushes' writes: they note the records they change (Campaigns.changed), the rest untouched. */
-const NOTING = /\/v3\/campaigns\/(?:notification-feed|push-notifications)\//;
-
-/**
- * Errors of the stages after it (and of the route) in the service's envelope. A write that succeeded touched the
- * app's campaigns (the records of its small parts change in place: the change log takes them when its revision
- * moved), the feed's and pushes' writes aside.
- */
+/** Errors of the stages after it (and of the route) in the service's envelope. */
 export const serviceErrors: Stage = (c, next) =>
   settle(
     c,
     next,
+    (_c, res) => res,
+    (_c, e) => {
+      throw e instanceof ApiError ? asServiceError(c, e) : e;
+    },
+  );
+
+/**
+ * A write that succeeded touched the app's campaigns: the records of the small parts (templates, channels,
+ * campaigns, categories, uploads) change in place, and the change log takes them when the revision moved. Mounted
+ * on the operations that change them; the feed's and pushes' note the records they change instead
+ * (Campaigns.changed).
+ */
+export const touchesCampaigns: Stage = (c, next) =>
+  settle(
+    c,
+    next,
     (_c, res) => {
-      if (res.status < 400 && c.req.method !== "GET" && !NOTING.test(c.req.path)) c.get("app")?.campaigns.touch();
+      if (res.status < 400 && c.req.method !== "GET") c.get("app")?.campaigns.touch();
       return res;
     },
     (_c, e) => {
-      throw e instanceof ApiError ? asServiceError(c, e) : e;
+      throw e;
     },
   );
 
