@@ -4,7 +4,7 @@ import { NearMisses } from "./http/near-miss.js";
 import { PlaneRouter } from "./http/plane-router.js";
 import { appAuth, callsAuth, clientAuth, managementAuth } from "./http/auth.js";
 import { clientOnly, clientSettingsRoute } from "./client/routes.js";
-import { isServed } from "./client/endpoints.js";
+import { sdkServes } from "./client/endpoints.js";
 import type { Emulator } from "./emulator.js";
 import type { Ctx, Env } from "./http/context.js";
 import { ApiError, apiError, withHint } from "./http/errors.js";
@@ -87,8 +87,6 @@ function restPlane(): Hono<Env> {
 /** The methods that change nothing. */
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Routes of the REST plane that the SDK may call on the client plane (see client/endpoints.ts). */
-const sdkServes = (method: string, path: string) => isServed(method, path.replace(/:\w+/g, "x"));
 
 /**
  * The whole HTTP surface on one port: addressing (getPath) -> plane -> auth -> resource routes. Every platform

@@ -73,3 +73,6 @@ const TABLE: { methods: Set<string>; path: RegExp }[] = SDK_OPERATIONS.map((line
 export function isServed(method: string, path: string): boolean {
   return TABLE.some((op) => op.methods.has(method) && op.path.test(path));
 }
+
+/** Whether the SDK may call a REST route (its path with `:name` parameters) on the client plane. */
+export const sdkServes = (method: string, routePath: string) => isServed(method, routePath.replace(/:\w+/g, "x"));

@@ -26,7 +26,7 @@ import { guardControl } from "./guard.js";
 import { requireControlToken } from "./token.js";
 import { OPENAPI } from "./openapi.js";
 import { SERVED_PLANES, servedOpenApi } from "./served-openapi.js";
-import { isServed } from "../client/endpoints.js";
+import { sdkServes } from "../client/endpoints.js";
 import { schemaRoutes } from "./schema-routes.js";
 
 /**
@@ -62,7 +62,7 @@ export const control = new Hono<Env>()
     if (!plane) throw apiError("ERR_API_NOT_FOUND");
     const { store } = c.get("emulator");
     const app = store.defaultAppId ? store.apps.get(store.defaultAppId.toLowerCase())?.meta : undefined;
-    const text = servedOpenApi(plane, new URL(c.req.url).origin, { appId: app?.appId ?? "APP_ID", region: app?.region ?? "us" }, (method, path) => isServed(method, path.replace(/:\w+/g, "x")));
+    const text = servedOpenApi(plane, new URL(c.req.url).origin, { appId: app?.appId ?? "APP_ID", region: app?.region ?? "us" }, sdkServes);
     return c.body(text, 200, { "content-type": "application/json" });
   })
   .get("/health", (c) => {
