@@ -81,6 +81,22 @@ export function parseQuery<Q extends QuerySpec>(spec: Q, params: Record<string, 
   const out: Record<string, unknown> = {};
   const details: Details = keyedMap();
   const fail = (name: string, message: string) => void (details[name] ??= []).push(message);
+  for (const name in spec) out[name] = readParam(name, spec[name] as QueryParam, params, aliasPerPage, fail);
+  if (Object.keys(details).length > 0) throw badRequest(details);
+  return out as ParsedQuery<Q>;
+}
+
+/**
+ * One parameter of `params` as `p` says, with the platform's coercions; its problems go to `fail` (the declared
+ * parse above, and the control plane's `Query` reader, http/validate.ts, collect them into one 400).
+ */
+export function readParam(
+  name: string,
+  p: QueryParam,
+  params: Record<string, string[]> | undefined,
+  aliasPerPage: boolean,
+  fail: (name: string, message: string) => void,
+): unknown {
   const raw = (name: string): string | undefined => {
     const v = params?.[name]?.[0];
     if (v === undefined && aliasPerPage && (name === "perPage" || name === "limit")) return params?.per_page?.[0];
@@ -93,56 +109,45 @@ export function parseQuery<Q extends QuerySpec>(spec: Q, params: Record<string, 
     fail(name, `The ${name} must be an integer.`);
     return undefined;
   };
-  for (const name in spec) {
-    const p = spec[name] as QueryParam;
-    switch (p.kind) {
-      case "string": {
-        const v = raw(name);
-        if (p.required && (v === undefined || v === "")) fail(name, `The ${name} field is required.`);
-        else if (p.max !== undefined && v !== undefined && [...v].length > p.max) fail(name, `The ${name} may not be greater than ${p.max} characters.`);
-        out[name] = v === "" ? undefined : v;
-        break;
+  switch (p.kind) {
+    case "string": {
+      const v = raw(name);
+      if (p.required && (v === undefined || v === "")) fail(name, `The ${name} field is required.`);
+      else if (p.max !== undefined && v !== undefined && [...v].length > p.max) fail(name, `The ${name} may not be greater than ${p.max} characters.`);
+      return v === "" ? undefined : v;
+    }
+    case "boolean": {
+      const v = raw(name)?.toLowerCase();
+      if (v !== undefined && v !== "" && v !== "true" && v !== "false" && v !== "1" && v !== "0") fail(name, `The ${name} field must be true or false.`);
+      return p.optional && (v === undefined || v === "") ? undefined : v === "true" || v === "1";
+    }
+    case "integer": {
+      const n = integer(name);
+      if (n !== undefined && p.min !== undefined && n < p.min) fail(name, `The ${name} must be at least ${p.min}.`);
+      else if (n !== undefined && p.max !== undefined && n > p.max) fail(name, `The ${name} may not be greater than ${p.max}.`);
+      return n ?? p.def;
+    }
+    case "list": {
+      const values = [...(params?.[name] ?? []), ...(params?.[`${name}[]`] ?? [])];
+      const items = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter((s) => s.length > 0);
+      if (p.allowed) items.forEach((v, i) => p.allowed!.includes(v) || fail(`${name}.${i}`, `The selected ${name}.${i} is invalid.`));
+      return items.length > 0 ? items : undefined;
+    }
+    case "oneOf": {
+      const v = raw(name);
+      if (v !== undefined && v !== "" && !p.allowed.includes(v)) fail(name, `The selected ${name} is invalid.`);
+      return v !== undefined && v !== "" && p.allowed.includes(v) ? v : undefined;
+    }
+    case "bounds": {
+      const b: Record<string, number> = {};
+      let given = false;
+      for (const op of p.ops) {
+        const n = integer(`${name}[${op}]`);
+        if (n !== undefined) [b[op], given] = [n, true];
       }
-      case "boolean": {
-        const v = raw(name)?.toLowerCase();
-        if (v !== undefined && v !== "" && v !== "true" && v !== "false" && v !== "1" && v !== "0") fail(name, `The ${name} field must be true or false.`);
-        out[name] = p.optional && (v === undefined || v === "") ? undefined : v === "true" || v === "1";
-        break;
-      }
-      case "integer": {
-        const n = integer(name);
-        if (n !== undefined && p.min !== undefined && n < p.min) fail(name, `The ${name} must be at least ${p.min}.`);
-        else if (n !== undefined && p.max !== undefined && n > p.max) fail(name, `The ${name} may not be greater than ${p.max}.`);
-        out[name] = n ?? p.def;
-        break;
-      }
-      case "list": {
-        const values = [...(params?.[name] ?? []), ...(params?.[`${name}[]`] ?? [])];
-        const items = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter((s) => s.length > 0);
-        if (p.allowed) items.forEach((v, i) => p.allowed!.includes(v) || fail(`${name}.${i}`, `The selected ${name}.${i} is invalid.`));
-        out[name] = items.length > 0 ? items : undefined;
-        break;
-      }
-      case "oneOf": {
-        const v = raw(name);
-        if (v !== undefined && v !== "" && !p.allowed.includes(v)) fail(name, `The selected ${name} is invalid.`);
-        out[name] = v !== undefined && v !== "" && p.allowed.includes(v) ? v : undefined;
-        break;
-      }
-      case "bounds": {
-        const b: Record<string, number> = {};
-        let given = false;
-        for (const op of p.ops) {
-          const n = integer(`${name}[${op}]`);
-          if (n !== undefined) [b[op], given] = [n, true];
-        }
-        out[name] = given ? b : undefined;
-        break;
-      }
+      return given ? b : undefined;
     }
   }
-  if (Object.keys(details).length > 0) throw badRequest(details);
-  return out as ParsedQuery<Q>;
 }
 
 /** The parameters as OpenAPI describes them (query strings, with the coercions as types). */

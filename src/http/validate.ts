@@ -4,6 +4,7 @@ import { checkFields } from "./body-check.js";
 import type { Schema } from "./schema.js";
 import { header, type Ctx } from "./context.js";
 import { queryParams } from "./advice.js";
+import { readParam, type QueryParam } from "./query-spec.js";
 
 /**
  * Request validation with the platform's (Laravel-style) sentences, collected per field into `details`.
@@ -205,110 +206,43 @@ export function asBool(v: unknown): boolean {
 }
 
 /**
- * The control plane's query reader, with the platform's coercions (booleans as true/1, lists comma-separated or
- * repeated); `done()` throws the problems as one ERR_BAD_REQUEST. Platform operations declare their parameters
- * instead (http/query-spec.ts), parsed before their handlers run.
+ * The control plane's query reader: the declared parameters' coercions (http/query-spec.ts `readParam`), read one
+ * at a time; `done()` throws the problems as one ERR_BAD_REQUEST. Platform operations declare their parameters
+ * instead, parsed before their handlers run.
  */
 export class Query {
   private readonly details: Details = keyedMap();
-  /** On the client plane the SDK pages with `per_page`: it stands for `perPage` and `limit` there. */
-  private readonly perPageAlias: boolean;
-  /** No query string at all (the common list request): every parameter is absent, without scanning the URL per name. */
-  private readonly none: boolean;
-  constructor(private readonly c: Ctx) {
-    this.perPageAlias = c.get("actor") !== undefined;
-    this.none = !c.req.url.includes("?");
+  /** Every value of each parameter (none without a query string: the common request scans nothing). */
+  private readonly params: Record<string, string[]> | undefined;
+  private readonly alias: boolean;
+  private readonly failed = (name: string, message: string) => void (this.details[name] ??= []).push(message);
+  constructor(c: Ctx) {
+    this.params = c.req.url.includes("?") ? queryParams(c) : undefined;
+    this.alias = c.get("actor") !== undefined;
   }
 
-  private values(name: string): string[] | undefined {
-    if (this.none) return undefined;
-    return queryParams(this.c)[name];
-  }
-
-  raw(name: string): string | undefined {
-    const v = this.values(name)?.[0];
-    if (v === undefined && this.perPageAlias && (name === "perPage" || name === "limit")) return this.values("per_page")?.[0];
-    return v;
+  private read(name: string, p: QueryParam): unknown {
+    return readParam(name, p, this.params, this.alias, this.failed);
   }
 
   str(name: string): string | undefined {
-    const v = this.raw(name);
-    return v === undefined || v === "" ? undefined : v;
-  }
-
-  bool(name: string): boolean {
-    const v = this.raw(name);
-    if (v === undefined || v === "") return false;
-    if (!["true", "false", "1", "0"].includes(v.toLowerCase())) {
-      this.fail(name, `The ${name} field must be true or false.`);
-      return false;
-    }
-    return v.toLowerCase() === "true" || v === "1";
+    return this.read(name, { kind: "string" }) as string | undefined;
   }
 
   int(name: string, opts: { def: number; min?: number; max?: number }): number {
-    const v = this.raw(name);
-    if (v === undefined || v === "") return opts.def;
-    if (!/^-?\d+$/.test(v)) {
-      this.fail(name, `The ${name} must be an integer.`);
-      return opts.def;
-    }
-    const n = Number(v);
-    if (opts.min !== undefined && n < opts.min) this.fail(name, `The ${name} must be at least ${opts.min}.`);
-    else if (opts.max !== undefined && n > opts.max) this.fail(name, `The ${name} may not be greater than ${opts.max}.`);
-    return n;
+    return this.read(name, { kind: "integer", ...opts }) as number;
   }
 
   optInt(name: string): number | undefined {
-    const v = this.raw(name);
-    if (v === undefined || v === "") return undefined;
-    if (!/^-?\d+$/.test(v)) {
-      this.fail(name, `The ${name} must be an integer.`);
-      return undefined;
-    }
-    return Number(v);
-  }
-
-  /** `a,b` or repeated `x=a&x=b` (also `x[]=a`). */
-  list(name: string): string[] | undefined {
-    const values = [...(this.values(name) ?? []), ...(this.values(`${name}[]`) ?? [])];
-    if (values.length === 0) return undefined;
-    const items = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter((s) => s.length > 0);
-    return items.length > 0 ? items : undefined;
+    return this.read(name, { kind: "integer" }) as number | undefined;
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
-    const v = this.str(name);
-    if (v === undefined) return undefined;
-    if (!allowed.includes(v as T)) {
-      this.fail(name, `The selected ${name} is invalid.`);
-      return undefined;
-    }
-    return v as T;
-  }
-
-  listOf<T extends string>(name: string, allowed: readonly T[]): T[] | undefined {
-    const items = this.list(name);
-    if (!items) return undefined;
-    items.forEach((v, i) => {
-      if (!allowed.includes(v as T)) this.fail(`${name}.${i}`, `The selected ${name}.${i} is invalid.`);
-    });
-    return items as T[];
-  }
-
-  /** Integer bounds written `name[op]` (`createdAt[from]`, `membersCount[gte]`, ...): the ones given, or undefined. */
-  bounds<K extends string>(name: string, ops: readonly K[]): Partial<Record<K, number>> | undefined {
-    const out: Partial<Record<K, number>> = {};
-    let given = false;
-    for (const op of ops) {
-      const v = this.optInt(`${name}[${op}]`);
-      if (v !== undefined) [out[op], given] = [v, true];
-    }
-    return given ? out : undefined;
+    return this.read(name, { kind: "oneOf", allowed }) as T | undefined;
   }
 
   fail(name: string, message: string): void {
-    (this.details[name] ??= []).push(message);
+    this.failed(name, message);
   }
 
   done(): void {
