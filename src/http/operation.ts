@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Ctx, Env } from "./context.js";
 import type { Out } from "./pipeline.js";
-import { readBody, BODY_LIMIT_BYTES, type Body } from "./validate.js";
+import { readBody, type Body } from "./validate.js";
 import { bodySchema, type JsonSchema, type Schema } from "./schema.js";
 import { checkBody } from "./body-check.js";
 import { parseQuery, queryNames, type ParsedQuery, type QuerySpec } from "./query-spec.js";
@@ -122,7 +122,7 @@ function run<Q extends QuerySpec>(op: Operation<Q>, c: Ctx): Out {
     : (NO_QUERY as ParsedQuery<Q>);
   if (op.body === "raw") (c as Running)[RUNNING] = op;
   if (op.body === undefined || op.body === "raw" || c.req.method === "GET") return handle(op, c, { body: NO_BODY, query });
-  return (op.read ? op.read(c) : readBody(c, op.bodyLimit ?? BODY_LIMIT_BYTES)).then((body) => {
+  return (op.read ? op.read(c) : readBody(c, op.bodyLimit)).then((body) => {
     if (op.bodyJson) checkBody(body, op.bodyJson);
     return handle(op, c, { body, query });
   });
